@@ -1,0 +1,34 @@
+import { useEffect, useRef } from "react";
+import { useLocation, useMatches } from "react-router";
+
+/**
+ * The server counts the first page of a visit when it sends the document; this reports
+ * the pages reached by in-app navigation afterwards, once each.
+ */
+export function PageViewBeacon() {
+  const location = useLocation();
+  const matches = useMatches();
+  const previous = useRef<string | null>(null);
+  useEffect(() => {
+    const path = location.pathname;
+    if (previous.current === null) {
+      previous.current = path;
+      return;
+    }
+    if (previous.current === path) return;
+    const ref = previous.current;
+    previous.current = path;
+    let page = path.replace(/^\/+|\/+$/g, "").replace(/\//g, ".") || "home";
+    for (const m of matches) {
+      const h = m.handle as { page?: string } | undefined;
+      if (h?.page) page = h.page;
+    }
+    const body = JSON.stringify({ type: "page.view", page, path, ref });
+    try {
+      navigator.sendBeacon("/api/track.php", new Blob([body], { type: "application/json" }));
+    } catch {
+      // Tracking is best effort.
+    }
+  }, [location.pathname, matches]);
+  return null;
+}

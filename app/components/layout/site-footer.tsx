@@ -1,0 +1,49 @@
+import { Link, useLocation } from "react-router";
+import { NewsletterForm } from "~/features/newsletter/components/newsletter-form";
+import { site } from "~/lib/site";
+
+const links = [
+  { to: "/", label: "Home" },
+  { to: "/vespers", label: "Street Vespers" },
+  { to: "/event", label: "Event & badges" },
+  { to: "/ministry", label: "Campus ministry" },
+  { to: "/badges", label: "Badges" },
+  { to: "/merchandise", label: "Merchandise" },
+  { to: "/about", label: "About" },
+  { to: "/blogs", label: "Blog" },
+  { to: "/join", label: "Join a team" },
+  { to: "/privacy", label: "Privacy" },
+];
+
+export function SiteFooter() {
+  const { pathname } = useLocation();
+  return (
+    <footer className="site-footer" id="newsletter">
+      <div className="container footer-grid">
+        <section aria-labelledby="footer-newsletter-title">
+          <h2 id="footer-newsletter-title">Stay in the loop</h2>
+          <p>Stories from the streets, vespers evenings and volunteer openings. A few emails a month at most.</p>
+          <NewsletterForm variant="footer" source={`footer:${pathname.replace(/[^A-Za-z0-9._:/-]/g, "-")}`.slice(0, 80)} />
+        </section>
+        <nav aria-label="Footer">
+          <h2>Explore</h2>
+          <ul className="footer-links">
+            {links.map((l) => (
+              <li key={l.to}>
+                <Link to={l.to}>{l.label}</Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <section aria-labelledby="footer-contact-title">
+          <h2 id="footer-contact-title">Contact</h2>
+          <p>
+            <a href={`mailto:${site.contactEmail}`}>{site.contactEmail}</a>
+          </p>
+          <p>{site.city}, Kenya</p>
+          <p className="small">100% volunteer-led. © {new Date().getFullYear()} {site.name}</p>
+        </section>
+      </div>
+    </footer>
+  );
+}

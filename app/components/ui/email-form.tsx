@@ -1,0 +1,74 @@
+import { useEffect, useId, useRef, useState } from "react";
+import { useFetcher } from "react-router";
+import { firstError, type FormReply } from "~/lib/forms";
+import { FieldError, FormStatus, Honeypot, useHydrated } from "./form-parts";
+
+export type EmailFormText = { success: string; failure: string; pending: string };
+
+type Props = {
+  action: string;
+  hidden?: Record<string, string>;
+  label: string;
+  buttonLabel: string;
+  text: EmailFormText;
+  /** The page's own action reply, when the form was posted without JavaScript. */
+  serverReply?: FormReply;
+  className?: string;
+  buttonClassName?: string;
+};
+
+/**
+ * A one-field email form: a plain POST without JavaScript; with it, no reload, the button
+ * disabled while empty or sending, the pending label, and the field cleared on success.
+ */
+export function EmailForm({ action, hidden = {}, label, buttonLabel, text, serverReply, className, buttonClassName }: Props) {
+  const fetcher = useFetcher<FormReply>();
+  const hydrated = useHydrated();
+  const id = useId();
+  const reply = fetcher.data ?? serverReply;
+  const busy = fetcher.state !== "idle";
+  const [email, setEmail] = useState(reply?.status === "error" ? (reply.values?.email ?? "") : "");
+  const seen = useRef<FormReply | undefined>(undefined);
+  useEffect(() => {
+    if (fetcher.data && fetcher.data !== seen.current) {
+      seen.current = fetcher.data;
+      if (fetcher.data.status === "success") setEmail("");
+    }
+  }, [fetcher.data]);
+  const emailError = firstError(reply, "email");
+  const failed = reply?.status === "error" && !emailError;
+  const tone = busy ? null : reply?.status === "success" ? "success" : failed ? "error" : null;
+  return (
+    <fetcher.Form method="post" action={action} className={className}>
+      {Object.entries(hidden).map(([k, v]) => (
+        <input key={k} type="hidden" name={k} value={v} />
+      ))}
+      <Honeypot />
+      <label htmlFor={`${id}-email`}>{label}</label>
+      <div className="inline-field">
+        <input
+          id={`${id}-email`}
+          type="email"
+          name="email"
+          required
+          autoComplete="email"
+          inputMode="email"
+          maxLength={254}
+          placeholder="you@example.com"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          aria-invalid={emailError ? true : undefined}
+          aria-describedby={`${id}-status`}
+        />
+        <button type="submit" className={buttonClassName} disabled={hydrated && (busy || email.trim() === "")}>
+          {busy ? text.pending : buttonLabel}
+        </button>
+      </div>
+      <FieldError id={`${id}-email-error`} message={emailError} />
+      <FormStatus id={`${id}-status`} tone={tone}>
+        {reply?.status === "success" ? text.success : text.failure}
+        {failed && reply?.detail ? <span className="status-detail"> {reply.detail}</span> : null}
+      </FormStatus>
+    </fetcher.Form>
+  );
+}

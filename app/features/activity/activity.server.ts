@@ -1,0 +1,43 @@
+import type { Db } from "~/lib/db.server";
+import { nowIso } from "~/lib/db.server";
+
+export type ActivityItem = {
+  ts: string;
+  type: string;
+  message: string;
+  meta: Record<string, unknown>;
+  actorIp: string;
+};
+
+export async function recordActivity(
+  db: Db,
+  entry: { type: string; message: string; meta?: Record<string, unknown>; actorIp: string },
+) {
+  await db
+    .insertInto("activity")
+    .values({
+      ts: nowIso(),
+      type: entry.type.slice(0, 64),
+      message: entry.message.slice(0, 500),
+      meta: JSON.stringify(entry.meta ?? {}),
+      actor_ip: entry.actorIp.slice(0, 64),
+    })
+    .execute();
+}
+
+/** The newest `limit` entries (of `type`, when given), oldest first as the log reads. */
+export async function listActivity(
+  db: Db,
+  opts: { limit: number; type?: string },
+): Promise<ActivityItem[]> {
+  let q = db.selectFrom("activity").selectAll().orderBy("id", "desc").limit(opts.limit);
+  if (opts.type) q = q.where("type", "=", opts.type);
+  const rows = await q.execute();
+  return rows.reverse().map((r) => ({
+    ts: r.ts,
+    type: r.type,
+    message: r.message,
+    meta: JSON.parse(r.meta) as Record<string, unknown>,
+    actorIp: r.actor_ip,
+  }));
+}

@@ -1,0 +1,104 @@
+import crypto from "node:crypto";
+import { isbot } from "isbot";
+import type { Db } from "~/lib/db.server";
+import { getDb, nowIso } from "~/lib/db.server";
+import type { TrackInput } from "./analytics.schema";
+
+export type TrackRow = {
+  ts: string;
+  type: string;
+  name: string;
+  path: string;
+  ref: string;
+  src: string;
+  meta: string;
+  cid: string;
+};
+
+/** Keeps a path or referrer without its query string or fragment, which may carry personal data. */
+export function stripQuery(value: string | undefined | null, max = 300): string {
+  if (!value) return "";
+  try {
+    if (/^https?:\/\//i.test(value)) {
+      const u = new URL(value);
+      return (u.origin + u.pathname).slice(0, max);
+    }
+  } catch {
+    return "";
+  }
+  return value.split(/[?#]/)[0]!.slice(0, max);
+}
+
+export function toRow(input: TrackInput, cid: string, ts = nowIso()): TrackRow {
+  const base = { ts, ref: stripQuery(input.ref, 500), cid, src: "", meta: "{}", path: "" };
+  switch (input.type) {
+    case "page.view":
+      return { ...base, type: "page.view", name: input.page, path: stripQuery(input.path) };
+    case "event":
+      return {
+        ...base,
+        type: "event",
+        name: input.name,
+        path: stripQuery(input.path),
+        meta: JSON.stringify(input.meta ?? {}),
+      };
+    case "blog.view":
+      return { ...base, type: "blog.view", name: input.slug, src: input.src };
+  }
+}
+
+export const isBotAgent = (userAgent: string | null) => !!userAgent && isbot(userAgent);
+
+const CID_COOKIE = "cid";
+const CID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
+
+export function readClientId(request: Request): string | undefined {
+  const header = request.headers.get("x-client-id");
+  if (header && CID_PATTERN.test(header)) return header;
+  const cookie = request.headers.get("cookie") ?? "";
+  const m = /(?:^|;\s*)cid=([A-Za-z0-9_-]{8,64})(?:;|$)/.exec(cookie);
+  return m?.[1];
+}
+
+export const newClientId = () => crypto.randomBytes(16).toString("hex");
+
+export function clientIdCookie(cid: string, secure: boolean) {
+  return `${CID_COOKIE}=${cid}; Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly${secure ? "; Secure" : ""}`;
+}
+
+// Tracking writes are batched: one transaction (one disk sync) for many views, instead of
+// one per page view. A crash loses at most the last second of counts, never a form record.
+const buffer: TrackRow[] = [];
+let flushTimer: NodeJS.Timeout | undefined;
+const FLUSH_MS = 1000;
+const FLUSH_ROWS = 500;
+
+export async function writeEvents(db: Db, rows: TrackRow[]) {
+  if (rows.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < rows.length; i += 100) {
+      await trx.insertInto("analytics_events").values(rows.slice(i, i + 100)).execute();
+    }
+  });
+}
+
+export async function flushAnalytics() {
+  if (flushTimer) clearTimeout(flushTimer);
+  flushTimer = undefined;
+  if (buffer.length === 0) return;
+  const rows = buffer.splice(0, buffer.length);
+  try {
+    await writeEvents(await getDb(), rows);
+  } catch (e) {
+    console.error("[analytics] could not write events", e);
+  }
+}
+
+export function queueEvent(row: TrackRow) {
+  buffer.push(row);
+  if (buffer.length >= FLUSH_ROWS) void flushAnalytics();
+  else if (!flushTimer) {
+    flushTimer = setTimeout(() => void flushAnalytics(), FLUSH_MS);
+    flushTimer.unref();
+  }
+}

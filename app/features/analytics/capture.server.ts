@@ -1,0 +1,42 @@
+import type { EntryContext } from "react-router";
+import { env } from "~/lib/env.server";
+import { clientIdCookie, isBotAgent, newClientId, queueEvent, readClientId, toRow } from "./analytics.server";
+
+export type PageHandle = { page?: string };
+
+/** The page name a route declares in its `handle`, the deepest one winning. */
+export function pageNameFor(context: EntryContext, pathname: string): string {
+  let name: string | undefined;
+  for (const m of context.staticHandlerContext.matches) {
+    const handle = context.routeModules[m.route.id]?.handle as PageHandle | undefined;
+    if (handle?.page) name = handle.page;
+  }
+  return name ?? (pathname.replace(/^\/+|\/+$/g, "").replace(/\//g, ".") || "home");
+}
+
+/**
+ * Counts a page view when a document is served, so it is counted with or without
+ * JavaScript; client-side navigations report theirs to /api/track.php instead.
+ */
+export function capturePageView(
+  request: Request,
+  status: number,
+  headers: Headers,
+  context: EntryContext,
+) {
+  if (request.method !== "GET" || status !== 200) return;
+  if (isBotAgent(request.headers.get("user-agent"))) return;
+  let cid = readClientId(request);
+  if (!cid) {
+    cid = newClientId();
+    headers.append("Set-Cookie", clientIdCookie(cid, env().publicUrl.startsWith("https://")));
+  }
+  const url = new URL(request.url);
+  const page = pageNameFor(context, url.pathname);
+  queueEvent(
+    toRow(
+      { type: "page.view", page, path: url.pathname, ref: request.headers.get("referer") ?? "" },
+      cid,
+    ),
+  );
+}

@@ -1,0 +1,41 @@
+import { redirect, type AppLoadContext } from "react-router";
+import { getDb } from "~/lib/db.server";
+import { handleForm } from "~/lib/forms.server";
+import { limits } from "~/lib/rate-limit.server";
+import { GENERAL_INTEREST, HeroSchema, JoinSchema } from "./applications.schema";
+import { submitApplication } from "./applications.server";
+
+/** The home hero: an email alone, sent as a General Interest application. */
+export function heroAction(request: Request, context: AppLoadContext | undefined) {
+  return handleForm({
+    request,
+    context,
+    schema: HeroSchema,
+    limit: { name: "application", rule: limits.application },
+    run: async ({ email }) => {
+      await submitApplication(await getDb(), {
+        name: "",
+        email,
+        phone: "",
+        role: GENERAL_INTEREST,
+        message: "",
+        source: "home:hero",
+      });
+    },
+  });
+}
+
+/** The /join form; success goes on to /join/thanks. */
+export async function joinAction(request: Request, context: AppLoadContext | undefined) {
+  const reply = await handleForm({
+    request,
+    context,
+    schema: JoinSchema,
+    limit: { name: "application", rule: limits.application },
+    run: async (input) => {
+      await submitApplication(await getDb(), input);
+    },
+  });
+  if (reply.data.status === "success") throw redirect("/join/thanks");
+  return reply;
+}

@@ -1,0 +1,81 @@
+import { useId } from "react";
+import { Form, useNavigation } from "react-router";
+import { FieldError, FormStatus, Honeypot } from "~/components/ui/form-parts";
+import { firstError, type FormReply } from "~/lib/forms";
+import { JOIN_ROLES } from "../applications.schema";
+import { applicationMailto, applicationMessages } from "../messages";
+
+function failureDetail(reply: FormReply) {
+  if (reply.retryAfter) {
+    const minutes = Math.ceil(reply.retryAfter / 60);
+    return `too many attempts, try again in ${minutes} minute${minutes === 1 ? "" : "s"}`;
+  }
+  return reply.detail ?? "unknown error";
+}
+
+/** The application form: a plain POST that goes on to /join/thanks, with or without JavaScript. */
+export function JoinForm({ reply }: { reply?: FormReply }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formAction?.startsWith("/join");
+  const id = useId();
+  const v = reply?.values ?? {};
+  const err = (f: string) => firstError(reply, f);
+  const failed = reply?.status === "error" && !reply.fieldErrors;
+  const described = (f: string) => (err(f) ? `${id}-${f}-error` : undefined);
+  return (
+    <Form method="post" action="/join" className="form-card join-form" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Apply to join a team</h2>
+      <Honeypot />
+      <div className="field">
+        <label htmlFor={`${id}-name`}>Full name</label>
+        <input id={`${id}-name`} name="name" type="text" required maxLength={120} autoComplete="name"
+          defaultValue={v.name} aria-invalid={err("name") ? true : undefined} aria-describedby={described("name")} />
+        <FieldError id={`${id}-name-error`} message={err("name")} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-email`}>Email</label>
+        <input id={`${id}-email`} name="email" type="email" required maxLength={254} autoComplete="email"
+          defaultValue={v.email} aria-invalid={err("email") ? true : undefined} aria-describedby={described("email")} />
+        <FieldError id={`${id}-email-error`} message={err("email")} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-phone`}>Phone (optional)</label>
+        <input id={`${id}-phone`} name="phone" type="tel" maxLength={32} autoComplete="tel" inputMode="tel"
+          defaultValue={v.phone} aria-invalid={err("phone") ? true : undefined} aria-describedby={described("phone")} />
+        <FieldError id={`${id}-phone-error`} message={err("phone")} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-role`}>Preferred role</label>
+        <select id={`${id}-role`} name="role" required defaultValue={v.role ?? JOIN_ROLES[0]}
+          aria-invalid={err("role") ? true : undefined} aria-describedby={described("role")}>
+          {JOIN_ROLES.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
+        </select>
+        <FieldError id={`${id}-role-error`} message={err("role")} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-message`}>Message (optional)</label>
+        <textarea id={`${id}-message`} name="message" maxLength={2000} defaultValue={v.message}
+          placeholder="Tell us a little about yourself and how you would like to serve."
+          aria-invalid={err("message") ? true : undefined} aria-describedby={described("message")} />
+        <FieldError id={`${id}-message-error`} message={err("message")} />
+      </div>
+      <button type="submit" className="button-lamp" disabled={busy}>
+        {busy ? applicationMessages.join.pending : "Send application"}
+      </button>
+      <FormStatus tone={failed ? "error" : null}>
+        {reply && failed ? (
+          <>
+            {applicationMessages.join.failure(failureDetail(reply))}{" "}
+            <a href={applicationMailto(v)} target="_blank" rel="noopener">
+              Email your application
+            </a>
+          </>
+        ) : null}
+      </FormStatus>
+    </Form>
+  );
+}

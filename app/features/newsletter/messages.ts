@@ -1,0 +1,17 @@
+import { site } from "~/lib/site";
+
+/** The spec's words for each newsletter box (section 8). */
+export const newsletterMessages = {
+  footer: {
+    success: "Subscribed! Check your inbox soon.",
+    failure: `Could not subscribe. Email ${site.contactEmail}.`,
+    pending: "Subscribing…",
+  },
+  about: {
+    success: "Subscribed! We will email updates occasionally.",
+    failure: `Could not subscribe automatically. Email ${site.contactEmail}.`,
+    pending: "Subscribing…",
+  },
+} as const;
+
+export type NewsletterVariant = keyof typeof newsletterMessages;

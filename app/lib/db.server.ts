@@ -1,0 +1,135 @@
+import Database from "better-sqlite3";
+import fs from "node:fs";
+import path from "node:path";
+import {
+  Kysely,
+  Migrator,
+  SqliteDialect,
+  type Generated,
+  type Migration,
+  type MigrationProvider,
+} from "kysely";
+import * as foundation from "../../db/migrations/2026-11-21-foundation";
+import { env } from "./env.server";
+
+// The server build bundles app code, so migrations are listed here, in order, rather than
+// found by scanning a folder at run time.
+const migrations: Record<string, Migration> = {
+  "2026-11-21-foundation": foundation,
+};
+
+export interface SubscribersTable {
+  id: Generated<number>;
+  email: string;
+  status: "active" | "unsubscribed";
+  source: string;
+  token: string;
+  created_at: string;
+  updated_at: string;
+  unsubscribed_at: string | null;
+}
+
+export interface ApplicationsTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  phone: string;
+  role: string;
+  message: string;
+  source: string;
+  created_at: string;
+}
+
+export interface OutboxTable {
+  id: Generated<number>;
+  kind: string;
+  to_address: string;
+  reply_to: string | null;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  headers: string;
+  attachments: string;
+  status: "queued" | "sending" | "sent" | "failed";
+  attempts: number;
+  next_attempt_at: string;
+  last_error: string | null;
+  message_id: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+export interface ActivityTable {
+  id: Generated<number>;
+  ts: string;
+  type: string;
+  message: string;
+  meta: string;
+  actor_ip: string;
+}
+
+export interface AnalyticsEventsTable {
+  id: Generated<number>;
+  ts: string;
+  type: string;
+  name: string;
+  path: string;
+  ref: string;
+  src: string;
+  meta: string;
+  cid: string;
+}
+
+export interface DB {
+  subscribers: SubscribersTable;
+  applications: ApplicationsTable;
+  outbox: OutboxTable;
+  activity: ActivityTable;
+  analytics_events: AnalyticsEventsTable;
+}
+
+export type Db = Kysely<DB>;
+
+/** Opens a database file with the settings every connection here uses. */
+export function openDatabase(file: string): Db {
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma("journal_mode = WAL");
+  // FULL: a record the visitor was told is saved is on disk before the answer goes out.
+  sqlite.pragma("synchronous = FULL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  return new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+export async function migrateToLatest(db: Db) {
+  const provider: MigrationProvider = { getMigrations: async () => migrations };
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === "Error");
+    throw new Error(`Migration ${failed?.migrationName ?? ""} failed: ${String(error)}`);
+  }
+  return results ?? [];
+}
+
+let instance: Promise<Db> | undefined;
+
+/** The app's one connection, opened and migrated on first use. */
+export function getDb(): Promise<Db> {
+  instance ??= (async () => {
+    const db = openDatabase(env().databasePath);
+    await migrateToLatest(db);
+    return db;
+  })();
+  return instance;
+}
+
+export async function closeDb() {
+  if (!instance) return;
+  const db = await instance;
+  instance = undefined;
+  await db.destroy();
+}
+
+export const nowIso = () => new Date().toISOString();

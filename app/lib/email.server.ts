@@ -1,0 +1,211 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import nodemailer, { type Transporter } from "nodemailer";
+import { site } from "./site";
+import { env } from "./env.server";
+import { getDb, nowIso, type Db } from "./db.server";
+
+export type MailAttachment = {
+  filename: string;
+  /** Path relative to DATA_DIR: never a path a client sent. */
+  dataPath: string;
+  contentType: string;
+};
+
+export type MailMessage = {
+  kind: string;
+  to: string;
+  replyTo?: string;
+  subject: string;
+  text: string;
+  html?: string;
+  headers?: Record<string, string>;
+  attachments?: MailAttachment[];
+};
+
+/**
+ * Queues a message. Call it inside the transaction that saves the record the message is
+ * about, so both are kept or neither is; the worker sends it after the commit.
+ */
+export async function enqueueMail(db: Db, msg: MailMessage) {
+  const now = nowIso();
+  const row = await db
+    .insertInto("outbox")
+    .values({
+      kind: msg.kind,
+      to_address: msg.to,
+      reply_to: msg.replyTo ?? null,
+      subject: msg.subject,
+      text_body: msg.text,
+      html_body: msg.html ?? null,
+      headers: JSON.stringify(msg.headers ?? {}),
+      attachments: JSON.stringify(msg.attachments ?? []),
+      status: "queued",
+      attempts: 0,
+      next_attempt_at: now,
+      created_at: now,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+// Minutes to wait after each failed attempt; after the last one the message is 'failed'.
+const RETRY_MINUTES = [1, 5, 15, 60, 180, 720];
+export const MAX_ATTEMPTS = RETRY_MINUTES.length + 1;
+
+let transporter: Transporter | undefined;
+
+function getTransport(): Transporter {
+  if (transporter) return transporter;
+  const url = env().smtpUrl;
+  transporter = url
+    ? nodemailer.createTransport(url)
+    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  return transporter;
+}
+
+export function outboxDir() {
+  return path.join(env().dataDir, "outbox");
+}
+
+async function deliver(row: {
+  id: number;
+  to_address: string;
+  reply_to: string | null;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  headers: string;
+  attachments: string;
+  kind: string;
+}) {
+  const attachments = (JSON.parse(row.attachments) as MailAttachment[]).map((a) => ({
+    filename: a.filename,
+    contentType: a.contentType,
+    path: path.join(env().dataDir, path.normalize(a.dataPath).replace(/^(\.\.[/\\])+/, "")),
+  }));
+  const info = await getTransport().sendMail({
+    from: env().mailFrom ?? site.mailFrom,
+    to: row.to_address,
+    replyTo: row.reply_to ?? undefined,
+    subject: row.subject,
+    text: row.text_body,
+    html: row.html_body ?? undefined,
+    headers: JSON.parse(row.headers) as Record<string, string>,
+    attachments,
+  });
+  if (!env().smtpUrl) {
+    // No mail server configured: keep the message as an .eml file and say so.
+    const dir = outboxDir();
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(
+      dir,
+      `${nowIso().replace(/[:.]/g, "-")}-${row.id}-${row.kind.replace(/[^a-z0-9_-]/gi, "")}.eml`,
+    );
+    fs.writeFileSync(file, (info as unknown as { message: Buffer }).message);
+    console.log(`[mail] no SMTP_URL: wrote "${row.subject}" to ${path.relative(process.cwd(), file)}`);
+    return `file:${path.basename(file)}`;
+  }
+  return info.messageId ?? "";
+}
+
+let running: Promise<void> | undefined;
+let again = false;
+let timer: NodeJS.Timeout | undefined;
+
+async function runOnce(db: Db) {
+  for (;;) {
+    const now = nowIso();
+    const row = await db
+      .selectFrom("outbox")
+      .selectAll()
+      .where("status", "=", "queued")
+      .where("next_attempt_at", "<=", now)
+      .orderBy("id")
+      .limit(1)
+      .executeTakeFirst();
+    if (!row) return;
+    const claimed = await db
+      .updateTable("outbox")
+      .set({ status: "sending", attempts: row.attempts + 1 })
+      .where("id", "=", row.id)
+      .where("status", "=", "queued")
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) continue;
+    try {
+      const messageId = await deliver(row);
+      await db
+        .updateTable("outbox")
+        .set({ status: "sent", sent_at: nowIso(), message_id: messageId, last_error: null })
+        .where("id", "=", row.id)
+        .execute();
+    } catch (e) {
+      const attempts = row.attempts + 1;
+      const wait = RETRY_MINUTES[attempts - 1];
+      const error = (e instanceof Error ? e.message : String(e)).slice(0, 500);
+      console.warn(`[mail] message ${row.id} attempt ${attempts} failed: ${error}`);
+      await db
+        .updateTable("outbox")
+        .set(
+          wait === undefined
+            ? { status: "failed", last_error: error }
+            : {
+                status: "queued",
+                last_error: error,
+                next_attempt_at: new Date(Date.now() + wait * 60_000).toISOString(),
+              },
+        )
+        .where("id", "=", row.id)
+        .execute();
+    }
+  }
+}
+
+/** Starts a sending pass now (or right after the current one). Never throws. */
+export function kickMailWorker(): Promise<void> {
+  if (running) {
+    again = true;
+    return running;
+  }
+  running = (async () => {
+    try {
+      const db = await getDb();
+      do {
+        again = false;
+        await runOnce(db);
+      } while (again);
+    } catch (e) {
+      console.error("[mail] worker error", e);
+    } finally {
+      running = undefined;
+    }
+  })();
+  return running;
+}
+
+/** At start-up: messages left mid-send by a crash are queued again; retries are polled. */
+export async function startMailWorker(pollMs = 30_000) {
+  const db = await getDb();
+  await db.updateTable("outbox").set({ status: "queued" }).where("status", "=", "sending").execute();
+  timer ??= setInterval(() => void kickMailWorker(), pollMs);
+  timer.unref();
+  void kickMailWorker();
+}
+
+export function stopMailWorker() {
+  if (timer) clearInterval(timer);
+  timer = undefined;
+  transporter?.close();
+  transporter = undefined;
+}
+
+/** Waits until nothing is due (tests, shutdown). */
+export async function drainOutbox() {
+  await kickMailWorker();
+  while (running) await running;
+}
+
+/** A random token, for links that must not be guessed. */
+export const randomToken = (bytes = 18) => crypto.randomBytes(bytes).toString("base64url");

@@ -1,0 +1,99 @@
+import path from "node:path";
+import { z } from "zod";
+
+const Port = z.coerce
+  .number({ message: "must be a whole number" })
+  .int("must be a whole number")
+  .min(1, "must be between 1 and 65535")
+  .max(65535, "must be between 1 and 65535");
+
+const Switch = z
+  .enum(["on", "off", "true", "false", "1", "0", "yes", "no"], {
+    message: "must be on or off",
+  })
+  .transform((v) => v === "on" || v === "true" || v === "1" || v === "yes");
+
+const EnvSchema = z.object({
+  NODE_ENV: z.string().default("production"),
+  PORT: Port.default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  PUBLIC_URL: z
+    .url({ message: "must be an absolute http(s) URL such as https://example.org" })
+    .refine((u) => /^https?:\/\//.test(u), "must start with http:// or https://")
+    .optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_PATH: z.string().min(1).optional(),
+  ADMIN_KEY: z
+    .string()
+    .min(16, "must be at least 16 characters (or unset it to have one generated)")
+    .max(256, "must be at most 256 characters")
+    .optional(),
+  SMTP_URL: z
+    .string()
+    .refine((u) => /^smtps?:\/\/[^\s]+$/.test(u), "must be an smtp:// or smtps:// URL")
+    .optional(),
+  MAIL_FROM: z.string().min(3).optional(),
+  ORG_INBOX: z.email({ message: "must be an email address" }).optional(),
+  RATE_LIMIT: Switch.default(true),
+  TRUST_PROXY: Switch.default(false),
+});
+
+export type Env = {
+  nodeEnv: string;
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databasePath: string;
+  adminKey: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string | undefined;
+  orgInbox: string | undefined;
+  rateLimit: boolean;
+  trustProxy: boolean;
+};
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment. Throws ConfigError naming every bad variable. */
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  // Empty strings count as unset, as a shell `FOO=` usually means.
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(([, v]) => v !== undefined && v !== ""),
+  );
+  const result = EnvSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map(
+      (i) => `  ${i.path.join(".")}: ${i.message}`,
+    );
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = result.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
+    dataDir,
+    databasePath: e.DATABASE_PATH ? path.resolve(e.DATABASE_PATH) : path.join(dataDir, "site.db"),
+    adminKey: e.ADMIN_KEY,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    orgInbox: e.ORG_INBOX,
+    rateLimit: e.RATE_LIMIT,
+    trustProxy: e.TRUST_PROXY,
+  };
+}
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  cached ??= parseEnv();
+  return cached;
+}
+
+/** For tests that change the environment between cases. */
+export function resetEnvForTests() {
+  cached = undefined;
+}

@@ -1,0 +1,110 @@
+import type { AppLoadContext } from "react-router";
+import { env } from "./env.server";
+
+declare module "react-router" {
+  interface AppLoadContext {
+    /** The client's address as the server saw it (X-Forwarded-For only with TRUST_PROXY). */
+    clientAddress?: string;
+  }
+}
+
+export function clientAddress(context: AppLoadContext | undefined): string {
+  return context?.clientAddress || "unknown";
+}
+
+/** Errors that carry an HTTP status and a message safe to show to the caller. */
+export class HttpError extends Error {
+  constructor(
+    public status: number,
+    message: string,
+    public headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export function jsonResponse(body: unknown, init: number | ResponseInit = 200) {
+  const opts: ResponseInit = typeof init === "number" ? { status: init } : init;
+  const headers = new Headers(opts.headers);
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  headers.set("Cache-Control", "no-store");
+  return new Response(JSON.stringify(body), { ...opts, headers });
+}
+
+export function jsonError(status: number, error: string, headers: Record<string, string> = {}) {
+  return jsonResponse({ ok: false, error }, { status, headers });
+}
+
+/** Reads the body as text, refusing more than `maxBytes` without buffering it all. */
+export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw new HttpError(413, "Request body is too large.");
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new HttpError(413, "Request body is too large.");
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * Reads a JSON object body, or a form body for callers that post forms. Anything else, or
+ * malformed JSON, is a 400 with a plain message.
+ */
+export async function readObjectBody(
+  request: Request,
+  maxBytes = 16 * 1024,
+): Promise<Record<string, unknown>> {
+  const type = request.headers.get("content-type") ?? "";
+  const text = await readBodyText(request, maxBytes);
+  if (type.includes("application/x-www-form-urlencoded")) {
+    return Object.fromEntries(new URLSearchParams(text));
+  }
+  if (text.trim() === "") return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new HttpError(400, "Request body must be valid JSON.");
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new HttpError(400, "Request body must be a JSON object.");
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/**
+ * True when a browser says the request came from another site. Requests without these
+ * headers (curl, server-to-server) are not browsers and are judged by the key alone.
+ */
+export function isCrossSiteBrowserRequest(request: Request): boolean {
+  const fetchSite = request.headers.get("sec-fetch-site");
+  if (fetchSite && fetchSite !== "same-origin" && fetchSite !== "none") return true;
+  const origin = request.headers.get("origin");
+  if (origin && origin !== "null") {
+    return origin !== new URL(env().publicUrl).origin && origin !== new URL(request.url).origin;
+  }
+  return origin === "null";
+}
+
+/** A local path to send someone back to; anything else falls back to "/". */
+export function safeReturnPath(value: unknown): string {
+  if (typeof value !== "string") return "/";
+  if (!value.startsWith("/") || value.startsWith("//") || value.includes("\\")) return "/";
+  if (value.length > 300) return "/";
+  return value;
+}
+
+/** An absolute URL on this site, built from PUBLIC_URL, never from the Host header. */
+export function absoluteUrl(pathname: string) {
+  return env().publicUrl + (pathname.startsWith("/") ? pathname : `/${pathname}`);
+}

@@ -1,0 +1,99 @@
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  type LinksFunction,
+} from "react-router";
+import type { Route } from "./+types/root";
+import { SiteFooter } from "./components/layout/site-footer";
+import { SiteHeader } from "./components/layout/site-header";
+import { PageViewBeacon } from "./components/layout/page-view-beacon";
+import { env } from "./lib/env.server";
+import { site } from "./lib/site";
+import stylesUrl from "./styles/site.css?url";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesUrl },
+  { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
+  { rel: "icon", href: "/brand/logo-mark.svg", type: "image/svg+xml" },
+  { rel: "apple-touch-icon", href: "/brand/apple-touch-icon.png" },
+];
+
+export function loader() {
+  return { publicUrl: env().publicUrl };
+}
+
+// Nothing in the root loader changes after start-up.
+export const shouldRevalidate = () => false;
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content={site.themeColor} />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return (
+    <>
+      <SiteHeader />
+      <main id="main">
+        <Outlet />
+      </main>
+      <SiteFooter />
+      <PageViewBeacon />
+    </>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const title = notFound ? "Page not found" : status === 500 ? "Something went wrong" : `Error ${status}`;
+  const message = notFound
+    ? "We could not find that page. It may have moved, or the link may be mistyped."
+    : isRouteErrorResponse(error) && status < 500
+      ? String(error.data || "That request could not be completed.")
+      : "Sorry, something went wrong on our side. Please try again in a moment.";
+  const stack = import.meta.env.DEV && error instanceof Error ? error.stack : undefined;
+  return (
+    <>
+      <title>{`${title} | ${site.name}`}</title>
+      <meta name="robots" content="noindex" />
+      <SiteHeader />
+      <main id="main" className="container narrow error-page">
+        <p className="eyebrow">{status}</p>
+        <h1>{title}</h1>
+        <p>{message}</p>
+        <p className="actions">
+          <a className="button" href="/">
+            Go to the home page
+          </a>
+          <a className="button button-ghost" href={`mailto:${site.contactEmail}`}>
+            Email us
+          </a>
+        </p>
+        {stack ? <pre className="stack">{stack}</pre> : null}
+      </main>
+      <SiteFooter />
+    </>
+  );
+}

@@ -1,0 +1,29 @@
+import { type RouteConfig, index, route } from "@react-router/dev/routes";
+
+export default [
+  // Public pages
+  index("routes/site/home.tsx"),
+  route("about", "routes/site/about.tsx"),
+  route("join", "routes/site/join.tsx"),
+  route("join/thanks", "routes/site/join-thanks.tsx"),
+  route("privacy", "routes/site/privacy.tsx"),
+  route("vespers", "routes/site/vespers.tsx"),
+  route("ministry", "routes/site/ministry.tsx"),
+  route("newsletter", "routes/site/newsletter.tsx"),
+  route("unsubscribe", "routes/site/unsubscribe.tsx"),
+  route("merch", "routes/site/merch-redirect.tsx", { id: "merch-redirect" }),
+  route("merch/admin", "routes/site/merch-redirect.tsx", { id: "merch-admin-redirect" }),
+
+  // Staff
+  route("admin", "routes/admin/index.tsx"),
+
+  // The JSON calls existing clients depend on (spec section 7)
+  route("api/send.php", "routes/api/send.ts"),
+  route("api/subscribe.php", "routes/api/subscribe.ts"),
+  route("api/subscribers.php", "routes/api/subscribers.ts"),
+  route("api/track.php", "routes/api/track.ts"),
+  route("api/activity.php", "routes/api/activity.ts"),
+
+  route("api/*", "routes/api/not-found.ts"),
+  route("*", "routes/site/not-found.tsx"),
+] satisfies RouteConfig;

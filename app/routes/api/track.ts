@@ -1,0 +1,19 @@
+import { TrackSchema } from "~/features/analytics/analytics.schema";
+import { isBotAgent, newClientId, queueEvent, readClientId, toRow } from "~/features/analytics/analytics.server";
+import { enforceLimit, jsonApi, parseOr400 } from "~/lib/api.server";
+import { jsonResponse, readObjectBody } from "~/lib/http.server";
+import { limits } from "~/lib/rate-limit.server";
+
+const api = jsonApi({
+  POST: async ({ request, context }) => {
+    const body = await readObjectBody(request, 8 * 1024);
+    const input = parseOr400(TrackSchema, body);
+    if (isBotAgent(request.headers.get("user-agent"))) return jsonResponse({ ok: true, counted: false });
+    await enforceLimit(context, "track", limits.track);
+    const cid = readClientId(request) ?? input.cid ?? newClientId();
+    queueEvent(toRow(input, cid));
+    return jsonResponse({ ok: true, counted: true });
+  },
+});
+export const loader = api.loader;
+export const action = api.action;

@@ -1,0 +1,9 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/merch-redirect";
+
+/** The old short paths: /merch and /merch/admin move for good to /merchandise. */
+export function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const target = url.pathname.replace(/^\/merch(?=\/|$)/, "/merchandise").replace(/\/+$/, "");
+  return redirect(target + url.search, 301);
+}

@@ -1,0 +1,14 @@
+import type { Kysely } from "kysely";
+
+/**
+ * The organisation's starting content. Each seed is idempotent (it only adds what is
+ * missing), so it runs at every start and a restart never duplicates or overwrites
+ * what staff have edited. Domains add their seed functions to this list.
+ */
+type Seed = { name: string; run: (db: Kysely<any>) => Promise<void> };
+
+export const seeds: Seed[] = [];
+
+export async function runSeeds(db: Kysely<any>) {
+  for (const seed of seeds) await seed.run(db);
+}

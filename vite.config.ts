@@ -1,0 +1,13 @@
+import { reactRouter } from "@react-router/dev/vite";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vite";
+
+export default defineConfig(({ isSsrBuild }) => ({
+  resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
+  build: {
+    // The server build is the whole app plus the HTTP server in app/server/server.ts.
+    rollupOptions: isSsrBuild ? { input: "./app/server/server.ts" } : undefined,
+  },
+  ssr: { external: ["better-sqlite3"] },
+  plugins: process.env.VITEST ? [] : [reactRouter()],
+}));
