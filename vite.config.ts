@@ -1,3 +1,4 @@
+/// <reference types="vitest/config" />
 import { reactRouter } from "@react-router/dev/vite";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
@@ -10,4 +11,11 @@ export default defineConfig(({ isSsrBuild }) => ({
   },
   ssr: { external: ["better-sqlite3"] },
   plugins: process.env.VITEST ? [] : [reactRouter()],
+  test: {
+    include: ["app/**/*.test.{ts,tsx}", "db/**/*.test.ts", "tests/integration/**/*.test.ts"],
+    setupFiles: ["tests/support/vitest-setup.ts"],
+    pool: "forks",
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
 }));

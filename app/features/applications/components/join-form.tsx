@@ -2,7 +2,7 @@ import { useId } from "react";
 import { Form, useNavigation } from "react-router";
 import { FieldError, FormStatus, Honeypot } from "~/components/ui/form-parts";
 import { firstError, type FormReply } from "~/lib/forms";
-import { JOIN_ROLES } from "../applications.schema";
+import { JOIN_ROLES } from "../roles";
 import { applicationMailto, applicationMessages } from "../messages";
 
 function failureDetail(reply: FormReply) {
