@@ -9,6 +9,7 @@ import {
   type Migration,
   type MigrationProvider,
 } from "kysely";
+import * as badges from "../../db/migrations/2026-11-21-badges";
 import * as foundation from "../../db/migrations/2026-11-21-foundation";
 import { env } from "./env.server";
 
@@ -16,6 +17,7 @@ import { env } from "./env.server";
 // found by scanning a folder at run time.
 const migrations: Record<string, Migration> = {
   "2026-11-21-foundation": foundation,
+  "2026-11-21-badges": badges,
 };
 
 export interface SubscribersTable {
@@ -80,7 +82,57 @@ export interface AnalyticsEventsTable {
   cid: string;
 }
 
+export interface PaymentCodesTable {
+  code: string;
+  kind: "badge" | "merch";
+  order_id: string;
+  created_at: string;
+}
+
+export interface BadgeOrdersTable {
+  id: string;
+  tier_key: string;
+  tier_name: string;
+  amount: number;
+  name: string;
+  email: string;
+  phone: string;
+  payment_reference: string;
+  hard_copy: number;
+  notes: string;
+  share_url: string;
+  status: "pending" | "approved" | "rejected";
+  created_at: string;
+  approved_at: string | null;
+  rejected_at: string | null;
+  /** File names inside DATA_DIR/badge-orders/<id>/, never paths from a client. */
+  portrait_file: string | null;
+  badge_file: string | null;
+  poster_file: string | null;
+  asset_token: string;
+  delivery_outbox_id: number | null;
+}
+
+export interface TeamBadgesTable {
+  id: string;
+  title: string;
+  subtitle: string;
+  description: string;
+  category: string;
+  progress: number;
+  earned: number;
+  owner_name: string;
+  issued_at: string;
+  icon: string;
+  colour: string;
+  image_src: string;
+  sort: number;
+}
+
 export interface DB {
+  payment_codes: PaymentCodesTable;
+  badge_orders: BadgeOrdersTable;
+  team_badges: TeamBadgesTable;
   subscribers: SubscribersTable;
   applications: ApplicationsTable;
   outbox: OutboxTable;

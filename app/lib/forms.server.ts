@@ -35,7 +35,9 @@ type HandleFormOptions<S extends z.ZodType, R> = {
   schema: S;
   limit: { name: string; rule: LimitRule };
   /** Runs with the valid input; its return value is put in the reply's `result`. */
-  run: (value: z.output<S>) => Promise<R>;
+  run: (value: z.output<S>, formData: FormData) => Promise<R>;
+  /** Largest body accepted (default 32 KB; forms with uploads set more). */
+  maxBytes?: number;
   formData?: FormData;
 };
 
@@ -48,7 +50,7 @@ export async function handleForm<S extends z.ZodType, R extends Record<string, s
 ) {
   let formData: FormData;
   try {
-    formData = opts.formData ?? (await readForm(opts.request));
+    formData = opts.formData ?? (await readForm(opts.request, opts.maxBytes));
   } catch (e) {
     if (e instanceof HttpError) {
       return data<FormReply>({ status: "error", detail: e.message }, e.status);
@@ -81,10 +83,13 @@ export async function handleForm<S extends z.ZodType, R extends Record<string, s
   }
   let result: R;
   try {
-    result = await opts.run(submission.value as z.output<S>);
+    result = await opts.run(submission.value as z.output<S>, formData);
   } catch (e) {
     if (e instanceof HttpError) {
-      return data<FormReply>({ status: "error", detail: e.message, values }, e.status);
+      const reply: FormReply = e.field
+        ? { status: "error", fieldErrors: { [e.field]: [e.message] }, values }
+        : { status: "error", detail: e.message, values };
+      return data<FormReply>(reply, e.status);
     }
     // Nothing was saved and the visitor is told so (with the spec's email fallback).
     console.error("[form] could not complete a submission", e);

@@ -18,6 +18,8 @@ export class HttpError extends Error {
     public status: number,
     message: string,
     public headers: Record<string, string> = {},
+    /** The form field the message belongs to, when there is one. */
+    public field?: string,
   ) {
     super(message);
   }

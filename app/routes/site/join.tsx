@@ -1,13 +1,24 @@
 import { useActionData } from "react-router";
+import { StepList, TitledGrid } from "~/components/site/titled-list";
 import { JoinForm } from "~/features/applications/components/join-form";
 import { joinAction } from "~/features/applications/application-actions.server";
+import { JOIN_ROLES } from "~/features/applications/roles";
+import { joinFaq, joinSteps, organisation, reasons, roleDescriptions } from "~/features/site-content/content";
 import { pageMeta } from "~/lib/meta";
+import pagesCss from "~/styles/pages.css?url";
 import type { Route } from "./+types/join";
 
 export const handle = { page: "join" };
 
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: pagesCss }];
+
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches, { title: "Join a team", description: "Apply to volunteer.", path: "/join" });
+  pageMeta(matches, {
+    title: "Join a team",
+    description:
+      "Volunteer with a faith and street-outreach community in Nairobi: nine open roles in tech, media, evangelism, events and community, about 6 hours a week.",
+    path: "/join",
+  });
 
 export async function action({ request, context }: Route.ActionArgs) {
   return joinAction(request, context);
@@ -16,11 +27,68 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Join() {
   const reply = useActionData<typeof action>();
   return (
-    <section className="section">
-      <div className="container narrow">
-        <h1>Join a team</h1>
-        <JoinForm reply={reply} />
-      </div>
-    </section>
+    <>
+      <section className="hero">
+        <div className="container narrow">
+          <p className="eyebrow">Volunteer with us</p>
+          <h1>Join a team</h1>
+          <p className="lead">
+            Bring your skills, your faith and about {organisation.hoursPerWeek} hours a week. We will bring the
+            training, a team and a Friday walk you will not forget.
+          </p>
+          <p className="actions">
+            <a href="#apply" className="button button-lamp">
+              Apply now
+            </a>
+          </p>
+        </div>
+      </section>
+
+      <section className="section" aria-labelledby="why-title">
+        <div className="container">
+          <h2 id="why-title">Why join</h2>
+          <TitledGrid items={reasons} />
+        </div>
+      </section>
+
+      <section className="section section-alt" aria-labelledby="roles-title">
+        <div className="container">
+          <h2 id="roles-title">Nine open roles</h2>
+          <ul className="role-list">
+            {JOIN_ROLES.map((role) => (
+              <li key={role}>
+                <h3>{role}</h3>
+                <p>{roleDescriptions[role]}</p>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <section className="section" aria-labelledby="expect-title">
+        <div className="container">
+          <h2 id="expect-title">What to expect</h2>
+          <StepList steps={joinSteps} />
+        </div>
+      </section>
+
+      <section className="section section-alt" aria-labelledby="faq-title">
+        <div className="container narrow">
+          <h2 id="faq-title">Questions people ask</h2>
+          {joinFaq.map((f) => (
+            <details key={f.q} className="faq">
+              <summary>{f.q}</summary>
+              <p>{f.a}</p>
+            </details>
+          ))}
+        </div>
+      </section>
+
+      <section className="section" id="apply">
+        <div className="container narrow">
+          <JoinForm reply={reply} />
+        </div>
+      </section>
+    </>
   );
 }

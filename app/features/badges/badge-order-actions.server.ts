@@ -1,0 +1,41 @@
+import type { AppLoadContext } from "react-router";
+import { getDb } from "~/lib/db.server";
+import { handleForm } from "~/lib/forms.server";
+import { HttpError } from "~/lib/http.server";
+import { limits } from "~/lib/rate-limit.server";
+import { BadgeOrderSchema } from "./badge-order.schema";
+import { submitBadgeOrder } from "./badge-orders.server";
+import { PORTRAIT_MAX_BYTES } from "./portrait";
+import { processPortrait } from "./portrait.server";
+
+/** Room for a 6 MB portrait plus the other fields and multipart framing. */
+export const BADGE_FORM_MAX_BYTES = PORTRAIT_MAX_BYTES + 256 * 1024;
+
+async function portraitFrom(formData: FormData): Promise<Buffer | null> {
+  const file = formData.get("portrait");
+  if (!file || typeof file === "string" || file.size === 0) return null;
+  try {
+    return await processPortrait(new Uint8Array(await file.arrayBuffer()));
+  } catch (e) {
+    if (e instanceof HttpError) throw new HttpError(e.status, e.message, {}, "portrait");
+    throw e;
+  }
+}
+
+/**
+ * The /event confirmation form (a multipart POST, with or without JavaScript). The portrait
+ * arrives either cropped in the browser or as the original file, cropped here.
+ */
+export function badgeOrderAction(request: Request, context: AppLoadContext | undefined) {
+  return handleForm({
+    request,
+    context,
+    schema: BadgeOrderSchema,
+    maxBytes: BADGE_FORM_MAX_BYTES,
+    limit: { name: "badge-order", rule: limits.badgeOrder },
+    run: async (input, formData) => {
+      const portrait = await portraitFrom(formData);
+      return submitBadgeOrder(await getDb(), input, portrait);
+    },
+  });
+}

@@ -1,0 +1,317 @@
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { sql } from "kysely";
+import type { BadgeOrdersTable, Db } from "~/lib/db.server";
+import { nowIso } from "~/lib/db.server";
+import { enqueueMail, kickMailWorker, MAX_ATTEMPTS, randomToken } from "~/lib/email.server";
+import { env } from "~/lib/env.server";
+import { absoluteUrl, HttpError } from "~/lib/http.server";
+import { claimPaymentCode } from "../payments/payment-codes.server";
+import type { BadgeOrderInput, BadgeOrderStatus } from "./badge-order.schema";
+import { badgeKitEmail, orderReceivedEmail } from "./emails/badge-emails";
+import { findTier, type Tier } from "./tiers";
+
+export const ORDER_NOT_FOUND = "Order not found.";
+export const ASSETS_REQUIRED = "Generate assets before approving.";
+
+/** The event page's share link for a tier (spec section 3, 'Share URL'). */
+export const tierShareUrl = (tierKey: string) =>
+  absoluteUrl(`/event?utm_source=share&utm_medium=badge&utm_campaign=event_${tierKey}`);
+
+const ID_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+export function newOrderId(prefix = "BO") {
+  const bytes = crypto.randomBytes(6);
+  return `${prefix}-${Array.from(bytes, (b) => ID_ALPHABET[b % 32]).join("")}`;
+}
+
+/** Files of an order live in DATA_DIR/badge-orders/<id>/; ids are checked before use. */
+export function orderDir(id: string) {
+  if (!/^BO-[0-9A-Z]{6}$/.test(id)) throw new HttpError(400, ORDER_NOT_FOUND);
+  return path.join(env().dataDir, "badge-orders", id);
+}
+
+async function writeFileDurably(file: string, bytes: Buffer) {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  const handle = await fs.open(tmp, "w", 0o600);
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await fs.rename(tmp, file);
+}
+
+export type Delivery = { ok: boolean; detail: string } | null;
+
+/** The order as staff read it (spec section 3, 'Badge order as read by admin'). */
+export type BadgeOrderView = {
+  id: string;
+  name: string;
+  email: string;
+  phone: string;
+  hardCopy: boolean;
+  tierKey: string;
+  tierName: string;
+  amount: number;
+  paymentReference: string;
+  notes: string;
+  status: BadgeOrderStatus;
+  createdAt: string;
+  approvedAt: string | null;
+  delivery: Delivery;
+  portraitPath: string | null;
+  badgePath: string | null;
+  posterPath: string | null;
+  shareUrl: string;
+};
+
+/** Staff links to an order's images: they carry the order's random token, so they work in an <img>. */
+export const assetPath = (id: string, kind: "portrait" | "badge" | "poster", token: string) =>
+  `/admin/badge-orders/${id}/${kind}.png?t=${token}`;
+
+type DeliveryRow = { status: string; last_error: string | null; sent_at: string | null; attempts: number } | undefined;
+
+function deliveryOf(row: DeliveryRow): Delivery {
+  if (!row) return null;
+  if (row.status === "sent") return { ok: true, detail: `Emailed ${row.sent_at?.replace("T", " ").slice(0, 16)} UTC` };
+  if (row.status === "failed") return { ok: false, detail: row.last_error ?? "unknown" };
+  if (row.last_error) return { ok: false, detail: `${row.last_error} (retrying, attempt ${row.attempts} of ${MAX_ATTEMPTS})` };
+  return { ok: true, detail: "Queued for sending" };
+}
+
+function toView(r: BadgeOrdersTable, delivery: DeliveryRow): BadgeOrderView {
+  return {
+    id: r.id,
+    name: r.name,
+    email: r.email,
+    phone: r.phone,
+    hardCopy: r.hard_copy === 1,
+    tierKey: r.tier_key,
+    tierName: r.tier_name,
+    amount: r.amount,
+    paymentReference: r.payment_reference,
+    notes: r.notes,
+    status: r.status,
+    createdAt: r.created_at,
+    approvedAt: r.approved_at,
+    delivery: deliveryOf(delivery),
+    portraitPath: r.portrait_file ? assetPath(r.id, "portrait", r.asset_token) : null,
+    badgePath: r.badge_file ? assetPath(r.id, "badge", r.asset_token) : null,
+    posterPath: r.poster_file ? assetPath(r.id, "poster", r.asset_token) : null,
+    shareUrl: r.share_url,
+  };
+}
+
+function mailFields(r: Pick<BadgeOrdersTable, "id" | "name" | "tier_name" | "amount" | "payment_reference" | "hard_copy">) {
+  return {
+    id: r.id,
+    name: r.name,
+    tierName: r.tier_name,
+    amount: r.amount,
+    paymentReference: r.payment_reference,
+    hardCopy: r.hard_copy === 1,
+  };
+}
+
+/**
+ * Saves a supporter's confirmation. The tier's name and amount come from the server's table;
+ * the payment code is claimed in the same transaction (one code, one order), and the
+ * 'we received your order' email is queued with it. The portrait, already re-encoded, is
+ * written to disk (and synced) before the order that points at it is committed.
+ */
+export async function submitBadgeOrder(db: Db, input: BadgeOrderInput, portraitPng: Buffer | null) {
+  const tier = findTier(input.tierKey);
+  if (!tier) throw new HttpError(400, "Tier configuration missing.");
+  for (let attempt = 0; ; attempt++) {
+    const id = newOrderId();
+    const exists = await db.selectFrom("badge_orders").select("id").where("id", "=", id).executeTakeFirst();
+    if (exists && attempt < 5) continue;
+    if (portraitPng) await writeFileDurably(path.join(orderDir(id), "portrait.png"), portraitPng);
+    try {
+      await insertOrder(db, id, tier, input, portraitPng !== null);
+    } catch (e) {
+      if (portraitPng) await fs.rm(orderDir(id), { recursive: true, force: true });
+      throw e;
+    }
+    void kickMailWorker();
+    return { id };
+  }
+}
+
+async function insertOrder(db: Db, id: string, tier: Tier, input: BadgeOrderInput, hasPortrait: boolean) {
+  await db.transaction().execute(async (trx) => {
+    await claimPaymentCode(trx, input.paymentReference, "badge", id);
+    const row = {
+      id,
+      tier_key: tier.key,
+      tier_name: tier.name,
+      amount: tier.amount,
+      name: input.name,
+      email: input.email,
+      phone: input.phone,
+      payment_reference: input.paymentReference,
+      hard_copy: input.hardCopy ? 1 : 0,
+      notes: input.notes,
+      share_url: tierShareUrl(tier.key),
+      status: "pending" as const,
+      created_at: nowIso(),
+      approved_at: null,
+      rejected_at: null,
+      portrait_file: hasPortrait ? "portrait.png" : null,
+      badge_file: null,
+      poster_file: null,
+      asset_token: randomToken(),
+      delivery_outbox_id: null,
+    };
+    await trx.insertInto("badge_orders").values(row).execute();
+    await enqueueMail(trx, {
+      kind: "badge.received",
+      to: input.email,
+      ...orderReceivedEmail(mailFields(row), absoluteUrl("/event")),
+    });
+  });
+}
+
+async function loadRow(db: Db, id: string) {
+  const row = await db.selectFrom("badge_orders").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!row) throw new HttpError(404, ORDER_NOT_FOUND);
+  return row;
+}
+
+async function deliveryRow(db: Db, outboxId: number | null): Promise<DeliveryRow> {
+  if (outboxId === null) return undefined;
+  return db
+    .selectFrom("outbox")
+    .select(["status", "last_error", "sent_at", "attempts"])
+    .where("id", "=", outboxId)
+    .executeTakeFirst();
+}
+
+export async function getBadgeOrder(db: Db, id: string): Promise<BadgeOrderView> {
+  const row = await loadRow(db, id);
+  return toView(row, await deliveryRow(db, row.delivery_outbox_id));
+}
+
+/**
+ * Staff list: newest first, filtered by status and by a search over name, email, payment code,
+ * tier and order id.
+ */
+export async function listBadgeOrders(
+  db: Db,
+  opts: { status?: BadgeOrderStatus; q?: string; limit?: number },
+): Promise<BadgeOrderView[]> {
+  let q = db
+    .selectFrom("badge_orders as o")
+    .leftJoin("outbox as m", "m.id", "o.delivery_outbox_id")
+    .selectAll("o")
+    .select(["m.status as m_status", "m.last_error as m_last_error", "m.sent_at as m_sent_at", "m.attempts as m_attempts"])
+    .orderBy("o.created_at", "desc")
+    .orderBy("o.id", "desc")
+    .limit(opts.limit ?? 500);
+  if (opts.status) q = q.where("o.status", "=", opts.status);
+  const text = opts.q?.trim().toLowerCase();
+  if (text) {
+    const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) =>
+      eb.or(
+        ["o.name", "o.email", "o.payment_reference", "o.tier_name", "o.tier_key", "o.id"].map((col) =>
+          eb(sql`lower(${sql.ref(col)})`, "like", sql`${like} escape '\\'`),
+        ),
+      ),
+    );
+  }
+  const rows = await q.execute();
+  return rows.map((r) =>
+    toView(r, r.m_status ? { status: r.m_status, last_error: r.m_last_error, sent_at: r.m_sent_at, attempts: r.m_attempts ?? 0 } : undefined),
+  );
+}
+
+async function fileExists(file: string) {
+  return fs.stat(file).then((s) => s.isFile(), () => false);
+}
+
+/** Stores a rendered (or staff-sent) badge and poster for an order; both already checked PNGs. */
+export async function attachBadgeAssets(db: Db, id: string, images: { badge: Buffer; poster: Buffer }) {
+  await loadRow(db, id);
+  const dir = orderDir(id);
+  await writeFileDurably(path.join(dir, "badge.png"), images.badge);
+  await writeFileDurably(path.join(dir, "poster.png"), images.poster);
+  await db.updateTable("badge_orders").set({ badge_file: "badge.png", poster_file: "poster.png" }).where("id", "=", id).execute();
+  return getBadgeOrder(db, id);
+}
+
+/** Reads an order's image for staff; `kind` is one of three fixed names, never a client path. */
+export async function readOrderAsset(db: Db, id: string, kind: "portrait" | "badge" | "poster", token: string | null, staff: boolean) {
+  const row = await loadRow(db, id);
+  const file = row[`${kind}_file`];
+  if (!file) throw new HttpError(404, "No such image.");
+  if (!staff && !(token && crypto.timingSafeEqual(Buffer.from(token.padEnd(64).slice(0, 64)), Buffer.from(row.asset_token.padEnd(64).slice(0, 64))))) {
+    throw new HttpError(404, "No such image.");
+  }
+  return fs.readFile(path.join(orderDir(id), `${kind}.png`));
+}
+
+export async function readPortrait(db: Db, id: string): Promise<Buffer | null> {
+  const row = await loadRow(db, id);
+  if (!row.portrait_file) return null;
+  return fs.readFile(path.join(orderDir(id), "portrait.png")).catch(() => null);
+}
+
+/**
+ * Approve (only when not already approved and both images exist) or reject (when not already
+ * rejected). Approval queues the kit email, both PNGs attached, in the same transaction, and the
+ * order keeps a link to that message so its delivery result shows on the order.
+ */
+export async function setBadgeOrderStatus(db: Db, id: string, status: "approved" | "rejected") {
+  const row = await loadRow(db, id);
+  if (status === "approved") {
+    if (row.status === "approved") throw new HttpError(409, "Order is already approved.");
+    const dir = orderDir(id);
+    const ready =
+      !!row.badge_file &&
+      !!row.poster_file &&
+      (await fileExists(path.join(dir, "badge.png"))) &&
+      (await fileExists(path.join(dir, "poster.png")));
+    if (!ready) throw new HttpError(409, ASSETS_REQUIRED);
+    await db.transaction().execute(async (trx) => {
+      const outboxId = await enqueueKitMail(trx, row);
+      await trx
+        .updateTable("badge_orders")
+        .set({ status: "approved", approved_at: nowIso(), rejected_at: null, delivery_outbox_id: outboxId })
+        .where("id", "=", id)
+        .execute();
+    });
+    void kickMailWorker();
+  } else {
+    if (row.status === "rejected") throw new HttpError(409, "Order is already rejected.");
+    await db.updateTable("badge_orders").set({ status: "rejected", rejected_at: nowIso() }).where("id", "=", id).execute();
+  }
+  return getBadgeOrder(db, id);
+}
+
+function enqueueKitMail(db: Db, row: BadgeOrdersTable) {
+  return enqueueMail(db, {
+    kind: "badge.kit",
+    to: row.email,
+    ...badgeKitEmail(mailFields(row), row.share_url),
+    attachments: [
+      { filename: `${row.id}-badge.png`, dataPath: `badge-orders/${row.id}/badge.png`, contentType: "image/png" },
+      { filename: `${row.id}-will-be-attending.png`, dataPath: `badge-orders/${row.id}/poster.png`, contentType: "image/png" },
+    ],
+  });
+}
+
+/** Sends the kit again to an approved order (after a failed delivery, say). */
+export async function resendBadgeKit(db: Db, id: string) {
+  const row = await loadRow(db, id);
+  if (row.status !== "approved") throw new HttpError(409, "Only approved orders can be resent.");
+  await db.transaction().execute(async (trx) => {
+    const outboxId = await enqueueKitMail(trx, row);
+    await trx.updateTable("badge_orders").set({ delivery_outbox_id: outboxId }).where("id", "=", id).execute();
+  });
+  void kickMailWorker();
+  return getBadgeOrder(db, id);
+}

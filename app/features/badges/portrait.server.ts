@@ -1,0 +1,53 @@
+import sharp from "sharp";
+import { HttpError } from "~/lib/http.server";
+import { PORTRAIT_FAILED_MESSAGE, PORTRAIT_MAX_BYTES, PORTRAIT_SIZE_MESSAGE, PORTRAIT_TYPE_MESSAGE } from "./portrait";
+
+/** Side of the stored square portrait, in pixels: enough for the 1080px kit's round frame. */
+export const PORTRAIT_SIZE = 720;
+
+/**
+ * Checks an upload by its content (PNG, JPEG or WebP only; never SVG), then re-encodes it
+ * as a square PNG: rotated by its EXIF data, cropped to the most interesting square (an
+ * already cropped portrait stays as it is), metadata stripped. The original bytes are never kept.
+ */
+export async function processPortrait(bytes: Uint8Array): Promise<Buffer> {
+  if (bytes.byteLength === 0) throw new HttpError(400, PORTRAIT_TYPE_MESSAGE);
+  if (bytes.byteLength > PORTRAIT_MAX_BYTES) throw new HttpError(413, PORTRAIT_SIZE_MESSAGE);
+  let format: string | undefined;
+  try {
+    format = (await sharp(bytes, { limitInputPixels: 50_000_000 }).metadata()).format;
+  } catch {
+    throw new HttpError(400, PORTRAIT_TYPE_MESSAGE);
+  }
+  if (format !== "png" && format !== "jpeg" && format !== "webp") throw new HttpError(400, PORTRAIT_TYPE_MESSAGE);
+  try {
+    return await sharp(bytes, { limitInputPixels: 50_000_000 })
+      .rotate()
+      .resize(PORTRAIT_SIZE, PORTRAIT_SIZE, { fit: "cover", position: sharp.strategy.attention })
+      .png({ compressionLevel: 8 })
+      .toBuffer();
+  } catch {
+    throw new HttpError(400, PORTRAIT_FAILED_MESSAGE);
+  }
+}
+
+/** Decodes `data:image/...;base64,...` (the JSON API's portraitDataUrl and kit images). */
+export function decodeImageDataUrl(value: string, maxBytes: number, tooLarge: string): Buffer {
+  const m = /^data:image\/(png|jpeg|jpg|webp);base64,([A-Za-z0-9+/=\s]+)$/.exec(value);
+  if (!m) throw new HttpError(400, PORTRAIT_TYPE_MESSAGE);
+  const b64 = m[2]!.replace(/\s/g, "");
+  if ((b64.length * 3) / 4 > maxBytes + 4) throw new HttpError(413, tooLarge);
+  return Buffer.from(b64, "base64");
+}
+
+/** A kit image sent by an admin client: a real PNG, 1080x1080, re-encoded. */
+export async function checkKitPng(bytes: Buffer, label: string): Promise<Buffer> {
+  try {
+    const img = sharp(bytes, { limitInputPixels: 4_000_000 });
+    const meta = await img.metadata();
+    if (meta.format !== "png" || meta.width !== 1080 || meta.height !== 1080) throw new Error("shape");
+    return await img.png({ compressionLevel: 8 }).toBuffer();
+  } catch {
+    throw new HttpError(400, `${label} must be a 1080x1080 PNG image.`);
+  }
+}

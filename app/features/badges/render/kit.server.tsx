@@ -1,0 +1,103 @@
+import { renderAsync } from "@resvg/resvg-js";
+import type { ReactNode } from "react";
+import satori from "satori";
+import sharp from "sharp";
+import type { Tier } from "../tiers";
+import { BadgeTemplate, type TemplateInput } from "./badge-template";
+import { kitFonts } from "./fonts.server";
+import { svgDataUri } from "./mark";
+import { SIZE } from "./parts";
+import { PosterTemplate } from "./poster-template";
+import { qrSvg } from "./qr.server";
+import { TeamBadgeTemplate, type TeamBadgeInput } from "./team-badge-template";
+import { cleanText, formatIssuedDate, initialsOf } from "./text";
+
+export type KitInput = {
+  tier: Tier;
+  name: string;
+  /** A square image (any format sharp reads); it is cropped round here. */
+  portraitPng?: Buffer | null;
+  shareUrl: string;
+  reference?: string;
+};
+
+export type TeamBadge = TeamBadgeInput;
+
+/** The portrait's largest drawn size; it is scaled down to this once, not per image. */
+const PORTRAIT_PX = 300;
+
+/**
+ * JSX -> SVG (satori, on this thread) -> pixels (resvg, on a libuv worker) -> PNG (sharp, also
+ * off this thread). Only the layout step occupies the event loop.
+ */
+async function toPng(node: ReactNode): Promise<Buffer> {
+  const svg = await satori(node, { width: SIZE, height: SIZE, fonts: await kitFonts() });
+  const image = await renderAsync(svg, {
+    fitTo: { mode: "original" },
+    font: { loadSystemFonts: false },
+  });
+  // Every template paints an opaque background, so resvg's premultiplied RGBA is plain RGBA.
+  return sharp(image.pixels, { raw: { width: image.width, height: image.height, channels: 4 } })
+    .png({ compressionLevel: 6, adaptiveFiltering: false })
+    .toBuffer();
+}
+
+async function portraitUri(png: Buffer | null | undefined): Promise<string | null> {
+  if (!png || png.length === 0) return null;
+  const small = await sharp(png, { limitInputPixels: 40_000_000 })
+    .rotate()
+    .resize(PORTRAIT_PX, PORTRAIT_PX, { fit: "cover" })
+    .flatten({ background: "#ffffff" })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+  return `data:image/jpeg;base64,${small.toString("base64")}`;
+}
+
+async function prepare(input: KitInput): Promise<TemplateInput> {
+  const name = cleanText(input.name) || "Supporter";
+  return {
+    tier: input.tier,
+    name,
+    initials: initialsOf(name),
+    portrait: await portraitUri(input.portraitPng),
+    reference: input.reference ? cleanText(input.reference, 24) : undefined,
+  };
+}
+
+function qrFor(shareUrl: string) {
+  const { svg, size } = qrSvg(shareUrl);
+  return { src: svgDataUri(svg), size };
+}
+
+export async function renderBadgePng(input: KitInput): Promise<Buffer> {
+  return toPng(<BadgeTemplate {...await prepare(input)} />);
+}
+
+export async function renderPosterPng(input: KitInput): Promise<Buffer> {
+  return toPng(<PosterTemplate {...await prepare(input)} qr={qrFor(input.shareUrl)} />);
+}
+
+/** Badge and poster for one order. Call it outside any database transaction. */
+export async function renderKit(input: KitInput): Promise<{ badge: Buffer; poster: Buffer }> {
+  const prepared = await prepare(input);
+  const [badge, poster] = await Promise.all([
+    toPng(<BadgeTemplate {...prepared} />),
+    toPng(<PosterTemplate {...prepared} qr={qrFor(input.shareUrl)} />),
+  ]);
+  return { badge, poster };
+}
+
+export async function renderTeamBadgePng(badge: TeamBadge): Promise<Buffer> {
+  return toPng(
+    <TeamBadgeTemplate
+      id={cleanText(badge.id, 32)}
+      title={cleanText(badge.title, 80) || "Team badge"}
+      subtitle={cleanText(badge.subtitle, 160)}
+      ownerName={cleanText(badge.ownerName) || "Team member"}
+      issuedAt={badge.issuedAt}
+      issuedText={formatIssuedDate(badge.issuedAt)}
+      category={cleanText(badge.category, 24)}
+      earned={badge.earned}
+    />,
+  );
+}

@@ -1,0 +1,19 @@
+import type { Db } from "~/lib/db.server";
+import { nowIso } from "~/lib/db.server";
+import { HttpError } from "~/lib/http.server";
+
+export const PAYMENT_CODE_USED =
+  "This payment confirmation code has already been used for an order. Check the code, or email us if you think this is a mistake.";
+
+/**
+ * Records that `code` pays for `orderId`. Call it inside the order's transaction: one code
+ * pays for one order of any kind (badge or merch); a second use is a 409.
+ */
+export async function claimPaymentCode(db: Db, code: string, kind: "badge" | "merch", orderId: string) {
+  const res = await db
+    .insertInto("payment_codes")
+    .values({ code, kind, order_id: orderId, created_at: nowIso() })
+    .onConflict((oc) => oc.column("code").doNothing())
+    .executeTakeFirst();
+  if (Number(res.numInsertedOrUpdatedRows ?? 0) !== 1) throw new HttpError(409, PAYMENT_CODE_USED);
+}

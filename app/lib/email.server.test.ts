@@ -1,0 +1,147 @@
+import fs from "node:fs";
+import path from "node:path";
+import { simpleParser } from "mailparser";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { freshApp } from "../../tests/support/reset";
+import { closedPort, headerText, startSmtpReceiver, type SmtpReceiver } from "../../tests/support/smtp";
+import type { Db } from "./db.server";
+import { drainOutbox, enqueueMail, MAX_ATTEMPTS, outboxDir, startMailWorker, stopMailWorker } from "./email.server";
+
+const message = {
+  kind: "test.note",
+  to: "someone@example.org",
+  replyTo: "visitor@example.org",
+  subject: "A note from the outbox",
+  text: "Plain words.",
+  html: "<p>Plain words.</p>",
+  headers: { "X-Test": "yes" },
+};
+
+const row = (db: Db, id: number) => db.selectFrom("outbox").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+
+let receivers: SmtpReceiver[] = [];
+afterEach(async () => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+  for (const r of receivers) await r.close();
+  receivers = [];
+});
+
+describe("without SMTP_URL", () => {
+  let db: Db;
+  beforeEach(async () => {
+    db = await freshApp({ SMTP_URL: undefined });
+    fs.rmSync(outboxDir(), { recursive: true, force: true });
+  });
+
+  it("writes each message as an .eml file under DATA_DIR/outbox and marks it sent", async () => {
+    const id = await enqueueMail(db, message);
+    expect((await row(db, id)).status).toBe("queued");
+    await drainOutbox();
+
+    const dir = path.join(process.env.DATA_DIR!, "outbox");
+    const files = fs.readdirSync(dir).filter((f) => f.endsWith(".eml"));
+    expect(files).toHaveLength(1);
+    const mail = await simpleParser(fs.readFileSync(path.join(dir, files[0]!)));
+    expect(mail.subject).toBe("A note from the outbox");
+    expect(mail.text?.trim()).toBe("Plain words.");
+    expect(mail.replyTo?.text).toBe("visitor@example.org");
+    expect(headerText(mail, "X-Test")).toBe("yes");
+
+    const sent = await row(db, id);
+    expect(sent).toMatchObject({ status: "sent", attempts: 1, last_error: null, message_id: `file:${files[0]}` });
+    expect(sent.sent_at).not.toBeNull();
+  });
+});
+
+describe("with an SMTP server", () => {
+  it("delivers to the server, attachments included", async () => {
+    const smtp = await startSmtpReceiver();
+    receivers.push(smtp);
+    const db = await freshApp({ SMTP_URL: smtp.url });
+    const dataDir = process.env.DATA_DIR!;
+    fs.mkdirSync(path.join(dataDir, "files"), { recursive: true });
+    fs.writeFileSync(path.join(dataDir, "files", "kit.txt"), "badge kit contents");
+    const id = await enqueueMail(db, {
+      ...message,
+      attachments: [{ filename: "kit.txt", dataPath: "files/kit.txt", contentType: "text/plain" }],
+    });
+    await drainOutbox();
+
+    expect(smtp.messages).toHaveLength(1);
+    const { envelope, mail } = smtp.messages[0]!;
+    expect(envelope.to).toEqual(["someone@example.org"]);
+    expect(envelope.from).toBe("no-reply@streetlight-outreach.org");
+    expect(mail.from?.text).toBe('"Street Light Outreach" <no-reply@streetlight-outreach.org>');
+    expect(mail.subject).toBe("A note from the outbox");
+    expect(mail.attachments.map((a) => [a.filename, a.content.toString("utf8")])).toEqual([
+      ["kit.txt", "badge kit contents"],
+    ]);
+    expect((await row(db, id)).status).toBe("sent");
+  });
+
+  it("keeps a message queued while the server is down and delivers it when the retry is due", async () => {
+    const port = await closedPort();
+    const db = await freshApp({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = new Date("2026-03-01T10:00:00.000Z");
+    vi.setSystemTime(start);
+
+    const id = await enqueueMail(db, message);
+    await drainOutbox();
+    const waiting = await row(db, id);
+    expect(waiting.status).toBe("queued");
+    expect(waiting.attempts).toBe(1);
+    expect(waiting.last_error).toEqual(expect.any(String));
+    expect(waiting.last_error).not.toBe("");
+    expect(Date.parse(waiting.next_attempt_at)).toBeGreaterThan(start.getTime());
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining(`message ${id} attempt 1 failed`));
+
+    // The server comes up, but the retry is not due yet: nothing is sent.
+    const smtp = await startSmtpReceiver(port);
+    receivers.push(smtp);
+    await drainOutbox();
+    expect(smtp.messages).toHaveLength(0);
+    expect((await row(db, id)).attempts).toBe(1);
+
+    vi.setSystemTime(new Date(Date.parse(waiting.next_attempt_at) + 1000));
+    await drainOutbox();
+    expect(smtp.messages).toHaveLength(1);
+    expect(smtp.messages[0]!.mail.subject).toBe("A note from the outbox");
+    expect(await row(db, id)).toMatchObject({ status: "sent", attempts: 2, last_error: null });
+  });
+
+  it("gives up as 'failed' only after the last retry, keeping the error", async () => {
+    const port = await closedPort();
+    const db = await freshApp({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-03-01T10:00:00.000Z"));
+    const id = await enqueueMail(db, message);
+    for (let i = 1; i <= MAX_ATTEMPTS; i++) {
+      await drainOutbox();
+      const r = await row(db, id);
+      expect(r.attempts).toBe(i);
+      expect(r.status).toBe(i < MAX_ATTEMPTS ? "queued" : "failed");
+      vi.setSystemTime(new Date(Date.parse(r.next_attempt_at) + 1000));
+    }
+    expect((await row(db, id)).last_error).toBeTruthy();
+  });
+
+  it("at start-up, a message left mid-send by a crash is sent again", async () => {
+    const smtp = await startSmtpReceiver();
+    receivers.push(smtp);
+    const db = await freshApp({ SMTP_URL: smtp.url });
+    const id = await enqueueMail(db, message);
+    await db.updateTable("outbox").set({ status: "sending", attempts: 1 }).where("id", "=", id).execute();
+    await drainOutbox();
+    expect(smtp.messages).toHaveLength(0);
+
+    await startMailWorker(60_000);
+    await drainOutbox();
+    stopMailWorker();
+    expect(smtp.messages).toHaveLength(1);
+    expect((await row(db, id)).status).toBe("sent");
+  });
+});

@@ -1,0 +1,76 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseEnv } from "./env.server";
+
+function configError(source: NodeJS.ProcessEnv): ConfigError {
+  try {
+    parseEnv(source);
+  } catch (e) {
+    if (e instanceof ConfigError) return e;
+    throw e;
+  }
+  throw new Error("parseEnv accepted a bad configuration");
+}
+
+describe("parseEnv", () => {
+  it("fills in the documented defaults", () => {
+    const env = parseEnv({});
+    expect(env.port).toBe(3000);
+    expect(env.host).toBe("0.0.0.0");
+    expect(env.publicUrl).toBe("http://localhost:3000");
+    expect(env.dataDir).toBe(path.resolve("./data"));
+    expect(env.databasePath).toBe(path.join(path.resolve("./data"), "site.db"));
+    expect(env.rateLimit).toBe(true);
+    expect(env.trustProxy).toBe(false);
+    expect(env.smtpUrl).toBeUndefined();
+    expect(env.adminKey).toBeUndefined();
+  });
+
+  it("derives PUBLIC_URL from PORT and DATABASE_PATH from DATA_DIR", () => {
+    const env = parseEnv({ PORT: "8080", DATA_DIR: "/srv/site-data" });
+    expect(env.publicUrl).toBe("http://localhost:8080");
+    expect(env.databasePath).toBe("/srv/site-data/site.db");
+  });
+
+  it("takes explicit values, drops a trailing slash and treats empty strings as unset", () => {
+    const env = parseEnv({
+      PORT: "",
+      PUBLIC_URL: "https://example.org/",
+      DATABASE_PATH: "/tmp/x/other.db",
+      RATE_LIMIT: "off",
+      TRUST_PROXY: "on",
+      SMTP_URL: "smtps://user:pass@mail.example.org:465",
+      ADMIN_KEY: "a-long-enough-admin-key",
+    });
+    expect(env.port).toBe(3000);
+    expect(env.publicUrl).toBe("https://example.org");
+    expect(env.databasePath).toBe("/tmp/x/other.db");
+    expect(env.rateLimit).toBe(false);
+    expect(env.trustProxy).toBe(true);
+    expect(env.smtpUrl).toBe("smtps://user:pass@mail.example.org:465");
+    expect(env.adminKey).toBe("a-long-enough-admin-key");
+  });
+
+  it.each([
+    ["PORT", "http"],
+    ["PORT", "70000"],
+    ["PORT", "0"],
+    ["PORT", "80.5"],
+    ["PUBLIC_URL", "example.org"],
+    ["PUBLIC_URL", "ftp://example.org"],
+    ["SMTP_URL", "mail.example.org:25"],
+    ["SMTP_URL", "http://mail.example.org"],
+    ["ADMIN_KEY", "short-key"],
+    ["RATE_LIMIT", "maybe"],
+    ["TRUST_PROXY", "sometimes"],
+  ])("a bad %s (%s) is a ConfigError naming the variable", (name, value) => {
+    const e = configError({ [name]: value });
+    expect(e.message).toMatch(new RegExp(`^\\s*${name}: `, "m"));
+  });
+
+  it("names every bad variable at once", () => {
+    const e = configError({ PORT: "x", ADMIN_KEY: "short" });
+    expect(e.message).toContain("PORT:");
+    expect(e.message).toContain("ADMIN_KEY:");
+  });
+});

@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { recordActivity } from "~/features/activity/activity.server";
+import { BadgeOrderSchema, ListQuerySchema, OrderIdSchema } from "~/features/badges/badge-order.schema";
+import {
+  attachBadgeAssets,
+  listBadgeOrders,
+  setBadgeOrderStatus,
+  submitBadgeOrder,
+} from "~/features/badges/badge-orders.server";
+import { PORTRAIT_MAX_BYTES, PORTRAIT_SIZE_MESSAGE } from "~/features/badges/portrait";
+import { checkKitPng, decodeImageDataUrl, processPortrait } from "~/features/badges/portrait.server";
+import { requireAdminApi } from "~/lib/admin.server";
+import { enforceLimit, jsonApi, parseOr400, trippedHoneypot } from "~/lib/api.server";
+import { getDb } from "~/lib/db.server";
+import { clientAddress, jsonResponse, readObjectBody } from "~/lib/http.server";
+import { limits } from "~/lib/rate-limit.server";
+
+const KIT_MAX_BYTES = 5 * 1024 * 1024;
+const AssetsSchema = z.object({
+  id: OrderIdSchema,
+  posterDataUrl: z.string({ error: "posterDataUrl is required." }).max(8_000_000, "posterDataUrl is too large."),
+  badgeDataUrl: z.string({ error: "badgeDataUrl is required." }).max(8_000_000, "badgeDataUrl is too large."),
+});
+const StatusSchema = z.object({
+  id: OrderIdSchema,
+  status: z.enum(["approved", "rejected"], { error: "status must be approved or rejected." }),
+});
+const PortraitField = z.object({
+  portraitDataUrl: z.string().max(9_000_000, PORTRAIT_SIZE_MESSAGE).nullish(),
+});
+
+/** POST /api/badge_orders.php: a supporter's confirmation (public), or staff work on an order. */
+const api = jsonApi({
+  GET: async ({ request, context }) => {
+    await requireAdminApi(request, context);
+    const params = new URL(request.url).searchParams;
+    const query = parseOr400(ListQuerySchema, {
+      status: params.get("status") || undefined,
+      q: params.get("q") || undefined,
+    });
+    // Oldest first: the legacy screen reverses the list to show the newest on top.
+    const items = (await listBadgeOrders(await getDb(), query)).reverse();
+    return jsonResponse({ ok: true, items });
+  },
+  POST: async ({ request, context }) => {
+    const body = await readObjectBody(request, 12 * 1024 * 1024);
+    const db = await getDb();
+    if ("id" in body) {
+      await requireAdminApi(request, context);
+      const actorIp = clientAddress(context);
+      if ("status" in body) {
+        const { id, status } = parseOr400(StatusSchema, body);
+        const order = await setBadgeOrderStatus(db, id, status);
+        await recordActivity(db, { type: `badge_orders.${status === "approved" ? "approve" : "reject"}`, message: `Order ${id} ${status}`, meta: { id }, actorIp });
+        return jsonResponse({ ok: true, order });
+      }
+      const input = parseOr400(AssetsSchema, body);
+      const badge = await checkKitPng(decodeImageDataUrl(input.badgeDataUrl, KIT_MAX_BYTES, "badgeDataUrl is too large."), "badgeDataUrl");
+      const poster = await checkKitPng(decodeImageDataUrl(input.posterDataUrl, KIT_MAX_BYTES, "posterDataUrl is too large."), "posterDataUrl");
+      const order = await attachBadgeAssets(db, input.id, { badge, poster });
+      await recordActivity(db, { type: "badge_orders.assets", message: `Assets attached to ${input.id}`, meta: { id: input.id }, actorIp });
+      return jsonResponse({ ok: true, order });
+    }
+    if (trippedHoneypot(body)) return jsonResponse({ ok: true, id: null });
+    const input = parseOr400(BadgeOrderSchema, body);
+    const { portraitDataUrl } = parseOr400(PortraitField, body);
+    await enforceLimit(context, "badge-order", limits.badgeOrder);
+    const portrait = portraitDataUrl
+      ? await processPortrait(decodeImageDataUrl(portraitDataUrl, PORTRAIT_MAX_BYTES, PORTRAIT_SIZE_MESSAGE))
+      : null;
+    const { id } = await submitBadgeOrder(db, input, portrait);
+    return jsonResponse({ ok: true, id });
+  },
+});
+export const loader = api.loader;
+export const action = api.action;

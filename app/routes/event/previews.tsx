@@ -1,0 +1,3 @@
+export default function Previews() {
+  return <h1>Event badge preview</h1>;
+}
