@@ -1,4 +1,4 @@
-import { createCookieSessionStorage, redirect, type AppLoadContext } from "react-router";
+import { createCookieSessionStorage, data, redirect, type AppLoadContext } from "react-router";
 import { env } from "./env.server";
 import { clientAddress, HttpError, isCrossSiteBrowserRequest } from "./http.server";
 import { consume, isBlocked, tooManyMessage, type LimitRule } from "./rate-limit.server";
@@ -24,16 +24,26 @@ function sessionStorage() {
   return storage;
 }
 
-export type KeyCheck = { ok: true } | { ok: false; status: 401 | 429; error: string };
+export type KeyCheck =
+  | { ok: true }
+  | { ok: false; status: 401 | 429; error: string; retryAfterSeconds?: number };
 
 /** Checks a typed or sent key, throttling wrong guesses per address. */
 export async function checkAdminKey(key: string, address: string): Promise<KeyCheck> {
   const blocked = await isBlocked("admin-key", WRONG_KEY_RULE, address);
-  if (!blocked.ok) return { ok: false, status: 429, error: tooManyMessage(blocked.retryAfterSeconds) };
-  if (key && safeEqual(key, getAdminKey())) return { ok: true };
+  if (!blocked.ok) {
+    const s = blocked.retryAfterSeconds;
+    return { ok: false, status: 429, error: tooManyMessage(s), retryAfterSeconds: s };
+  }
+  // No key at all is a missing field, not a guess: it costs nothing.
+  if (!key) return { ok: false, status: 401, error: "Admin key required." };
+  if (safeEqual(key, getAdminKey())) return { ok: true };
   const after = await consume("admin-key", WRONG_KEY_RULE, address, { force: true });
-  if (!after.ok) return { ok: false, status: 429, error: tooManyMessage(after.retryAfterSeconds) };
-  return { ok: false, status: 401, error: key ? "That admin key is not right." : "Admin key required." };
+  if (!after.ok) {
+    const s = after.retryAfterSeconds;
+    return { ok: false, status: 429, error: tooManyMessage(s), retryAfterSeconds: s };
+  }
+  return { ok: false, status: 401, error: "That admin key is not right." };
 }
 
 export async function isAdminSession(request: Request): Promise<boolean> {
@@ -58,7 +68,7 @@ export async function destroyAdminSessionCookie(request: Request) {
  * admin screens use isAdminSession to choose between the screen and the sign-in form.
  */
 export async function requireAdminSession(request: Request, returnTo = "/admin") {
-  if (isCrossSiteBrowserRequest(request)) throw new HttpError(403, "Cross-site request refused.");
+  if (isCrossSiteBrowserRequest(request)) throw data("Cross-site request refused.", { status: 403 });
   if (!(await isAdminSession(request))) {
     throw redirect(`/admin?returnTo=${encodeURIComponent(returnTo)}`);
   }
@@ -75,7 +85,12 @@ export async function requireAdminApi(request: Request, context: AppLoadContext 
   const key = request.headers.get("x-admin-key")?.trim() ?? "";
   if (!key && (await isAdminSession(request))) return;
   const check = await checkAdminKey(key, clientAddress(context));
-  if (!check.ok) throw new HttpError(check.status, check.error);
+  if (!check.ok) {
+    const headers: Record<string, string> = check.retryAfterSeconds
+      ? { "Retry-After": String(check.retryAfterSeconds) }
+      : {};
+    throw new HttpError(check.status, check.error, headers);
+  }
 }
 
 export function resetAdminForTests() {

@@ -42,7 +42,7 @@ type HandleFormOptions<S extends z.ZodType, R> = {
 };
 
 /**
- * The action recipe for public forms: honeypot, per-address limit, zod parse, one feature
+ * The action recipe for public forms: honeypot, zod parse, per-address limit, one feature
  * call. Bad input is a 400 reply that keeps what was typed; the limit is a 429.
  */
 export async function handleForm<S extends z.ZodType, R extends Record<string, string | number> | void>(
@@ -63,6 +63,13 @@ export async function handleForm<S extends z.ZodType, R extends Record<string, s
     // Looks like a bot: answer as if all went well, keep nothing.
     return data<FormReply>({ status: "success" }, 200);
   }
+  const submission = parseWithZod(formData, { schema: opts.schema });
+  if (submission.status !== "success") {
+    const fieldErrors: Record<string, string[]> = {};
+    for (const [k, v] of Object.entries(submission.error ?? {})) if (v) fieldErrors[k] = v;
+    return data<FormReply>({ status: "error", fieldErrors, values }, 400);
+  }
+  // Only well-formed submissions count against the limit: a typo costs nothing.
   const limited = await consume(opts.limit.name, opts.limit.rule, clientAddress(opts.context));
   if (!limited.ok) {
     return data<FormReply>(
@@ -74,12 +81,6 @@ export async function handleForm<S extends z.ZodType, R extends Record<string, s
       },
       { status: 429, headers: { "Retry-After": String(limited.retryAfterSeconds) } },
     );
-  }
-  const submission = parseWithZod(formData, { schema: opts.schema });
-  if (submission.status !== "success") {
-    const fieldErrors: Record<string, string[]> = {};
-    for (const [k, v] of Object.entries(submission.error ?? {})) if (v) fieldErrors[k] = v;
-    return data<FormReply>({ status: "error", fieldErrors, values }, 400);
   }
   let result: R;
   try {

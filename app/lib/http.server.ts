@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "react-router";
+import { data, type AppLoadContext } from "react-router";
 import { env } from "./env.server";
 
 declare module "react-router" {
@@ -22,6 +22,19 @@ export class HttpError extends Error {
     public field?: string,
   ) {
     super(message);
+  }
+}
+
+/**
+ * In HTML routes, React Router answers any thrown Error with a 500: an HttpError must become
+ * a thrown data() response to keep its 4xx status and message.
+ */
+export async function asRouteError<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    if (e instanceof HttpError) throw data(e.message, { status: e.status, headers: e.headers });
+    throw e;
   }
 }
 

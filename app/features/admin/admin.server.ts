@@ -7,14 +7,14 @@ import {
 } from "~/lib/admin.server";
 import { getDb } from "~/lib/db.server";
 import { readForm } from "~/lib/forms.server";
-import { clientAddress, HttpError, isCrossSiteBrowserRequest, safeReturnPath } from "~/lib/http.server";
+import { asRouteError, clientAddress, isCrossSiteBrowserRequest, safeReturnPath } from "~/lib/http.server";
 
 export type SignInReply = { error: string };
 
 /** The sign-in and sign-out forms of every admin screen post here (/admin). */
 export async function adminSessionAction(request: Request, context: AppLoadContext | undefined) {
-  if (isCrossSiteBrowserRequest(request)) throw new HttpError(403, "Cross-site request refused.");
-  const form = await readForm(request, 4096);
+  if (isCrossSiteBrowserRequest(request)) throw data("Cross-site request refused.", { status: 403 });
+  const form = await asRouteError(() => readForm(request, 4096));
   const address = clientAddress(context);
   const db = await getDb();
   if (form.get("intent") === "sign-out") {
@@ -29,7 +29,10 @@ export async function adminSessionAction(request: Request, context: AppLoadConte
     if (check.status === 401) {
       await recordActivity(db, { type: "admin.sign_in_failed", message: "Wrong admin key", actorIp: address });
     }
-    return data<SignInReply>({ error: check.error }, check.status);
+    const headers: Record<string, string> = check.retryAfterSeconds
+      ? { "Retry-After": String(check.retryAfterSeconds) }
+      : {};
+    return data<SignInReply>({ error: check.error }, { status: check.status, headers });
   }
   await recordActivity(db, { type: "admin.sign_in", message: "Staff signed in", actorIp: address });
   throw redirect(returnTo, { headers: { "Set-Cookie": await createAdminSessionCookie(request) } });

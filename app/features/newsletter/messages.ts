@@ -12,6 +12,16 @@ export const newsletterMessages = {
     failure: `Could not subscribe automatically. Email ${site.contactEmail}.`,
     pending: "Subscribing…",
   },
+  event: {
+    success: "Thanks! You are now on the vespers update list.",
+    failure: `Could not subscribe automatically. Please email ${site.contactEmail}.`,
+    pending: "Subscribing…",
+  },
+  vespers: {
+    success: "Thanks! We will email vespers stories and event details soon.",
+    failure: `Could not subscribe automatically. Please email ${site.contactEmail}.`,
+    pending: "Subscribing…",
+  },
 } as const;
 
 export type NewsletterVariant = keyof typeof newsletterMessages;

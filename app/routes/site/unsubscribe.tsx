@@ -3,6 +3,7 @@ import { UnsubscribeTokenSchema } from "~/features/newsletter/newsletter.schema"
 import { findSubscriberByToken, maskEmail, unsubscribe } from "~/features/newsletter/newsletter.server";
 import { getDb } from "~/lib/db.server";
 import { readForm } from "~/lib/forms.server";
+import { asRouteError } from "~/lib/http.server";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/unsubscribe";
 
@@ -25,7 +26,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 // Also answers RFC 8058 one-click requests from mail apps (token in the query string).
 export async function action({ request }: Route.ActionArgs) {
-  const form = await readForm(request, 4096);
+  const form = await asRouteError(() => readForm(request, 4096));
   const token = tokenFrom(form.get("token") ?? new URL(request.url).searchParams.get("token"));
   const ok = token ? await unsubscribe(await getDb(), token) : false;
   return ok ? { state: "done" as const } : data({ state: "unknown" as const }, 404);
