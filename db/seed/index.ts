@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { teamBadgesSeed } from "./team-badges";
 
 /**
  * The organisation's starting content. Each seed is idempotent (it only adds what is
@@ -7,7 +8,7 @@ import type { Kysely } from "kysely";
  */
 type Seed = { name: string; run: (db: Kysely<any>) => Promise<void> };
 
-export const seeds: Seed[] = [];
+export const seeds: Seed[] = [teamBadgesSeed];
 
 export async function runSeeds(db: Kysely<any>) {
   for (const seed of seeds) await seed.run(db);

@@ -1,0 +1,340 @@
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import sharp from "sharp";
+import { recordActivity } from "~/features/activity/activity.server";
+import type { Db, TeamBadgesTable } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
+import { absoluteUrl, HttpError } from "~/lib/http.server";
+import { site } from "~/lib/site";
+import {
+  BADGE_ID_PATTERN,
+  badgeDownloadFilename,
+  badgeImagePath,
+  badgeVerifyPath,
+  linkedInAddUrl,
+  parseIssuedDate,
+  whatsAppUrl,
+  type CategoryKey,
+  type TeamBadge,
+} from "./team-badges";
+import {
+  BadgeShareOverridesSchema,
+  type BadgeShareOverrides,
+  type GenerateBadgeShareInput,
+} from "./team-badges.schema";
+
+export function toTeamBadge(row: TeamBadgesTable): TeamBadge {
+  return {
+    id: row.id,
+    title: row.title,
+    subtitle: row.subtitle,
+    description: row.description,
+    category: row.category,
+    progress: Math.max(0, Math.min(100, Math.round(row.progress))),
+    earned: row.earned === 1,
+    ownerName: row.owner_name,
+    issuedAt: row.issued_at,
+    icon: row.icon,
+    colour: row.colour,
+    imageSrc: row.image_src,
+  };
+}
+
+/** The badges matching the /badges filters: text in title, holder or id; won only; category. */
+export async function listTeamBadges(
+  db: Db,
+  filters: { q?: string; wonOnly?: boolean; category?: CategoryKey },
+): Promise<TeamBadge[]> {
+  let query = db.selectFrom("team_badges").selectAll().orderBy("sort").orderBy("id");
+  if (filters.wonOnly) query = query.where("earned", "=", 1);
+  if (filters.category && filters.category !== "all") query = query.where("category", "=", filters.category);
+  const rows = (await query.execute()).map(toTeamBadge);
+  const q = filters.q?.trim().toLocaleLowerCase("en");
+  if (!q) return rows;
+  // The list is short (tens of badges), and JavaScript folds case for every script, not
+  // only ASCII as SQLite's lower() and LIKE do.
+  return rows.filter((b) =>
+    [b.title, b.ownerName, b.id].some((field) => field.toLocaleLowerCase("en").includes(q)),
+  );
+}
+
+/** One badge by id, ignoring case; ids that could not be a badge id are not looked up. */
+export async function findTeamBadge(db: Db, id: string): Promise<TeamBadge | null> {
+  const wanted = id.trim();
+  if (!BADGE_ID_PATTERN.test(wanted)) return null;
+  const row = await db
+    .selectFrom("team_badges")
+    .selectAll()
+    .where((eb) => eb(eb.fn("lower", ["id"]), "=", wanted.toLowerCase()))
+    .executeTakeFirst();
+  return row ? toTeamBadge(row) : null;
+}
+
+export type VerifyResult =
+  | { status: "valid"; badge: TeamBadge }
+  | { status: "not-issued"; id: string }
+  | { status: "not-found"; id: string };
+
+/** 'Verify a badge by ID': an exact id match, any case, of a badge issued to someone. */
+export async function verifyTeamBadge(db: Db, id: string): Promise<VerifyResult> {
+  const badge = await findTeamBadge(db, id);
+  if (!badge) return { status: "not-found", id: id.trim() };
+  if (!badge.earned) return { status: "not-issued", id: badge.id };
+  return { status: "valid", badge };
+}
+
+// ---- Images ---------------------------------------------------------------------------------
+
+/** Raise when the renderer's look changes, so cached images are drawn again. */
+const RENDER_VERSION = 1;
+/** Card and dialog sizes; the full 1080px image is what downloads and share cards use. */
+export const IMAGE_WIDTHS = [256, 512] as const;
+
+const imageDir = () => path.join(env().dataDir, "team-badges");
+const inFlight = new Map<string, Promise<Buffer>>();
+
+/** A hash of everything the picture shows: a staff edit gives a new file and a new ETag. */
+function imageHash(b: TeamBadge): string {
+  const drawn = [RENDER_VERSION, b.id, b.title, b.subtitle, b.ownerName, b.issuedAt, b.category, b.earned];
+  return crypto.createHash("sha256").update(JSON.stringify(drawn)).digest("hex").slice(0, 16);
+}
+
+async function renderFull(badge: TeamBadge): Promise<Buffer> {
+  // The renderer reads dates as Date strings: '12 Mar 2025' would be read in local time.
+  const issuedAt = parseIssuedDate(badge.issuedAt)?.iso ?? badge.issuedAt;
+  // Loaded on first use, as the badge orders do: the renderer and its fonts are heavy.
+  const { renderTeamBadgePng } = await import("~/features/badges/render/kit.server");
+  return renderTeamBadgePng({
+    id: badge.id,
+    title: badge.title,
+    subtitle: badge.subtitle,
+    ownerName: badge.ownerName,
+    issuedAt,
+    category: badge.category,
+    earned: badge.earned,
+  });
+}
+
+async function writeFileAtomic(file: string, bytes: Buffer | string) {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${crypto.randomBytes(6).toString("hex")}.tmp`;
+  const handle = await fs.open(tmp, "w", 0o644);
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await fs.rename(tmp, file);
+  } catch (e) {
+    await fs.rm(tmp, { force: true });
+    throw e;
+  }
+  const dir = await fs.open(path.dirname(file), "r").catch(() => null);
+  if (dir) {
+    await dir.sync().catch(() => {});
+    await dir.close();
+  }
+}
+
+/** Earlier renders of this badge (other hashes or sizes than `keep`) are removed. */
+async function pruneImages(id: string, keep: string) {
+  const names = await fs.readdir(imageDir()).catch(() => [] as string[]);
+  // Ids are [a-z0-9_-] only, so the id needs no escaping; the hash part keeps 'b1' from matching 'b1-x'.
+  const ours = new RegExp(`^${id}-([0-9a-f]{16})(?:-w\\d+)?\\.png$`);
+  await Promise.all(
+    names
+      .filter((n) => {
+        const hash = ours.exec(n)?.[1];
+        return hash !== undefined && hash !== keep;
+      })
+      .map((n) => fs.rm(path.join(imageDir(), n), { force: true })),
+  );
+}
+
+async function cachedImage(badge: TeamBadge, hash: string, width: number | null): Promise<Buffer> {
+  const name = width ? `${badge.id}-${hash}-w${width}.png` : `${badge.id}-${hash}.png`;
+  const file = path.join(imageDir(), name);
+  try {
+    return await fs.readFile(file);
+  } catch {
+    // Not drawn yet.
+  }
+  let pending = inFlight.get(name);
+  if (!pending) {
+    pending = (async () => {
+      let bytes: Buffer;
+      if (width) {
+        const full = await cachedImage(badge, hash, null);
+        bytes = await sharp(full).resize(width, width).png({ compressionLevel: 9, palette: true }).toBuffer();
+      } else {
+        bytes = await renderFull(badge);
+        await pruneImages(badge.id, hash);
+      }
+      await writeFileAtomic(file, bytes);
+      return bytes;
+    })().finally(() => inFlight.delete(name));
+    inFlight.set(name, pending);
+  }
+  return pending;
+}
+
+/**
+ * The PNG for /open/badges/{id}.png: 1080x1080, or one of IMAGE_WIDTHS. Null when no such
+ * badge. The ETag changes whenever the badge's drawn fields change.
+ */
+export async function teamBadgeImage(
+  db: Db,
+  id: string,
+  opts: { width?: number | null } = {},
+): Promise<{ badge: TeamBadge; etag: string; bytes: () => Promise<Buffer> } | null> {
+  const badge = await findTeamBadge(db, id);
+  if (!badge) return null;
+  const width = opts.width && (IMAGE_WIDTHS as readonly number[]).includes(opts.width) ? opts.width : null;
+  const hash = imageHash(badge);
+  return {
+    badge,
+    etag: `"${hash}${width ? `-w${width}` : ""}"`,
+    bytes: () => cachedImage(badge, hash, width),
+  };
+}
+
+// ---- Share files ----------------------------------------------------------------------------
+
+const shareFile = (id: string) => path.join(imageDir(), "shares", `${id}.json`);
+
+/** What staff set for a badge's share page, if anything. */
+export async function readBadgeShare(id: string): Promise<BadgeShareOverrides | null> {
+  if (!BADGE_ID_PATTERN.test(id)) return null;
+  let text: string;
+  try {
+    text = await fs.readFile(shareFile(id), "utf8");
+  } catch {
+    return null;
+  }
+  try {
+    const parsed = BadgeShareOverridesSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * 'Gen Share File': stores the share page's title, description, holder, date and image for
+ * one badge (only the fields sent; the rest follow the badge), and logs who did it.
+ */
+export async function generateBadgeShare(
+  db: Db,
+  input: Pick<GenerateBadgeShareInput, "id"> & Partial<GenerateBadgeShareInput>,
+  actor: { ip: string },
+): Promise<{ id: string; path: string }> {
+  const badge = await findTeamBadge(db, input.id);
+  if (!badge) throw new HttpError(404, `No team badge has the id ${input.id}.`);
+  const overrides: BadgeShareOverrides = {
+    title: input.title,
+    description: input.description,
+    ownerName: input.ownerName,
+    issuedAt: input.issuedAt,
+    image: input.image,
+    generatedAt: new Date().toISOString(),
+  };
+  await writeFileAtomic(shareFile(badge.id), `${JSON.stringify(overrides, null, 2)}\n`);
+  const sharePath = `/share/${badge.id}.html`;
+  await recordActivity(db, {
+    type: "badges.generate_share",
+    message: `Share file generated for badge ${badge.id}`,
+    meta: { id: badge.id, path: sharePath },
+    actorIp: actor.ip,
+  });
+  return { id: badge.id, path: sharePath };
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+/** The small page that /share/{id}.html answers: rich link previews, then on to /badges?id=. */
+export function badgeSharePage(badge: TeamBadge, overrides: BadgeShareOverrides | null): string {
+  const o = overrides ?? {};
+  const title = o.title ?? badge.title;
+  const holder = o.ownerName ?? badge.ownerName;
+  const issued = o.issuedAt ?? badge.issuedAt;
+  const description =
+    o.description ??
+    (badge.earned && holder
+      ? `${holder} holds the ${badge.title} badge (${badge.subtitle}) from ${site.name}. ${badge.description}`
+      : `${badge.title} (${badge.subtitle}): ${badge.description}`);
+  const image = o.image
+    ? /^https?:\/\//i.test(o.image)
+      ? o.image
+      : absoluteUrl(o.image)
+    : absoluteUrl(badgeImagePath(badge.id));
+  const target = badgeVerifyPath(badge.id);
+  const pageTitle = `${holder ? `${title}: ${holder}` : title} | ${site.name}`;
+  const e = escapeHtml;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${e(pageTitle)}</title>
+<meta name="description" content="${e(description)}">
+<link rel="canonical" href="${e(absoluteUrl(target))}">
+<meta property="og:type" content="website">
+<meta property="og:site_name" content="${e(site.name)}">
+<meta property="og:title" content="${e(holder ? `${title}: ${holder}` : title)}">
+<meta property="og:description" content="${e(description)}">
+<meta property="og:image" content="${e(image)}">
+<meta property="og:image:width" content="1080">
+<meta property="og:image:height" content="1080">
+<meta property="og:image:alt" content="${e(`${title} badge${holder ? ` issued to ${holder}` : ""}`)}">
+<meta property="og:url" content="${e(absoluteUrl(`/share/${badge.id}.html`))}">
+<meta name="twitter:card" content="summary_large_image">
+<meta name="twitter:title" content="${e(holder ? `${title}: ${holder}` : title)}">
+<meta name="twitter:description" content="${e(description)}">
+<meta name="twitter:image" content="${e(image)}">
+<meta http-equiv="refresh" content="${e(`0; url=${target}`)}">
+<style>body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:36rem;padding:0 1rem;color:#1c2430}a{color:#123b5d}</style>
+</head>
+<body>
+<h1>${e(title)}</h1>
+<p>${e(badge.subtitle)}</p>
+${holder ? `<p>Issued to ${e(holder)}${issued ? ` on ${e(issued)}` : ""} · Badge ID ${e(badge.id)}</p>` : ""}
+<p><a href="${e(target)}">View and verify this badge on ${e(site.name)}</a></p>
+</body>
+</html>
+`;
+}
+
+export function badgeShareNotFoundPage(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>Badge not found | ${escapeHtml(site.name)}</title>
+</head>
+<body>
+<h1>Badge not found</h1>
+<p>We could not find that badge. <a href="/badges">Browse and verify badges</a>.</p>
+</body>
+</html>
+`;
+}
+
+/** The dialog's outward links, absolute from PUBLIC_URL. */
+export function badgeLinks(badge: TeamBadge) {
+  const shareUrl = absoluteUrl(`/share/${badge.id}.html`);
+  const verifyUrl = absoluteUrl(badgeVerifyPath(badge.id));
+  const holder = badge.ownerName ? ` issued to ${badge.ownerName}` : "";
+  return {
+    shareUrl,
+    verifyUrl,
+    linkedInUrl: linkedInAddUrl(badge, { organizationName: site.name, verifyUrl }),
+    whatsAppUrl: whatsAppUrl(`${badge.title} badge${holder}, ${site.name}: ${shareUrl}`),
+    downloadName: badgeDownloadFilename(badge.title, badge.id),
+  };
+}

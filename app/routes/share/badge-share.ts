@@ -1,0 +1,19 @@
+import { badgeShareNotFoundPage, badgeSharePage, findTeamBadge, readBadgeShare } from "~/features/team-badges/team-badges.server";
+import { getDb } from "~/lib/db.server";
+import type { Route } from "./+types/badge-share";
+
+const FILE = /^([a-z0-9][a-z0-9_-]{0,39})\.html$/i;
+
+/** /share/{id}.html: link-preview tags for a team badge, then on to /badges?id={id}. */
+export async function loader({ params }: Route.LoaderArgs) {
+  const id = FILE.exec(params.file)?.[1];
+  const badge = id ? await findTeamBadge(await getDb(), id) : null;
+  const html = badge ? badgeSharePage(badge, await readBadgeShare(badge.id)) : badgeShareNotFoundPage();
+  return new Response(html, {
+    status: badge ? 200 : 404,
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": badge ? "public, max-age=300" : "no-store",
+    },
+  });
+}
