@@ -11,13 +11,18 @@ export default [
   route("ministry", "routes/site/ministry.tsx"),
   route("newsletter", "routes/site/newsletter.tsx"),
   route("unsubscribe", "routes/site/unsubscribe.tsx"),
+  route("event", "routes/event/event.tsx"),
   route("event/previews", "routes/event/previews.tsx"),
+  route("badges", "routes/badges/badges.tsx"),
+  route("open/badges/:file", "routes/badges/badge-image.ts"),
+  route("share/:file", "routes/share/badge-share.ts"),
   route("event/previews/image.png", "routes/event/preview-image.ts"),
   route("merch", "routes/site/merch-redirect.tsx", { id: "merch-redirect" }),
   route("merch/admin", "routes/site/merch-redirect.tsx", { id: "merch-admin-redirect" }),
 
   // Staff
   route("admin", "routes/admin/index.tsx"),
+  route("admin/badge-orders", "routes/admin/badge-orders.tsx"),
   route("admin/badge-orders/:id/:file", "routes/admin/badge-order-asset.ts"),
 
   // The JSON calls existing clients depend on (spec section 7)
@@ -27,6 +32,7 @@ export default [
   route("api/track.php", "routes/api/track.ts"),
   route("api/activity.php", "routes/api/activity.ts"),
   route("api/badge_orders.php", "routes/api/badge-orders.ts"),
+  route("api/generate_badge_share.php", "routes/api/generate-badge-share.ts"),
 
   route("api/*", "routes/api/not-found.ts"),
   route("*", "routes/site/not-found.tsx"),

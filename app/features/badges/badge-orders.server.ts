@@ -44,7 +44,11 @@ async function writeFileDurably(file: string, bytes: Buffer) {
   await fs.rename(tmp, file);
 }
 
-export type Delivery = { ok: boolean; detail: string } | null;
+/**
+ * The kit email's fate (spec: an ok flag and a detail text), plus its state: a message that is
+ * still queued or being retried is neither delivered nor finally failed.
+ */
+export type Delivery = { ok: boolean; detail: string; state: "queued" | "sent" | "retrying" | "failed" } | null;
 
 /** The order as staff read it (spec section 3, 'Badge order as read by admin'). */
 export type BadgeOrderView = {
@@ -74,12 +78,23 @@ export const assetPath = (id: string, kind: "portrait" | "badge" | "poster", tok
 
 type DeliveryRow = { status: string; last_error: string | null; sent_at: string | null; attempts: number } | undefined;
 
+const nairobiTime = (iso: string | null) =>
+  iso
+    ? new Date(iso).toLocaleString("en-GB", { timeZone: "Africa/Nairobi", dateStyle: "medium", timeStyle: "short" }) + " EAT"
+    : "";
+
 function deliveryOf(row: DeliveryRow): Delivery {
   if (!row) return null;
-  if (row.status === "sent") return { ok: true, detail: `Emailed ${row.sent_at?.replace("T", " ").slice(0, 16)} UTC` };
-  if (row.status === "failed") return { ok: false, detail: row.last_error ?? "unknown" };
-  if (row.last_error) return { ok: false, detail: `${row.last_error} (retrying, attempt ${row.attempts} of ${MAX_ATTEMPTS})` };
-  return { ok: true, detail: "Queued for sending" };
+  if (row.status === "sent") return { ok: true, state: "sent", detail: `Emailed ${nairobiTime(row.sent_at)}` };
+  if (row.status === "failed") return { ok: false, state: "failed", detail: row.last_error ?? "unknown" };
+  if (row.last_error) {
+    return {
+      ok: false,
+      state: "retrying",
+      detail: `${row.last_error}; retrying, attempt ${row.attempts} of ${MAX_ATTEMPTS}`,
+    };
+  }
+  return { ok: true, state: "queued", detail: "Queued for sending" };
 }
 
 function toView(r: BadgeOrdersTable, delivery: DeliveryRow): BadgeOrderView {
@@ -314,4 +329,23 @@ export async function resendBadgeKit(db: Db, id: string) {
   });
   void kickMailWorker();
   return getBadgeOrder(db, id);
+}
+
+/**
+ * Renders the order's badge and poster on the server and attaches them. Rendering reads the
+ * order first and writes after: no transaction is held while images are drawn.
+ */
+export async function generateBadgeAssets(db: Db, id: string) {
+  const row = await loadRow(db, id);
+  const tier = findTier(row.tier_key);
+  if (!tier) throw new HttpError(409, "Tier configuration missing.");
+  const { renderKit } = await import("./render/kit.server");
+  const images = await renderKit({
+    tier,
+    name: row.name,
+    portraitPng: await readPortrait(db, id),
+    shareUrl: row.share_url,
+    reference: row.id,
+  });
+  return attachBadgeAssets(db, id, images);
 }

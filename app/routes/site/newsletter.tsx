@@ -22,7 +22,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function NewsletterPage() {
   const reply = useActionData<typeof action>();
   const source = reply?.values?.source || "newsletter";
-  const variant: NewsletterVariant = reply?.values?.variant === "about" ? "about" : "footer";
+  const sent = reply?.values?.variant;
+  const variant: NewsletterVariant =
+    sent === "about" || sent === "event" || sent === "vespers" ? sent : "footer";
   const back = source.startsWith("footer:") ? source.slice("footer:".length) : "/";
   return (
     <section className="section">

@@ -1,0 +1,176 @@
+import { useEffect } from "react";
+import { useFetcher } from "react-router";
+import type { BadgeOrderView } from "../badge-orders.server";
+import { formatKes } from "../tiers";
+import {
+  deliveryFailed,
+  deliveryText,
+  formatNairobiTime,
+  hasAssets,
+  STATUS_LABEL,
+  type OrderActionReply,
+} from "./badge-orders-screen";
+
+export type ScreenMessage = { message: string; tone: "success" | "error" | "info" };
+
+type Props = {
+  order: BadgeOrderView;
+  /** The screen's address with its filters, so a post without JavaScript keeps the list filtered. */
+  action: string;
+  /** The reply of a post made without JavaScript, when it was about this order. */
+  serverReply?: OrderActionReply;
+  onMessage: (m: ScreenMessage) => void;
+};
+
+/**
+ * One order. Its buttons post to the screen's action (intent + id); with JavaScript a fetcher
+ * sends them and the order that comes back replaces the row.
+ */
+export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }: Props) {
+  const fetcher = useFetcher<OrderActionReply>();
+  const reply = fetcher.data ?? serverReply;
+  const order = fetcher.data?.order ?? loaded;
+  const busy = fetcher.state !== "idle";
+  const pendingIntent = busy ? fetcher.formData?.get("intent") : null;
+  const generating = pendingIntent === "generate";
+
+  useEffect(() => {
+    if (generating) onMessage({ message: "Generating badge kit…", tone: "info" });
+  }, [generating, onMessage]);
+  useEffect(() => {
+    if (fetcher.data) onMessage({ message: fetcher.data.message, tone: fetcher.data.tone });
+  }, [fetcher.data, onMessage]);
+
+  const ready = hasAssets(order);
+  const approved = order.status === "approved";
+  const who = `order-${order.id}-who`;
+  const created = formatNairobiTime(order.createdAt);
+
+  return (
+    <tr className={busy ? "order-row is-busy" : "order-row"} aria-busy={busy || undefined}>
+      <td data-label="Supporter">
+        <div className="cell">
+          <strong id={who}>{order.name}</strong>
+          <a className="order-line" href={`mailto:${order.email}`}>
+            {order.email}
+          </a>
+          {order.phone ? (
+            <a className="order-line" href={`tel:${order.phone.replace(/[^0-9+]/g, "")}`}>
+              {order.phone}
+            </a>
+          ) : null}
+          {order.hardCopy ? <span className="tag">Hard-copy requested</span> : null}
+          <span className="order-line order-id">{order.id}</span>
+        </div>
+      </td>
+      <td data-label="Tier">
+        <div className="cell">
+          <span className="order-line">{order.tierName}</span>
+          <span className="order-line order-amount muted">{formatKes(order.amount)}</span>
+        </div>
+      </td>
+      <td data-label="Payment Ref">
+        <div className="cell">
+          <code className="payment-ref">{order.paymentReference}</code>
+          {order.notes ? <p className="order-notes">{order.notes}</p> : null}
+        </div>
+      </td>
+      <td data-label="Status">
+        <div className="cell">
+          <span className={`pill pill-${order.status}`}>{STATUS_LABEL[order.status]}</span>
+          {order.delivery ? (
+            <span className={order.delivery.ok ? "order-line delivery" : "order-line delivery delivery-failed"}>
+              {deliveryText(order.delivery)}
+            </span>
+          ) : null}
+        </div>
+      </td>
+      <td data-label="Created">
+        <div className="cell">
+          <time className="order-line" dateTime={order.createdAt} title={order.createdAt}>
+            {created}
+          </time>
+          {order.approvedAt ? (
+            <span className="order-line muted">
+              Approved{" "}
+              <time dateTime={order.approvedAt} title={order.approvedAt}>
+                {formatNairobiTime(order.approvedAt)}
+              </time>
+            </span>
+          ) : null}
+        </div>
+      </td>
+      <td data-label="Actions">
+        <fetcher.Form method="post" action={action} className="order-actions">
+          <input type="hidden" name="id" value={order.id} />
+          <button
+            type="submit"
+            name="intent"
+            value="generate"
+            className="button-ghost button-small"
+            disabled={busy}
+            aria-describedby={who}
+          >
+            {generating ? "Generating badge kit…" : "Generate assets"}
+          </button>
+          {order.badgePath || order.posterPath ? (
+            <span className="order-assets">
+              {order.badgePath ? <AssetLink href={order.badgePath} label="Badge" name={order.name} /> : null}
+              {order.posterPath ? <AssetLink href={order.posterPath} label="Poster" name={order.name} /> : null}
+            </span>
+          ) : null}
+          <span className="order-decide">
+            <button
+              type="submit"
+              name="intent"
+              value="approve"
+              className="button-small button-approve"
+              disabled={busy || !ready || approved}
+              title={!ready ? "Generate assets before approving" : approved ? "Order is already approved." : undefined}
+              aria-describedby={who}
+            >
+              Approve
+            </button>
+            <button
+              type="submit"
+              name="intent"
+              value="reject"
+              className="button-small button-reject"
+              disabled={busy || order.status === "rejected"}
+              title={order.status === "rejected" ? "Order is already rejected." : undefined}
+              aria-describedby={who}
+            >
+              Reject
+            </button>
+            {approved && deliveryFailed(order) ? (
+              <button
+                type="submit"
+                name="intent"
+                value="resend"
+                className="button-ghost button-small"
+                disabled={busy}
+                aria-describedby={who}
+              >
+                Resend kit
+              </button>
+            ) : null}
+          </span>
+          {!ready ? <span className="assets-missing">Assets missing</span> : null}
+          {reply ? <span className={`row-note row-note-${reply.tone}`}>{reply.message}</span> : null}
+        </fetcher.Form>
+      </td>
+    </tr>
+  );
+}
+
+function AssetLink({ href, label, name }: { href: string; label: string; name: string }) {
+  return (
+    <a className="asset-link" href={href} target="_blank" rel="noopener">
+      <img src={href} width={56} height={56} loading="lazy" decoding="async" alt="" />
+      <span>
+        {label}
+        <span className="visually-hidden"> for {name} (opens in a new tab)</span>
+      </span>
+    </a>
+  );
+}

@@ -1,0 +1,131 @@
+import { data, type AppLoadContext } from "react-router";
+import { recordActivity } from "~/features/activity/activity.server";
+import { isAdminSession, requireAdminSession } from "~/lib/admin.server";
+import { getDb, type Db } from "~/lib/db.server";
+import { readForm } from "~/lib/forms.server";
+import { clientAddress, HttpError } from "~/lib/http.server";
+import { ListQuerySchema, OrderIdSchema } from "../badge-order.schema";
+import {
+  generateBadgeAssets,
+  getBadgeOrder,
+  listBadgeOrders,
+  resendBadgeKit,
+  setBadgeOrderStatus,
+  type BadgeOrderView,
+} from "../badge-orders.server";
+import {
+  DEFAULT_STATUS,
+  ORDER_INTENTS,
+  SCREEN_PATH,
+  screenHref,
+  type ListFilter,
+  type OrderActionReply,
+  type OrderIntent,
+} from "./badge-orders-screen";
+
+/** Reads ?status=&q=; a bad value falls back to the default and says why. */
+function readFilter(params: URLSearchParams): { filter: ListFilter; error: string | null } {
+  const rawStatus = params.get("status") || DEFAULT_STATUS;
+  const rawQ = params.get("q") ?? "";
+  const parsed = ListQuerySchema.safeParse({
+    status: rawStatus === "all" ? undefined : rawStatus,
+    q: rawQ,
+  });
+  if (parsed.success) {
+    return { filter: { status: parsed.data.status ?? "all", q: parsed.data.q ?? "" }, error: null };
+  }
+  const issue = parsed.error.issues[0];
+  const badStatus = issue?.path[0] === "status";
+  return {
+    filter: {
+      status: badStatus ? DEFAULT_STATUS : rawStatus === "all" ? "all" : (rawStatus as ListFilter["status"]),
+      q: badStatus ? rawQ.trim().slice(0, 100) : "",
+    },
+    error: issue?.message ?? "That filter could not be read.",
+  };
+}
+
+/** The loader of /admin/badge-orders: the sign-in form, or the filtered list. */
+export async function loadBadgeOrdersScreen(request: Request) {
+  const url = new URL(request.url);
+  const { filter, error } = readFilter(url.searchParams);
+  if (!(await isAdminSession(request))) {
+    return { signedIn: false as const, returnTo: url.search ? screenHref(filter) : SCREEN_PATH };
+  }
+  const orders = await listBadgeOrders(await getDb(), {
+    status: filter.status === "all" ? undefined : filter.status,
+    q: filter.q || undefined,
+  });
+  return { signedIn: true as const, filter, filterError: error, orders, actionPath: screenHref(filter), loadedAt: Date.now() };
+}
+
+type Handler = (db: Db, id: string) => Promise<BadgeOrderView>;
+
+const handlers: Record<OrderIntent, { run: Handler; activity: string; done: (id: string) => [string, string] }> = {
+  generate: {
+    run: generateBadgeAssets,
+    activity: "badge_orders.generate_assets",
+    done: (id) => ["Badge and poster attached to order.", `Badge kit generated for ${id}`],
+  },
+  approve: {
+    run: (db, id) => setBadgeOrderStatus(db, id, "approved"),
+    activity: "badge_orders.approve",
+    done: (id) => ["Order approved and email triggered.", `Order ${id} approved`],
+  },
+  reject: {
+    run: (db, id) => setBadgeOrderStatus(db, id, "rejected"),
+    activity: "badge_orders.reject",
+    done: (id) => ["Order rejected.", `Order ${id} rejected`],
+  },
+  resend: {
+    run: resendBadgeKit,
+    activity: "badge_orders.resend",
+    done: (id) => ["Badge kit email queued again.", `Badge kit resent for ${id}`],
+  },
+};
+
+const reply = (body: OrderActionReply, status: number) => data(body, status);
+
+/**
+ * The row actions of /admin/badge-orders (intent generate, approve, reject or resend, with the
+ * order id). Known refusals come back as the spec's message with their 4xx status, and the
+ * order as it now stands so its row catches up. An unexpected failure (the renderer, the disk)
+ * is logged and answered with the spec's generic words and a 500, still as data: the screen
+ * stays usable rather than turning into an error page.
+ */
+export async function badgeOrdersAdminAction(request: Request, context: AppLoadContext | undefined) {
+  const url = new URL(request.url);
+  let form: FormData;
+  try {
+    // Signed out: a redirect to the sign-in form (thrown through). Another site's page: a 403.
+    await requireAdminSession(request, `${SCREEN_PATH}${url.search}`);
+    form = await readForm(request, 4096);
+  } catch (e) {
+    if (e instanceof HttpError) return reply({ message: e.message, tone: "error", id: null, order: null }, e.status);
+    throw e;
+  }
+  const intent = String(form.get("intent") ?? "") as OrderIntent;
+  if (!ORDER_INTENTS.includes(intent)) {
+    return reply({ message: "Unknown action.", tone: "error", id: null, order: null }, 400);
+  }
+  const parsedId = OrderIdSchema.safeParse(form.get("id") ?? "");
+  if (!parsedId.success) {
+    return reply({ message: parsedId.error.issues[0]?.message ?? "Unknown order id.", tone: "error", id: null, order: null }, 400);
+  }
+  const id = parsedId.data;
+  const db = await getDb();
+  const handler = handlers[intent];
+  let order: BadgeOrderView;
+  try {
+    order = await handler.run(db, id);
+  } catch (e) {
+    const known = e instanceof HttpError && e.status < 500;
+    if (!known) console.error(`[badge-orders] ${intent} ${id} failed`, e);
+    const current = await getBadgeOrder(db, id).catch(() => null);
+    const message = known ? e.message : intent === "generate" ? "Failed to generate assets" : "Failed to update order";
+    return reply({ message, tone: "error", id, order: current }, known ? e.status : 500);
+  }
+  const [message, logLine] = handler.done(id);
+  await recordActivity(db, { type: handler.activity, message: logLine, meta: { id }, actorIp: clientAddress(context) });
+  return reply({ message, tone: "success", id, order }, 200);
+}

@@ -1,0 +1,72 @@
+import type { BadgeOrderStatus } from "../badge-order.schema";
+import type { BadgeOrderView } from "../badge-orders.server";
+
+/** Client-safe pieces of the staff screen /admin/badge-orders: its URL state and words. */
+
+export const SCREEN_PATH = "/admin/badge-orders";
+export const SEARCH_PLACEHOLDER = "name, email, Mpesa code, tier, or order id";
+
+export type StatusFilter = BadgeOrderStatus | "all";
+export const STATUS_FILTERS: ReadonlyArray<{ value: StatusFilter; label: string }> = [
+  { value: "all", label: "All" },
+  { value: "pending", label: "Pending" },
+  { value: "approved", label: "Approved" },
+  { value: "rejected", label: "Rejected" },
+];
+/** Spec section 9: the list opens on pending orders. */
+export const DEFAULT_STATUS: StatusFilter = "pending";
+
+export type ListFilter = { status: StatusFilter; q: string };
+
+export const ORDER_INTENTS = ["generate", "approve", "reject", "resend"] as const;
+export type OrderIntent = (typeof ORDER_INTENTS)[number];
+
+/** What every row action answers; with JavaScript the order replaces its row. */
+export type OrderActionReply = {
+  message: string;
+  tone: "success" | "error";
+  id: string | null;
+  order: BadgeOrderView | null;
+};
+
+/** The screen's address for a filter: status is always written, q only when there is one. */
+export function screenHref(filter: ListFilter) {
+  const params = new URLSearchParams({ status: filter.status });
+  if (filter.q) params.set("q", filter.q);
+  return `${SCREEN_PATH}?${params}`;
+}
+
+export const STATUS_LABEL: Record<BadgeOrderStatus, string> = {
+  pending: "Pending",
+  approved: "Approved",
+  rejected: "Rejected",
+};
+
+export const hasAssets = (o: Pick<BadgeOrderView, "badgePath" | "posterPath">) => !!o.badgePath && !!o.posterPath;
+
+/** Resend is offered only once sending has finally failed: a retrying message would go twice. */
+export const deliveryFailed = (o: Pick<BadgeOrderView, "delivery">) => o.delivery?.state === "failed";
+
+/** The per-order delivery line (spec section 8: 'Failed ({detail or unknown})'). */
+export function deliveryText(delivery: BadgeOrderView["delivery"]) {
+  if (!delivery) return null;
+  if (delivery.state === "sent") return `Delivered: ${delivery.detail}`;
+  if (delivery.state === "queued") return `Email queued: ${delivery.detail}`;
+  return `Failed (${delivery.detail || "unknown"})`;
+}
+
+/** Staff work in Nairobi: times are shown in East Africa Time, the same on server and browser. */
+const nairobiTime = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "Africa/Nairobi",
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+});
+
+export function formatNairobiTime(iso: string) {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : nairobiTime.format(d);
+}

@@ -1,0 +1,329 @@
+import { useEffect, useRef, useState } from "react";
+import { Link, useFetcher } from "react-router";
+import { FieldError, Honeypot, useHydrated } from "~/components/ui/form-parts";
+import type { FormReply } from "~/lib/forms";
+import { site } from "~/lib/site";
+import { formatKes, type Tier } from "../tiers";
+import { checkOrder } from "./order-checks";
+import type { PortraitCropApi } from "./portrait-crop";
+import { PortraitField } from "./portrait-field";
+import { tierStyle } from "./tier-grid";
+
+/** What the /event action answers: the form reply, which form it was for, and network trouble. */
+export type EventReply = FormReply & { intent?: string; network?: boolean };
+
+export const ORDER_SUCCESS =
+  "Thank you! Your confirmation is pending approval. We will email the badge kit once verified.";
+const ORDER_FAILED = "Could not submit confirmation.";
+const ORDER_NETWORK = "Something went wrong while submitting.";
+/** Fields the form shows errors beside; anything else goes in the banner. */
+const FIELDS = ["name", "email", "phone", "paymentReference", "notes", "portrait"] as const;
+
+function failureText(reply: EventReply): string | null {
+  if (reply.network) return ORDER_NETWORK;
+  if (reply.detail) return /[.!?]$/.test(reply.detail) ? reply.detail : `${ORDER_FAILED} (${reply.detail})`;
+  const other = Object.entries(reply.fieldErrors ?? {}).filter(([k]) => !(FIELDS as readonly string[]).includes(k));
+  if (other.length) return other.map(([, v]) => v[0]).join(" ");
+  if (!reply.fieldErrors || Object.keys(reply.fieldErrors).length === 0) return ORDER_FAILED;
+  return "Please check the fields marked below.";
+}
+
+type Props = {
+  tier: Tier;
+  /** The action's reply when the form was sent without JavaScript. */
+  serverReply?: EventReply;
+  onClose(): void;
+  onSuccess(reference: string | undefined): void;
+};
+
+/**
+ * The confirmation form for one tier. The server renders it open (a modal-looking overlay
+ * with links to close it), so it works without JavaScript; once hydrated it is a real modal.
+ */
+export function OrderDialog({ tier, serverReply, onClose, onSuccess }: Props) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const hydrated = useHydrated();
+  const fetcher = useFetcher<EventReply>();
+  const reply = fetcher.data ?? serverReply;
+  const pressedBackdrop = useRef(false);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!hydrated || !dialog || dialog.open) return;
+    if (typeof dialog.showModal === "function") dialog.showModal();
+    else dialog.setAttribute("open", "");
+  }, [hydrated]);
+
+  // Once per reply (onSuccess itself is a fresh function each render).
+  useEffect(() => {
+    if (fetcher.data?.status === "success") onSuccess(fetcher.data.result?.id?.toString());
+  }, [fetcher.data]);
+
+  const close = (e?: React.MouseEvent) => {
+    const dialog = ref.current;
+    if (!hydrated || !dialog) return; // Without JavaScript the link goes back to /event.
+    e?.preventDefault();
+    if (dialog.open) dialog.close();
+    else onClose();
+  };
+
+  return (
+    <>
+      {hydrated ? null : <a href="/event" className="order-backdrop" tabIndex={-1} aria-label="Close the confirmation form" />}
+      <dialog
+        ref={ref}
+        id="confirm"
+        className="order-dialog"
+        style={tierStyle(tier)}
+        aria-labelledby="confirm-title"
+        open={hydrated ? undefined : true}
+        onClose={onClose}
+        onPointerDown={(e) => {
+          pressedBackdrop.current = e.target === e.currentTarget;
+        }}
+        onClick={(e) => {
+          // The dialog has no padding of its own: a click on it is a click on the backdrop.
+          if (pressedBackdrop.current && e.target === e.currentTarget) close();
+        }}
+      >
+        <div className="order-head">
+          <h2 id="confirm-title">Confirm your {tier.name}</h2>
+          <Link to="/event" replace preventScrollReset className="order-close" onClick={close} aria-label="Close">
+            <span aria-hidden="true">×</span>
+          </Link>
+        </div>
+        <div className="order-body">
+          <PaymentSummary tier={tier} />
+          {reply?.status === "success" ? (
+            <SuccessPanel reference={reply.result?.id?.toString()} close={close} />
+          ) : (
+            <OrderForm
+              tier={tier}
+              fetcher={fetcher}
+              reply={reply}
+              fromServer={reply !== undefined && reply === serverReply}
+              close={close}
+            />
+          )}
+        </div>
+      </dialog>
+    </>
+  );
+}
+
+function PaymentSummary({ tier }: { tier: Tier }) {
+  const pay = site.payments;
+  return (
+    <section className="pay-summary" aria-labelledby="pay-title">
+      <h3 id="pay-title">1. Pay by M-Pesa</h3>
+      <dl>
+        <div>
+          <dt>Tier</dt>
+          <dd>
+            {tier.name} <span className="muted">({tier.subtitle})</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Amount</dt>
+          <dd className="pay-amount">{formatKes(tier.amount)}</dd>
+        </div>
+        <div>
+          <dt>Paybill number</dt>
+          <dd className="pay-code">{pay.eventPaybill}</dd>
+        </div>
+        <div>
+          <dt>Account reference</dt>
+          <dd className="pay-code">{pay.eventAccountReference}</dd>
+        </div>
+      </dl>
+      <p className="small">
+        In M-Pesa choose Lipa na M-Pesa, then Pay Bill, and send {formatKes(tier.amount)} to paybill{" "}
+        {pay.eventPaybill} with the account reference {pay.eventAccountReference}. The confirmation SMS names the
+        bank account <strong>{pay.bankAccountName}</strong> and starts with a ten-character code: enter that code
+        below.
+      </p>
+    </section>
+  );
+}
+
+function SuccessPanel({ reference, close }: { reference?: string; close: (e?: React.MouseEvent) => void }) {
+  const heading = useRef<HTMLParagraphElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <section className="order-success" aria-live="polite">
+      <p className="form-status form-status-success" ref={heading} tabIndex={-1}>
+        {ORDER_SUCCESS}
+      </p>
+      {reference ? (
+        <p>
+          Your reference: <strong className="order-ref">{reference}</strong>. Keep it in case you need to contact us.
+        </p>
+      ) : null}
+      <p className="actions">
+        <Link to="/event" replace preventScrollReset className="button" onClick={close}>
+          Close
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+type FormProps = {
+  tier: Tier;
+  fetcher: ReturnType<typeof useFetcher<EventReply>>;
+  reply?: EventReply;
+  fromServer: boolean;
+  close: (e?: React.MouseEvent) => void;
+};
+
+function OrderForm({ tier, fetcher, reply, fromServer, close }: FormProps) {
+  const hydrated = useHydrated();
+  const formRef = useRef<HTMLFormElement>(null);
+  const portraitApi = useRef<PortraitCropApi | null>(null);
+  const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
+  const [preparing, setPreparing] = useState(false);
+  const busy = preparing || fetcher.state !== "idle";
+  const values = reply?.status === "error" ? (reply.values ?? {}) : {};
+  const hasClientErrors = Object.keys(clientErrors).length > 0;
+  const errorOf = (field: string) =>
+    hasClientErrors ? clientErrors[field] : busy ? undefined : reply?.fieldErrors?.[field]?.[0];
+  const banner = !busy && !hasClientErrors && reply?.status === "error" ? failureText(reply) : null;
+
+  // After a reply with field errors, put the cursor in the first field to fix.
+  useEffect(() => {
+    if (fetcher.data?.status !== "error") return;
+    const first = FIELDS.find((f) => fetcher.data?.fieldErrors?.[f]);
+    if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+  }, [fetcher.data]);
+
+  async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    if (busy) return;
+    const form = e.currentTarget;
+    const fd = new FormData(form);
+    const text = (k: string) => String(fd.get(k) ?? "");
+    const errors = checkOrder({ name: text("name"), email: text("email"), paymentReference: text("paymentReference") });
+    setClientErrors(errors);
+    const first = FIELDS.find((f) => errors[f]);
+    if (first) {
+      form.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+      return;
+    }
+    setPreparing(true);
+    try {
+      const portrait = await portraitApi.current?.blob();
+      if (portrait) fd.set("portrait", portrait, "portrait.png");
+    } catch {
+      setPreparing(false);
+      setClientErrors({ portrait: "Could not process portrait. Try adjusting the crop or using a different image." });
+      return;
+    }
+    setPreparing(false);
+    await fetcher.submit(fd, { method: "post", action: `/event?tier=${tier.key}`, encType: "multipart/form-data" });
+  }
+
+  const field = (name: string) => {
+    const error = errorOf(name);
+    return {
+      id: `order-${name}`,
+      name,
+      defaultValue: values[name] ?? "",
+      "aria-invalid": error ? true : undefined,
+      "aria-describedby": error ? `order-${name}-error` : undefined,
+    } as const;
+  };
+
+  return (
+    <form
+      ref={formRef}
+      method="post"
+      action={`/event?tier=${tier.key}#confirm`}
+      encType="multipart/form-data"
+      onSubmit={onSubmit}
+      // With JavaScript the form's own checks speak, in the server's words.
+      noValidate={hydrated}
+      className="order-form"
+      aria-labelledby="details-title"
+    >
+      <h3 id="details-title">2. Confirm your payment</h3>
+      <input type="hidden" name="intent" value="order" />
+      <input type="hidden" name="tierKey" value={tier.key} />
+      <Honeypot />
+      {banner ? (
+        <p className="form-status form-status-error" role="alert">
+          {banner}
+        </p>
+      ) : null}
+
+      <div className="field">
+        <label htmlFor="order-name">Full name</label>
+        <input type="text" autoComplete="name" maxLength={80} required {...field("name")} />
+        <FieldError id="order-name-error" message={errorOf("name")} />
+      </div>
+      <div className="field">
+        <label htmlFor="order-email">Email</label>
+        <input type="email" autoComplete="email" inputMode="email" maxLength={254} required {...field("email")} />
+        <FieldError id="order-email-error" message={errorOf("email")} />
+      </div>
+      <div className="field">
+        <label htmlFor="order-phone">
+          Phone <span className="optional">(optional)</span>
+        </label>
+        <input type="tel" autoComplete="tel" maxLength={32} {...field("phone")} />
+        <FieldError id="order-phone-error" message={errorOf("phone")} />
+      </div>
+      <div className="field">
+        <label htmlFor="order-paymentReference">Payment confirmation code</label>
+        <input
+          type="text"
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          maxLength={2000}
+          required
+          className="code-input"
+          {...field("paymentReference")}
+          aria-describedby={`order-code-hint${errorOf("paymentReference") ? " order-paymentReference-error" : ""}`}
+          onChange={(e) => {
+            const el = e.currentTarget;
+            const upper = el.value.toUpperCase();
+            if (upper === el.value) return;
+            const { selectionStart, selectionEnd } = el;
+            el.value = upper;
+            el.setSelectionRange(selectionStart, selectionEnd);
+          }}
+        />
+        <p className="field-hint" id="order-code-hint">
+          The M-Pesa reference, e.g. SKL4Q2ZB7X. Pasting the whole confirmation SMS works too.
+        </p>
+        <FieldError id="order-paymentReference-error" message={errorOf("paymentReference")} />
+      </div>
+      <div className="field">
+        <label htmlFor="order-notes">
+          Notes <span className="optional">(optional)</span>
+        </label>
+        <textarea maxLength={1000} rows={3} {...field("notes")} />
+        <FieldError id="order-notes-error" message={errorOf("notes")} />
+      </div>
+      <PortraitField apiRef={portraitApi} serverError={errorOf("portrait")} fileLost={fromServer && reply?.status === "error"} />
+      <div className="field">
+        <label className="check">
+          <input type="checkbox" name="hardCopy" defaultChecked={values.hardCopy === "on"} aria-describedby="order-hardcopy-hint" />
+          <span>I would like a printed hard-copy badge too</span>
+        </label>
+        <p className="field-hint" id="order-hardcopy-hint">
+          A hard-copy badge is complimentary for tiers of KES 1,300 and above.
+        </p>
+      </div>
+
+      <div className="actions order-actions">
+        <button type="submit" className="button-lamp" disabled={busy}>
+          {busy ? "Submitting…" : "Submit confirmation"}
+        </button>
+        <Link to="/event" replace preventScrollReset className="button button-ghost" onClick={close}>
+          Cancel
+        </Link>
+      </div>
+    </form>
+  );
+}

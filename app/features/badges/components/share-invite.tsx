@@ -1,0 +1,56 @@
+import { useState } from "react";
+
+export const INVITE_COPIED =
+  "Invite link copied! Paste it into a chat or a post to invite your friends to the evening.";
+
+type Props = { url: string; text: string; statusId: string };
+
+/**
+ * Without JavaScript a link to WhatsApp's share intent; with it the device share sheet,
+ * falling back to copying the link. Cancelling the share sheet is silent.
+ */
+export function ShareInvite({ url, text, statusId }: Props) {
+  const [status, setStatus] = useState<{ tone: "success" | "error"; text: string } | null>(null);
+  const whatsapp = `https://wa.me/?text=${encodeURIComponent(`${text} ${url}`)}`;
+
+  async function share(e: React.MouseEvent<HTMLAnchorElement>) {
+    e.preventDefault();
+    setStatus(null);
+    if (typeof navigator.share === "function") {
+      try {
+        await navigator.share({ title: document.title, text, url });
+        return;
+      } catch (err) {
+        if (err instanceof DOMException && err.name === "AbortError") return;
+        // Share sheet unavailable here after all: copy instead.
+      }
+    }
+    try {
+      await navigator.clipboard.writeText(url);
+      setStatus({ tone: "success", text: INVITE_COPIED });
+    } catch {
+      setStatus({
+        tone: "error",
+        text: `We could not copy the link. Please share this page's address with your friends: ${url}`,
+      });
+    }
+  }
+
+  return (
+    <>
+      <a
+        className="button button-ghost share-invite"
+        href={whatsapp}
+        target="_blank"
+        rel="noopener noreferrer"
+        onClick={share}
+        aria-describedby={statusId}
+      >
+        Share invite
+      </a>
+      <p id={statusId} className={status ? `form-status form-status-${status.tone}` : "form-status"} role="status" aria-live="polite">
+        {status?.text}
+      </p>
+    </>
+  );
+}

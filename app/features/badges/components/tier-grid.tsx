@@ -1,0 +1,72 @@
+import { Link } from "react-router";
+import { formatKes, TIERS, type Tier } from "../tiers";
+
+/** A tier's colours as CSS variables; event.css paints the card and dialog with them. */
+export function tierStyle(tier: Tier): React.CSSProperties {
+  return {
+    "--tier-primary": tier.theme.primary,
+    "--tier-secondary": tier.theme.secondary,
+    "--tier-accent": tier.theme.accent,
+    "--tier-text": tier.theme.text,
+  } as React.CSSProperties;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+export function TierGrid() {
+  return (
+    <>
+      <ul className="tier-grid" role="list">
+        {TIERS.map((tier) => (
+          <TierCard key={tier.key} tier={tier} />
+        ))}
+      </ul>
+      <aside className="tier-targets" aria-labelledby="tier-targets-title">
+        <h3 id="tier-targets-title">Tier targets</h3>
+        <ul>
+          {TIERS.map((t) => (
+            <li key={t.key} style={tierStyle(t)}>
+              <strong>{t.goal}</strong> <span>{t.name}</span>
+            </li>
+          ))}
+        </ul>
+        <p>
+          Meeting every tier target doubles the raise target for the evening. Every badge moves us closer.
+        </p>
+      </aside>
+    </>
+  );
+}
+
+function TierCard({ tier }: { tier: Tier }) {
+  const titleId = `tier-${tier.key}-title`;
+  return (
+    <li className="tier-card" style={tierStyle(tier)}>
+      <div className="tier-card-head">
+        <span className="tier-medal" aria-hidden="true">
+          {tier.subtitle.replace(/\D/g, "")}
+        </span>
+        <div>
+          <h3 id={titleId}>{tier.name}</h3>
+          <p className="tier-subtitle">{tier.subtitle}</p>
+        </div>
+      </div>
+      <div className="tier-card-body">
+        <p className="tier-amount">{formatKes(tier.amount)}</p>
+        <ul className="tier-chips" aria-label="Includes">
+          <li>{tier.audience}</li>
+          <li>QR Badge</li>
+        </ul>
+        <p className="tier-impact">{tier.impact}</p>
+        <p className="tier-goal">Goal: {plural(tier.goal, "supporter")}</p>
+        <Link
+          to={`/event?tier=${tier.key}#confirm`}
+          className="button tier-button"
+          preventScrollReset
+        >
+          Support &amp; confirm<span className="visually-hidden"> the {tier.name}</span>
+        </Link>
+      </div>
+    </li>
+  );
+}

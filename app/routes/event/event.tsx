@@ -1,0 +1,156 @@
+import { useState } from "react";
+import { data, isRouteErrorResponse, Link, useMatches, useNavigate, useSearchParams } from "react-router";
+import { Logo } from "~/components/layout/logo";
+import { FormStatus } from "~/components/ui/form-parts";
+import { BADGE_FORM_MAX_BYTES, badgeOrderAction } from "~/features/badges/badge-order-actions.server";
+import { ORDER_SUCCESS, OrderDialog, type EventReply } from "~/features/badges/components/order-dialog";
+import { ShareInvite } from "~/features/badges/components/share-invite";
+import { TierGrid } from "~/features/badges/components/tier-grid";
+import { EVENT, findTier, formatKes } from "~/features/badges/tiers";
+import { NewsletterForm } from "~/features/newsletter/components/newsletter-form";
+import { newsletterAction } from "~/features/newsletter/newsletter-action.server";
+import { readForm } from "~/lib/forms.server";
+import { pageMeta, publicOrigin } from "~/lib/meta";
+import eventCss from "~/styles/event.css?url";
+import type { Route } from "./+types/event";
+
+export const handle = { page: "event.badges" };
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: eventCss }];
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, {
+    title: "Street Vespers badges",
+    description: `Support the ${EVENT.title} on ${EVENT.dateText}: choose a badge tier from ${formatKes(300)}, pay by M-Pesa and get a personal QR badge for the evening.`,
+    path: "/event",
+  });
+
+/** The page's two forms: the update-list box (which carries no intent field) and the badge order. */
+async function readIntent(request: Request) {
+  const multipart = (request.headers.get("content-type") ?? "").includes("multipart/form-data");
+  try {
+    const fd = await readForm(request.clone(), multipart ? BADGE_FORM_MAX_BYTES : 32 * 1024);
+    return String(fd.get("intent") ?? "subscribe");
+  } catch {
+    return multipart ? "order" : "subscribe"; // that handler answers the size error in its own words
+  }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const intent = await readIntent(request);
+  const handler = intent === "order" ? badgeOrderAction : intent === "subscribe" ? newsletterAction : null;
+  if (!handler) return data<EventReply>({ status: "error", detail: "This page does not know that form.", intent }, 400);
+  const reply = await handler(request, context);
+  return data<EventReply>({ ...reply.data, intent }, reply.init ?? undefined);
+}
+
+/** A dropped connection becomes a reply the forms can word, instead of an error page. */
+export async function clientAction({ serverAction }: Route.ClientActionArgs): Promise<EventReply> {
+  try {
+    return await serverAction();
+  } catch (e) {
+    return isRouteErrorResponse(e) ? { status: "error" } : { status: "error", network: true };
+  }
+}
+
+export default function EventPage({ actionData }: Route.ComponentProps) {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const tier = findTier(params.get("tier"));
+  const eventUrl = `${publicOrigin(useMatches())}/event`;
+  const reply = actionData as EventReply | undefined;
+  // The dialog forgets a full-page reply once closed; the page banner keeps the good news.
+  const [dismissed, setDismissed] = useState<EventReply | undefined>();
+  const [placed, setPlaced] = useState<{ reference?: string } | null>(null);
+  const orderReply = reply?.intent === "order" ? reply : undefined;
+  const banner = placed ?? (orderReply?.status === "success" ? { reference: orderReply.result?.id?.toString() } : null);
+
+  function closeDialog() {
+    setDismissed(reply);
+    const next = new URLSearchParams(window.location.search);
+    if (!next.has("tier")) return;
+    next.delete("tier");
+    const search = next.toString();
+    navigate({ pathname: "/event", search: search ? `?${search}` : "" }, { replace: true, preventScrollReset: true });
+  }
+
+  return (
+    <>
+      <header className="event-bar">
+        <div className="container event-bar-inner">
+          <Link to="/" className="event-brand" aria-label="Street Vespers, home">
+            <Logo size={36} />
+            <span aria-hidden="true">Street Vespers</span>
+          </Link>
+          <p className="event-bar-date">
+            <time dateTime="2025-11-23">{EVENT.dateText}</time> · {EVENT.place}
+          </p>
+        </div>
+      </header>
+
+      <section className="hero event-hero" aria-labelledby="event-title">
+        <div className="container event-hero-grid">
+          <div>
+            <p className="eyebrow">Fundraising evening · {EVENT.dateText}</p>
+            <h1 id="event-title">Wear your support at Street Vespers</h1>
+            <p className="lead">
+              On {EVENT.dateText} we gather in {EVENT.place} for the {EVENT.title}: songs, stories and prayer that fund a
+              year of evenings on the streets. Choose a supporter tier, pay by M-Pesa and confirm here; we email you a
+              personal QR badge and a 'Will Be Attending' poster.
+            </p>
+            <p className="event-target">
+              <span>Raise target</span> <strong>{formatKes(EVENT.raiseTarget)}</strong>
+            </p>
+            <p className="actions">
+              <a href="#tiers" className="button button-lamp">
+                Choose a badge tier
+              </a>
+            </p>
+          </div>
+          <div className="form-card update-box">
+            <h2>Get event updates</h2>
+            <p className="small">Concert news and vespers stories, now and then. No spam.</p>
+            <NewsletterForm
+              variant="event"
+              source="event"
+              action="/event"
+              buttonLabel="Send me updates"
+              serverReply={reply?.intent === "subscribe" ? reply : undefined}
+            />
+            <div className="share-row">
+              <span>Bringing friends?</span>
+              <ShareInvite
+                url={eventUrl}
+                text={`Join me at the ${EVENT.title} on ${EVENT.dateText} in ${EVENT.place}:`}
+                statusId="share-status"
+              />
+            </div>
+          </div>
+        </div>
+      </section>
+
+      <section className="section" id="tiers" aria-labelledby="tiers-title">
+        <div className="container">
+          <p className="eyebrow">Five ways to stand with us</p>
+          <h2 id="tiers-title">Choose your badge tier</h2>
+          <p className="lead">Every tier comes with a personal QR badge to wear and share on the night.</p>
+          <FormStatus tone={banner ? "success" : null}>
+            {ORDER_SUCCESS}
+            {banner?.reference ? ` Your reference: ${banner.reference}.` : null}
+          </FormStatus>
+          <TierGrid />
+        </div>
+      </section>
+
+      {tier ? (
+        <OrderDialog
+          key={tier.key}
+          tier={tier}
+          serverReply={orderReply && orderReply !== dismissed ? orderReply : undefined}
+          onClose={closeDialog}
+          onSuccess={(reference) => setPlaced({ reference })}
+        />
+      ) : null}
+    </>
+  );
+}
