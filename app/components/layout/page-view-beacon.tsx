@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { useLocation, useMatches } from "react-router";
+import { sendTrack } from "~/lib/track";
 
 /**
  * The server counts the first page of a visit when it sends the document; this reports
@@ -23,12 +24,7 @@ export function PageViewBeacon() {
       const h = m.handle as { page?: string } | undefined;
       if (h?.page) page = h.page;
     }
-    const body = JSON.stringify({ type: "page.view", page, path, ref });
-    try {
-      navigator.sendBeacon("/api/track.php", new Blob([body], { type: "application/json" }));
-    } catch {
-      // Tracking is best effort.
-    }
+    sendTrack({ type: "page.view", page, path, ref });
   }, [location.pathname, matches]);
   return null;
 }

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { firstError, type FormReply } from "~/lib/forms";
+import { trackEvent } from "~/lib/track";
 import { FieldError, FormStatus, Honeypot, useHydrated } from "./form-parts";
 
 export type EmailFormText = { success: string; failure: string; pending: string };
@@ -15,13 +16,15 @@ type Props = {
   serverReply?: FormReply;
   className?: string;
   buttonClassName?: string;
+  /** Event name prefix for tracking: `<name>.submit`, `.success`, `.error`. */
+  trackAs?: string;
 };
 
 /**
  * A one-field email form: a plain POST without JavaScript; with it, no reload, the button
  * disabled while empty or sending, the pending label, and the field cleared on success.
  */
-export function EmailForm({ action, hidden = {}, label, buttonLabel, text, serverReply, className, buttonClassName }: Props) {
+export function EmailForm({ action, hidden = {}, label, buttonLabel, text, serverReply, className, buttonClassName, trackAs }: Props) {
   const fetcher = useFetcher<FormReply>();
   const hydrated = useHydrated();
   const id = useId();
@@ -32,14 +35,22 @@ export function EmailForm({ action, hidden = {}, label, buttonLabel, text, serve
   useEffect(() => {
     if (fetcher.data && fetcher.data !== seen.current) {
       seen.current = fetcher.data;
+      if (trackAs) trackEvent(`${trackAs}.${fetcher.data.status}`);
       if (fetcher.data.status === "success") setEmail("");
     }
-  }, [fetcher.data]);
+  }, [fetcher.data, trackAs]);
   const emailError = firstError(reply, "email");
   const failed = reply?.status === "error" && !emailError;
   const tone = busy ? null : reply?.status === "success" ? "success" : failed ? "error" : null;
   return (
-    <fetcher.Form method="post" action={action} className={className}>
+    <fetcher.Form
+      method="post"
+      action={action}
+      className={className}
+      onSubmit={() => {
+        if (trackAs) trackEvent(`${trackAs}.submit`);
+      }}
+    >
       {Object.entries(hidden).map(([k, v]) => (
         <input key={k} type="hidden" name={k} value={v} />
       ))}

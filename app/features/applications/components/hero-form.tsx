@@ -13,6 +13,7 @@ export function HeroForm({ serverReply }: { serverReply?: FormReply }) {
       serverReply={serverReply}
       className="hero-form form-card"
       buttonClassName="button-lamp"
+      trackAs="form"
     />
   );
 }

@@ -11,6 +11,15 @@ type Props = {
   label?: string;
   buttonLabel?: string;
   className?: string;
+  /** More hidden fields (an `intent` when the page has several forms). */
+  hidden?: Record<string, string>;
+};
+
+const TRACK_AS: Record<NewsletterVariant, string> = {
+  footer: "footer.subscribe",
+  about: "cta.subscribe",
+  event: "cta.subscribe",
+  vespers: "cta.subscribe",
 };
 
 export function NewsletterForm({
@@ -21,11 +30,13 @@ export function NewsletterForm({
   label = "Email address",
   buttonLabel = "Subscribe",
   className = "newsletter-form",
+  hidden = {},
 }: Props) {
   return (
     <EmailForm
       action={action}
-      hidden={{ source, variant }}
+      hidden={{ ...hidden, source, variant }}
+      trackAs={TRACK_AS[variant]}
       label={label}
       buttonLabel={buttonLabel}
       text={newsletterMessages[variant]}
