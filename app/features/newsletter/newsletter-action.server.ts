@@ -14,6 +14,7 @@ export async function newsletterAction(request: Request, context: AppLoadContext
     limit: { name: "newsletter", rule: limits.newsletter },
     run: async (input) => {
       await subscribe(await getDb(), input);
+      return { source: input.source, variant: input.variant };
     },
   });
 }

@@ -14,7 +14,10 @@ export const unsubscribeUrl = (token: string) =>
  * Adds a subscriber, or turns an unsubscribed one back on. A known active address changes
  * nothing and gets no second welcome. The welcome is queued in the same transaction.
  */
-export async function subscribe(db: Db, input: SubscribeInput): Promise<SubscribeOutcome> {
+export async function subscribe(
+  db: Db,
+  input: Pick<SubscribeInput, "email" | "source">,
+): Promise<SubscribeOutcome> {
   const outcome = await db.transaction().execute(async (trx) => {
     const now = nowIso();
     const existing = await trx

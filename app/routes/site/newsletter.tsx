@@ -21,8 +21,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 /** Where newsletter boxes land without JavaScript: the result, and the form again. */
 export default function NewsletterPage() {
   const reply = useActionData<typeof action>();
-  const source = reply?.values?.source || "newsletter";
-  const sent = reply?.values?.variant;
+  const echo = reply?.result ?? reply?.values;
+  const source = String(echo?.source || "newsletter");
+  const sent = echo?.variant;
   const variant: NewsletterVariant =
     sent === "about" || sent === "event" || sent === "vespers" ? sent : "footer";
   const back = source.startsWith("footer:") ? source.slice("footer:".length) : "/";

@@ -1,0 +1,83 @@
+import { expect, hydrated, test } from "../support/e2e-fixtures";
+
+const PUBLIC_PAGES = ["/", "/about", "/join", "/join/thanks", "/privacy", "/vespers", "/ministry"];
+const FOOTER_LINKS = ["/", "/vespers", "/event", "/ministry", "/badges", "/merchandise", "/about", "/blogs", "/join", "/privacy"];
+
+for (const path of PUBLIC_PAGES) {
+  test(`page ${path}: 200, one h1, the shared footer, no console errors or CSP violations`, async ({
+    page,
+    jsEnabled,
+    problems,
+  }) => {
+    const res = await page.goto(path);
+    expect(res?.status()).toBe(200);
+    const h1 = page.locator("h1");
+    await expect(h1).toHaveCount(1);
+    await expect(h1).toBeVisible();
+    await expect(h1).not.toHaveText(/^\s*$/);
+    await expect(page).toHaveTitle(/\S/);
+
+    const footer = page.getByRole("contentinfo");
+    const links = footer.getByRole("navigation", { name: "Footer" }).getByRole("link");
+    await expect(links).toHaveCount(FOOTER_LINKS.length);
+    for (const [i, href] of FOOTER_LINKS.entries()) await expect(links.nth(i)).toHaveAttribute("href", href);
+    await expect(footer.locator('a[href^="mailto:"]')).toHaveText(/^[^@\s]+@[^@\s]+\.[^@\s]+$/);
+    await expect(footer.getByRole("button", { name: "Subscribe" })).toBeVisible();
+
+    if (jsEnabled) {
+      // Wait until the page has hydrated and settled, then look at what went wrong, if anything.
+      await hydrated(footer.getByRole("button", { name: "Subscribe" }));
+      await page.waitForLoadState("networkidle");
+      expect(problems.pageErrors, "uncaught errors").toEqual([]);
+      expect(problems.console, "console errors").toEqual([]);
+      expect(await problems.csp(), "CSP violations").toEqual([]);
+    }
+  });
+}
+
+test("/merch and /merch/admin move for good to /merchandise", async ({ request }) => {
+  for (const [from, to] of [
+    ["/merch", "/merchandise"],
+    ["/merch/admin", "/merchandise/admin"],
+    ["/merch?item=hoodie", "/merchandise?item=hoodie"],
+  ]) {
+    const res = await request.get(from!, { maxRedirects: 0 });
+    expect(res.status(), from).toBe(301);
+    expect(res.headers()["location"], from).toBe(to);
+  }
+});
+
+test("an unknown path shows 'Page not found' with status 404", async ({ page, jsEnabled, problems }) => {
+  const res = await page.goto("/no-such-page-here");
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page not found");
+  await expect(page.getByRole("link", { name: "Go to the home page" })).toHaveAttribute("href", "/");
+  if (jsEnabled) {
+    await page.waitForLoadState("networkidle");
+    expect(problems.pageErrors).toEqual([]);
+    // The browser reports the document's own 404; nothing else may go wrong.
+    expect(problems.console.filter((m) => !/status of 404/.test(m))).toEqual([]);
+    expect(await problems.csp()).toEqual([]);
+  }
+});
+
+test("/vespers announcement dialog", async ({ page, jsEnabled }) => {
+  await page.goto("/vespers");
+  await expect(page.locator("h1")).toBeVisible();
+  const dialog = page.getByRole("dialog");
+  if (!jsEnabled) {
+    // No script, no pop-up: the page content is there to read.
+    await expect(dialog).toBeHidden();
+    return;
+  }
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole("link", { name: "View Event Details" })).toHaveAttribute("href", "/event");
+  await expect(dialog.getByRole("button", { name: "Maybe Later" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+
+  await page.reload();
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole("button", { name: "Maybe Later" }).click();
+  await expect(dialog).toBeHidden();
+});
