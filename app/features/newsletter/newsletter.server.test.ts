@@ -107,7 +107,13 @@ describe("SubscribeSchema", () => {
     expect(SubscribeSchema.parse({ email: " Reader@Example.org ", source: "footer:/about" })).toEqual({
       email: "reader@example.org",
       source: "footer:/about",
+      variant: "footer",
     });
+  });
+
+  it("keeps a known box variant and treats an unknown one as the footer's", () => {
+    expect(SubscribeSchema.parse({ email: "a@b.co", variant: "about" }).variant).toBe("about");
+    expect(SubscribeSchema.parse({ email: "a@b.co", variant: "<script>" }).variant).toBe("footer");
   });
 
   it("labels a sign-up without a source 'newsletter'", () => {
