@@ -84,6 +84,12 @@ export async function startServer() {
 
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   console.log(`[http] serving ${config.publicUrl} (listening on ${config.host}:${config.port})`);
+  // Load the badge renderer's fonts and measurements now, not on the first staff click.
+  setTimeout(() => {
+    import("~/features/badges/render/kit.server")
+      .then((m) => m.warmKit())
+      .catch((e) => console.warn("[render] warm-up failed", e));
+  }, 250).unref();
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -18,10 +18,10 @@ const DISPLAY_WEIGHTS: Weight[] = [700];
 
 // Resolved at run time from node_modules: the server bundle keeps node_modules beside it,
 // and satori needs the raw .woff bytes (it cannot read woff2).
-const require = createRequire(import.meta.url);
+const nodeRequire = createRequire(import.meta.url);
 
 async function load(pkg: string, file: string, name: string, weight: Weight): Promise<FontOptions> {
-  const data = await fs.readFile(require.resolve(`${pkg}/files/${file}`));
+  const data = await fs.readFile(nodeRequire.resolve(`${pkg}/files/${file}`));
   return { name, data, weight, style: "normal" };
 }
 

@@ -3,9 +3,9 @@ import path from "node:path";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EVENT, TIERS, type Tier } from "../tiers";
-import { renderBadgePng, renderKit, renderPosterPng, renderTeamBadgePng, type KitInput } from "./kit.server";
+import { renderBadgePng, renderKit, renderPosterPng, renderTeamBadgePng, warmKit, type KitInput } from "./kit.server";
 import { qrMatrix, qrSvg, QR_QUIET_ZONE, QR_SIZE } from "./qr.server";
-import { cleanText, fitFontSize, initialsOf } from "./text";
+import { cleanText, fitText, initialsOf } from "./text";
 
 const tier = (key: Tier["key"]) => TIERS.find((t) => t.key === key)!;
 const share = (key: string) =>
@@ -31,8 +31,7 @@ beforeAll(async () => {
     <rect width="800" height="800" fill="#2b3a4a"/><circle cx="400" cy="330" r="170" fill="url(#g)"/>
     <ellipse cx="400" cy="760" rx="300" ry="240" fill="#c0392b"/></svg>`;
   portrait = await sharp(Buffer.from(svg)).png().toBuffer();
-  // Warm-up: fonts are read and parsed on the first render.
-  await renderKit({ tier: tier("t1"), name: "Warm Up", shareUrl: share("t1") });
+  await warmKit();
 });
 
 describe("renderKit", () => {
@@ -58,12 +57,19 @@ describe("renderKit", () => {
     keep("poster-t5-portrait.png", withPortrait.poster);
   });
 
+  it("draws the initials when the portrait cannot be read", async () => {
+    const input: KitInput = { tier: tier("t1"), name: "José", shareUrl: share("t1") };
+    const broken = await renderBadgePng({ ...input, portraitPng: Buffer.from("not an image") });
+    expect(broken.equals(await renderBadgePng(input))).toBe(true);
+  });
+
   it("keeps every tier and long or accented names inside the frame", async () => {
     const names = [
       "José",
-      "Dr. Maximiliana Wairimu-Kamau Ochieng'-Onyango Mwangi-Otieno Achieng Njeri Wambui",
+      "Dr Maximiliana Wairimu-Kamau Ochieng'-Onyango Mwangi-Otieno Achieng Njeri Wambui",
       "Abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzab",
     ];
+    expect(names.every((n) => Array.from(n).length <= 80)).toBe(true);
     for (const [i, t] of TIERS.entries()) {
       const name = names[i % names.length]!;
       const { badge, poster } = await renderKit({ tier: t, name, shareUrl: share(t.key) });
@@ -79,6 +85,10 @@ describe("renderKit", () => {
     const a = await renderPosterPng({ ...input, shareUrl: share("t2") });
     const b = await renderPosterPng({ ...input, shareUrl: `${share("t2")}&x=1` });
     expect(a.equals(b)).toBe(false);
+    // A share URL at the 500-character limit still lays out inside the frame.
+    const long = await renderPosterPng({ ...input, shareUrl: `https://site.test/event?x=${"a".repeat(474)}` });
+    expect(await meta(long)).toEqual({ format: "png", width: 1080, height: 1080 });
+    keep("poster-long-url.png", long);
     // The badge carries no QR code, so the share URL does not change it.
     const c = await renderBadgePng({ ...input, shareUrl: share("t2") });
     const d = await renderBadgePng({ ...input, shareUrl: `${share("t2")}&x=1` });
@@ -87,19 +97,25 @@ describe("renderKit", () => {
 
   it("renders badge + poster warm within the sanity bound", async () => {
     const input: KitInput = { tier: tier("t4"), name: "Amani Wanjiku", portraitPng: portrait, shareUrl: share("t4") };
+    // Best and median of seven: the best shows the cost on an idle machine, the median under
+    // whatever else the machine is doing.
     const time = async (fn: () => Promise<unknown>) => {
       const runs: number[] = [];
-      for (let i = 0; i < 5; i++) {
+      for (let i = 0; i < 7; i++) {
         const t0 = performance.now();
         await fn();
         runs.push(performance.now() - t0);
       }
-      return Math.round(runs.sort((x, y) => x - y)[2]!);
+      runs.sort((x, y) => x - y);
+      return { best: Math.round(runs[0]!), median: Math.round(runs[3]!) };
     };
     const badge = await time(() => renderBadgePng(input));
     const poster = await time(() => renderPosterPng(input));
-    const both = await time(() => renderKit(input));
-    console.log(`[kit] warm median: badge ${badge} ms, poster ${poster} ms, renderKit ${both} ms`);
+    const kit = await time(() => renderKit(input));
+    const both = kit.median;
+    console.log(
+      `[kit] warm ms (best/median): badge ${badge.best}/${badge.median}, poster ${poster.best}/${poster.median}, renderKit ${kit.best}/${kit.median}`,
+    );
     expect(both).toBeLessThan(1500);
   });
 });
@@ -118,6 +134,10 @@ describe("QR code", () => {
     expect(svg).toContain('fill="#ffffff"');
     expect(svg).toContain("#f5b85a"); // the lamp of the logo mark
     expect(qrSvg(`${url}&x=1`).svg).not.toBe(svg);
+    // Only a share URL near the 500-character limit grows the code, to keep 2 px modules.
+    const long = qrSvg(`https://site.test/event?x=${"a".repeat(460)}`);
+    expect(long.size).toBeGreaterThan(size);
+    expect(long.size - 2 * QR_QUIET_ZONE).toBe(2 * qrMatrix(`https://site.test/event?x=${"a".repeat(460)}`).modules.size);
   });
 });
 
@@ -149,10 +169,14 @@ describe("text helpers", () => {
   });
 
   it("shrinks long names", () => {
-    const opts = { width: 820, maxLines: 2, max: 84, min: 40 };
-    expect(fitFontSize("José", opts)).toBe(84);
-    expect(fitFontSize("Dr. Maximiliana Wairimu-Kamau Ochieng'-Onyango Mwangi-Otieno", opts)).toBeLessThan(84);
-    expect(fitFontSize("a".repeat(80), opts)).toBe(40);
+    const steps = [
+      { maxLines: 2, max: 84, min: 48 },
+      { maxLines: 3, max: 46, min: 36 },
+    ];
+    expect(fitText("José", 820, steps)).toEqual({ fontSize: 84, maxLines: 2 });
+    const long = fitText("Dr. Maximiliana Wairimu-Kamau Ochieng'-Onyango Mwangi-Otieno", 820, steps);
+    expect(long.fontSize).toBeLessThan(84);
+    expect(fitText("a".repeat(80), 820, steps)).toEqual({ fontSize: 36, maxLines: 3 });
   });
 
   it("prints the event date the spec names", () => {

@@ -2,9 +2,10 @@ import { renderAsync } from "@resvg/resvg-js";
 import type { ReactNode } from "react";
 import satori from "satori";
 import sharp from "sharp";
-import type { Tier } from "../tiers";
+import { TIERS, type Tier } from "../tiers";
 import { BadgeTemplate, type TemplateInput } from "./badge-template";
 import { kitFonts } from "./fonts.server";
+import { displayMeasure } from "./measure.server";
 import { svgDataUri } from "./mark";
 import { SIZE } from "./parts";
 import { PosterTemplate } from "./poster-template";
@@ -42,25 +43,33 @@ async function toPng(node: ReactNode): Promise<Buffer> {
     .toBuffer();
 }
 
+/** The portrait, small, as a data URI; an unreadable one falls back to the initials. */
 async function portraitUri(png: Buffer | null | undefined): Promise<string | null> {
   if (!png || png.length === 0) return null;
-  const small = await sharp(png, { limitInputPixels: 40_000_000 })
-    .rotate()
-    .resize(PORTRAIT_PX, PORTRAIT_PX, { fit: "cover" })
-    .flatten({ background: "#ffffff" })
-    .jpeg({ quality: 90 })
-    .toBuffer();
-  return `data:image/jpeg;base64,${small.toString("base64")}`;
+  try {
+    const small = await sharp(png, { limitInputPixels: 40_000_000 })
+      .rotate()
+      .resize(PORTRAIT_PX, PORTRAIT_PX, { fit: "cover" })
+      .flatten({ background: "#ffffff" })
+      .jpeg({ quality: 90 })
+      .toBuffer();
+    return `data:image/jpeg;base64,${small.toString("base64")}`;
+  } catch (e) {
+    console.warn("[kit] portrait unreadable, drawing initials instead:", (e as Error).message);
+    return null;
+  }
 }
 
 async function prepare(input: KitInput): Promise<TemplateInput> {
   const name = cleanText(input.name) || "Supporter";
+  const [portrait, measure] = await Promise.all([portraitUri(input.portraitPng), displayMeasure()]);
   return {
     tier: input.tier,
     name,
     initials: initialsOf(name),
-    portrait: await portraitUri(input.portraitPng),
+    portrait,
     reference: input.reference ? cleanText(input.reference, 24) : undefined,
+    measure,
   };
 }
 
@@ -98,6 +107,16 @@ export async function renderTeamBadgePng(badge: TeamBadge): Promise<Buffer> {
       issuedText={formatIssuedDate(badge.issuedAt)}
       category={cleanText(badge.category, 24)}
       earned={badge.earned}
+      measure={await displayMeasure()}
     />,
   );
+}
+
+/**
+ * Reads and parses the fonts and measures the display face, so the first real render does not
+ * pay for it (about 1-2 s on a small machine). Safe to call at start-up and to call twice.
+ */
+export async function warmKit(): Promise<void> {
+  await Promise.all([kitFonts(), displayMeasure()]);
+  await toPng(<BadgeTemplate {...await prepare({ tier: TIERS[0]!, name: "Warm Up", shareUrl: "https://example.org" })} />);
 }

@@ -16,7 +16,8 @@ export function Canvas({ style, children }: { style?: CSSProperties; children: R
         height: SIZE,
         fontFamily: SANS,
         position: "relative",
-        overflow: "hidden",
+        // No overflow: hidden here. The SVG viewport already clips, and satori would wrap
+        // every element in a full-canvas mask, which makes resvg several times slower.
         ...style,
       }}
     >
@@ -113,6 +114,15 @@ export function Tick({ size, color, background }: { size: number; color: string;
     `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 24 24">` +
     `<circle cx="12" cy="12" r="12" fill="${background}"/>` +
     `<path d="M6.5 12.5l3.5 3.5 7.5-8" stroke="${color}" stroke-width="2.6" fill="none" stroke-linecap="round" stroke-linejoin="round"/>` +
+    `</svg>`;
+  return <img src={svgDataUri(svg)} width={size} height={size} alt="" style={{ width: size, height: size }} />;
+}
+
+/** A right arrow towards the QR code (the latin font subsets carry no arrows). */
+export function Arrow({ size, color }: { size: number; color: string }) {
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 24 24">` +
+    `<path d="M4 12h15M13 6l6 6-6 6" stroke="${color}" stroke-width="2.8" fill="none" stroke-linecap="round" stroke-linejoin="round"/>` +
     `</svg>`;
   return <img src={svgDataUri(svg)} width={size} height={size} alt="" style={{ width: size, height: size }} />;
 }

@@ -3,8 +3,8 @@ import { site } from "~/lib/site";
 import type { TemplateInput } from "./badge-template";
 import { alpha, inkOn, shade } from "./colour";
 import { DISPLAY } from "./fonts.server";
-import { Avatar, Canvas, LogoMark } from "./parts";
-import { fitFontSize } from "./text";
+import { Arrow, Avatar, Canvas, LogoMark } from "./parts";
+import { fitText } from "./text";
 
 const NAME_WIDTH = 560;
 
@@ -14,13 +14,20 @@ export function PosterTemplate({
   name,
   initials,
   portrait,
+  measure,
   qr,
 }: TemplateInput & { qr: { src: string; size: number } }) {
   const t = tier.theme;
   const onPrimary = inkOn(t.primary, t.text);
   const onAccent = inkOn(t.accent, t.text);
-  const nameSize = fitFontSize(name, { width: NAME_WIDTH, maxLines: 3, max: 76, min: 38 });
+  const fit = fitText(name, NAME_WIDTH, [
+    { maxLines: 2, max: 76, min: 50 },
+    { maxLines: 3, max: 48, min: 40 },
+    { maxLines: 4, max: 38, min: 32 },
+  ], measure);
   const deep = shade(t.primary, 0.45);
+  // A very long share URL grows the QR code (qr.server.ts); the headline gives up the room.
+  const headline = qr.size > 200 ? 0.72 : 1;
 
   return (
     <Canvas
@@ -95,10 +102,10 @@ export function PosterTemplate({
               marginTop: 10,
               fontFamily: DISPLAY,
               fontWeight: 700,
-              fontSize: nameSize,
+              fontSize: fit.fontSize,
               lineHeight: 1.08,
               overflowWrap: "anywhere",
-              lineClamp: 3,
+              lineClamp: fit.maxLines,
             }}
           >
             {name}
@@ -134,11 +141,8 @@ export function PosterTemplate({
           letterSpacing: "-0.02em",
         }}
       >
-        <div style={{ display: "flex", fontSize: 118 }}>Will Be</div>
-        <div style={{ display: "flex", alignItems: "flex-end", gap: 26 }}>
-          <div style={{ display: "flex", fontSize: 150 }}>Attending</div>
-          <div style={{ display: "flex", width: 120, height: 14, marginBottom: 30, borderRadius: 14, background: t.accent }} />
-        </div>
+        <div style={{ display: "flex", fontSize: Math.round(118 * headline) }}>Will Be</div>
+        <div style={{ display: "flex", fontSize: Math.round(150 * headline) }}>Attending</div>
       </div>
 
       <div
@@ -151,7 +155,6 @@ export function PosterTemplate({
           borderRadius: 32,
           background: "#ffffff",
           color: t.text,
-          boxShadow: `0 16px 40px ${alpha(deep, 0.45)}`,
         }}
       >
         <div style={{ display: "flex", flexDirection: "column", flexGrow: 1, flexShrink: 1 }}>
@@ -176,10 +179,11 @@ export function PosterTemplate({
               fontWeight: 800,
             }}
           >
-            Scan to support the evening →
+            Scan to support the evening
+            <Arrow size={26} color={onPrimary} />
           </div>
         </div>
-        <div style={{ display: "flex", flexShrink: 0, borderRadius: 18, border: `3px solid ${t.secondary}`, overflow: "hidden" }}>
+        <div style={{ display: "flex", flexShrink: 0, padding: 6, borderRadius: 18, border: `3px solid ${t.secondary}` }}>
           <img src={qr.src} width={qr.size} height={qr.size} alt="" style={{ width: qr.size, height: qr.size }} />
         </div>
       </div>

@@ -3,25 +3,29 @@ import { logoMarkShapes } from "./mark";
 
 /** Spec section 9: the poster's QR code is 144 px, high error correction, logo in the centre. */
 export const QR_SIZE = 144;
+/** Below this many pixels a module stops scanning reliably (share URLs near the 500 limit). */
+const MIN_MODULE_PX = 2;
 export const QR_QUIET_ZONE = 16;
-const LOGO_FRACTION = 0.22;
+const LOGO_FRACTION = 0.2;
 
 export function qrMatrix(text: string) {
   return QRCode.create(text, { errorCorrectionLevel: "H" });
 }
 
 /**
- * The QR code as SVG: a white quiet-zone square, the modules as one crisp path scaled to exactly
- * QR_SIZE px, and the logo mark on a white disc in the middle. The modules under the disc are
- * left out; level H restores far more than the few percent it covers.
+ * The QR code as SVG: a white quiet-zone square, the modules as one crisp path scaled to
+ * QR_SIZE px (larger only for a very long URL), and the logo mark on a white disc in the
+ * middle. The modules under the disc are left out; level H restores far more than they cover.
  */
 export function qrSvg(text: string): { svg: string; size: number } {
   const qr = qrMatrix(text);
   const n = qr.modules.size;
-  const cell = QR_SIZE / n;
-  const logo = QR_SIZE * LOGO_FRACTION;
+  // 144 px for any ordinary share URL; only a very long one grows the code to keep it scannable.
+  const side = Math.max(QR_SIZE, n * MIN_MODULE_PX);
+  const cell = side / n;
+  const logo = side * LOGO_FRACTION;
   const hole = logo + 2 * cell; // a clear ring of about one module around the disc
-  const mid = QR_SIZE / 2;
+  const mid = side / 2;
   const reach = (hole / 2 + cell / 2) ** 2;
 
   let d = "";
@@ -34,7 +38,7 @@ export function qrSvg(text: string): { svg: string; size: number } {
     }
   }
 
-  const total = QR_SIZE + 2 * QR_QUIET_ZONE;
+  const total = side + 2 * QR_QUIET_ZONE;
   const q = QR_QUIET_ZONE;
   const c = total / 2;
   const svg =

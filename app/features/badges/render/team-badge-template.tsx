@@ -2,7 +2,7 @@ import { site } from "~/lib/site";
 import { alpha, inkOn, shade } from "./colour";
 import { DISPLAY } from "./fonts.server";
 import { Canvas, LogoMark, Tick } from "./parts";
-import { fitFontSize } from "./text";
+import { fitText, type MeasureEm } from "./text";
 
 export type TeamBadgeInput = {
   id: string;
@@ -28,11 +28,14 @@ export function categoryStyle(category: string) {
 }
 
 /** A team badge: a medallion in the category's colour, the title, the holder and the issue. */
-export function TeamBadgeTemplate(b: TeamBadgeInput & { issuedText: string }) {
+export function TeamBadgeTemplate(b: TeamBadgeInput & { issuedText: string; measure: MeasureEm }) {
   const c = categoryStyle(b.category);
   const ink = shade(c.primary, 0.55);
   const onPrimary = inkOn(c.primary, ink);
-  const titleSize = fitFontSize(b.title, { width: 820, maxLines: 2, max: 78, min: 40 });
+  const fit = fitText(b.title, 820, [
+    { maxLines: 2, max: 78, min: 46 },
+    { maxLines: 3, max: 44, min: 36 },
+  ], b.measure);
   const medal = 300;
 
   return (
@@ -54,7 +57,6 @@ export function TeamBadgeTemplate(b: TeamBadgeInput & { issuedText: string }) {
           color: ink,
           padding: "40px 56px 40px",
           position: "relative",
-          overflow: "hidden",
         }}
       >
         <div style={{ display: "flex", width: "100%", alignItems: "center", justifyContent: "space-between" }}>
@@ -125,11 +127,10 @@ export function TeamBadgeTemplate(b: TeamBadgeInput & { issuedText: string }) {
               textAlign: "center",
               fontFamily: DISPLAY,
               fontWeight: 700,
-              fontSize: titleSize,
+              fontSize: fit.fontSize,
               lineHeight: 1.08,
               overflowWrap: "anywhere",
-              lineClamp: 2,
-              textWrap: "balance",
+              lineClamp: fit.maxLines,
             }}
           >
             {b.title}
@@ -137,14 +138,14 @@ export function TeamBadgeTemplate(b: TeamBadgeInput & { issuedText: string }) {
           <div
             style={{
               display: "block",
-              maxWidth: 820,
+              width: 820,
               marginTop: 14,
               textAlign: "center",
               fontSize: 30,
               lineHeight: 1.3,
               color: alpha(ink, 0.85),
               lineClamp: 2,
-              textWrap: "balance",
+              textWrap: "pretty",
             }}
           >
             {b.subtitle}

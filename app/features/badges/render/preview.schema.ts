@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { TIER_KEYS } from "../tiers";
+import { PORTRAIT_URL_MESSAGE, SAMPLE_NAME, SHARE_URL_MESSAGE } from "./preview";
+import { MAX_NAME_LENGTH } from "./text";
+
+/** The query of /event/previews/image.png. */
+export const PreviewImageSchema = z.object({
+  kind: z.enum(["poster", "badge"], { message: "Kind must be poster or badge." }),
+  tier: z.enum(TIER_KEYS, { message: `Tier must be one of ${TIER_KEYS.join(", ")}.` }),
+  name: z
+    .string()
+    .trim()
+    .max(MAX_NAME_LENGTH, `Name must be at most ${MAX_NAME_LENGTH} characters.`)
+    .optional()
+    .transform((v) => v || SAMPLE_NAME),
+  share: z
+    .string()
+    .trim()
+    .max(500, SHARE_URL_MESSAGE)
+    .refine((v) => {
+      try {
+        const u = new URL(v);
+        return u.protocol === "http:" || u.protocol === "https:";
+      } catch {
+        return false;
+      }
+    }, SHARE_URL_MESSAGE)
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  portrait: z
+    .string()
+    .trim()
+    .max(300, PORTRAIT_URL_MESSAGE)
+    .optional()
+    .transform((v) => v || undefined),
+});
+
+export type PreviewImageQuery = z.infer<typeof PreviewImageSchema>;
