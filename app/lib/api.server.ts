@@ -39,7 +39,8 @@ export function parseOr400<S extends z.ZodType>(schema: S, input: unknown): z.ou
   const field = issue?.path.join(".");
   const message = issue?.message ?? "Invalid request.";
   // Our own messages are sentences; zod's generic ones get the field name in front.
-  throw new HttpError(400, /^[A-Z]/.test(message) ? message : `${field || "request"}: ${message}`);
+  const plain = /^[A-Z]/.test(message) || (!!field && message.startsWith(field));
+  throw new HttpError(400, plain ? message : `${field || "request"}: ${message}`);
 }
 
 /** Throws a 429 when the caller's address is over the limit. */

@@ -7,6 +7,7 @@ import { nowIso } from "~/lib/db.server";
 import { enqueueMail, kickMailWorker, MAX_ATTEMPTS, randomToken } from "~/lib/email.server";
 import { env } from "~/lib/env.server";
 import { absoluteUrl, HttpError } from "~/lib/http.server";
+import { safeEqual } from "~/lib/secrets.server";
 import { claimPaymentCode } from "../payments/payment-codes.server";
 import type { BadgeOrderInput, BadgeOrderStatus } from "./badge-order.schema";
 import { badgeKitEmail, orderReceivedEmail } from "./emails/badge-emails";
@@ -33,7 +34,7 @@ export function orderDir(id: string) {
 
 async function writeFileDurably(file: string, bytes: Buffer) {
   await fs.mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
+  const tmp = `${file}.${process.pid}.${crypto.randomBytes(6).toString("hex")}.tmp`;
   const handle = await fs.open(tmp, "w", 0o600);
   try {
     await handle.writeFile(bytes);
@@ -143,7 +144,10 @@ export async function submitBadgeOrder(db: Db, input: BadgeOrderInput, portraitP
   for (let attempt = 0; ; attempt++) {
     const id = newOrderId();
     const exists = await db.selectFrom("badge_orders").select("id").where("id", "=", id).executeTakeFirst();
-    if (exists && attempt < 5) continue;
+    if (exists) {
+      if (attempt < 20) continue;
+      throw new HttpError(503, "Could not create an order reference. Please try again.");
+    }
     if (portraitPng) await writeFileDurably(path.join(orderDir(id), "portrait.png"), portraitPng);
     try {
       await insertOrder(db, id, tier, input, portraitPng !== null);
@@ -260,12 +264,11 @@ export async function attachBadgeAssets(db: Db, id: string, images: { badge: Buf
 
 /** Reads an order's image for staff; `kind` is one of three fixed names, never a client path. */
 export async function readOrderAsset(db: Db, id: string, kind: "portrait" | "badge" | "poster", token: string | null, staff: boolean) {
-  const row = await loadRow(db, id);
-  const file = row[`${kind}_file`];
+  const row = await db.selectFrom("badge_orders").selectAll().where("id", "=", id).executeTakeFirst();
+  // One answer for an unknown order, a wrong token and a missing image: nothing to probe.
+  const allowed = !!row && (staff || (!!token && safeEqual(token, row.asset_token)));
+  const file = allowed ? row[`${kind}_file`] : null;
   if (!file) throw new HttpError(404, "No such image.");
-  if (!staff && !(token && crypto.timingSafeEqual(Buffer.from(token.padEnd(64).slice(0, 64)), Buffer.from(row.asset_token.padEnd(64).slice(0, 64))))) {
-    throw new HttpError(404, "No such image.");
-  }
   return fs.readFile(path.join(orderDir(id), `${kind}.png`));
 }
 
@@ -292,17 +295,27 @@ export async function setBadgeOrderStatus(db: Db, id: string, status: "approved"
       (await fileExists(path.join(dir, "poster.png")));
     if (!ready) throw new HttpError(409, ASSETS_REQUIRED);
     await db.transaction().execute(async (trx) => {
-      const outboxId = await enqueueKitMail(trx, row);
-      await trx
+      // Checked again inside the transaction: two approvals at once send one kit.
+      const updated = await trx
         .updateTable("badge_orders")
-        .set({ status: "approved", approved_at: nowIso(), rejected_at: null, delivery_outbox_id: outboxId })
+        .set({ status: "approved", approved_at: nowIso(), rejected_at: null })
         .where("id", "=", id)
-        .execute();
+        .where("status", "!=", "approved")
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) !== 1) throw new HttpError(409, "Order is already approved.");
+      const outboxId = await enqueueKitMail(trx, row);
+      await trx.updateTable("badge_orders").set({ delivery_outbox_id: outboxId }).where("id", "=", id).execute();
     });
     void kickMailWorker();
   } else {
     if (row.status === "rejected") throw new HttpError(409, "Order is already rejected.");
-    await db.updateTable("badge_orders").set({ status: "rejected", rejected_at: nowIso() }).where("id", "=", id).execute();
+    const updated = await db
+      .updateTable("badge_orders")
+      .set({ status: "rejected", rejected_at: nowIso() })
+      .where("id", "=", id)
+      .where("status", "!=", "rejected")
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) throw new HttpError(409, "Order is already rejected.");
   }
   return getBadgeOrder(db, id);
 }

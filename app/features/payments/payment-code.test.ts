@@ -23,9 +23,13 @@ describe("normalisePaymentCode", () => {
     expect(isValidPaymentCode(code)).toBe(false);
   });
 
-  test("validity: 6 to 20 letters and digits", () => {
+  test("validity: ten letters and digits, with at least one of each", () => {
     expect(isValidPaymentCode("SKL4Q2ZB7X")).toBe(true);
     expect(isValidPaymentCode("AB12")).toBe(false);
     expect(isValidPaymentCode("SKL4Q2ZB7X!")).toBe(false);
+    expect(isValidPaymentCode("SKL4Q2ZB7XY")).toBe(false);
+    expect(isValidPaymentCode("ABCDEFGHIJ")).toBe(false);
+    expect(isValidPaymentCode("0712345678")).toBe(false);
+    expect(isValidPaymentCode(normalisePaymentCode("paid cash"))).toBe(false);
   });
 });

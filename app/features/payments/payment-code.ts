@@ -18,4 +18,5 @@ export function normalisePaymentCode(raw: string): string {
   return text.replace(/[\s-]/g, "");
 }
 
-export const isValidPaymentCode = (code: string) => /^[A-Z0-9]{6,20}$/.test(code);
+/** Ten letters and digits, holding at least one of each. */
+export const isValidPaymentCode = (code: string) => /^(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{10}$/.test(code);

@@ -1,0 +1,554 @@
+import fs from "node:fs";
+import path from "node:path";
+import sharp from "sharp";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Db } from "~/lib/db.server";
+import { drainOutbox, MAX_ATTEMPTS } from "~/lib/email.server";
+import { HttpError } from "~/lib/http.server";
+import { freshApp } from "../../../tests/support/reset";
+import { closedPort, startSmtpReceiver, type SmtpReceiver } from "../../../tests/support/smtp";
+import { BadgeOrderSchema } from "./badge-order.schema";
+import {
+  attachBadgeAssets,
+  generateBadgeAssets,
+  getBadgeOrder,
+  listBadgeOrders,
+  resendBadgeKit,
+  setBadgeOrderStatus,
+  submitBadgeOrder,
+} from "./badge-orders.server";
+import { processPortrait } from "./portrait.server";
+
+const ID = /^BO-[0-9A-Z]{6}$/;
+const USED =
+  "This payment confirmation code has already been used for an order. Check the code, or email us if you think this is a mistake.";
+
+let codes = 0;
+/** A fresh, valid M-Pesa-like code: ten letters and digits. */
+const nextCode = () => `QA${String(++codes).padStart(8, "0")}`;
+
+const input = (fields: Record<string, unknown> = {}) =>
+  BadgeOrderSchema.parse({
+    tierKey: "t3",
+    name: "Jane Wanjiru",
+    email: "jane@example.org",
+    paymentReference: nextCode(),
+    ...fields,
+  });
+
+const submit = (db: Db, fields: Record<string, unknown> = {}, portrait: Buffer | null = null) =>
+  submitBadgeOrder(db, input(fields), portrait);
+
+const png = (size: number, background: string) =>
+  sharp({ create: { width: size, height: size, channels: 3, background } }).png().toBuffer();
+
+let BADGE: Buffer;
+let POSTER: Buffer;
+const withAssets = (db: Db, id: string) => attachBadgeAssets(db, id, { badge: BADGE, poster: POSTER });
+
+/** Runs `work`, expecting an HttpError; returns its status and message. */
+async function httpError(work: () => Promise<unknown>): Promise<{ status: number; message: string }> {
+  try {
+    await work();
+  } catch (e) {
+    if (e instanceof HttpError) return { status: e.status, message: e.message };
+    throw e;
+  }
+  throw new Error("expected an HttpError, but the call succeeded");
+}
+
+const rowOf = (db: Db, id: string) => db.selectFrom("badge_orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+const count = async (db: Db, table: "badge_orders" | "payment_codes" | "outbox") =>
+  Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+const orderDir = (id: string) => path.join(process.env.DATA_DIR!, "badge-orders", id);
+
+let smtp: SmtpReceiver;
+beforeAll(async () => {
+  smtp = await startSmtpReceiver();
+  BADGE = await png(1080, "#123b5d");
+  POSTER = await png(1080, "#e0892b");
+});
+afterAll(async () => {
+  await smtp.close();
+});
+
+let db: Db;
+beforeEach(async () => {
+  db = await freshApp({ SMTP_URL: smtp.url });
+  smtp.clear();
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+describe("submitBadgeOrder", () => {
+  it("stores a pending order with the server's tier name, amount and share link, and claims the code", async () => {
+    const { id } = await submit(db, {
+      tierKey: "t3",
+      name: "Jane Wanjiru",
+      email: "Jane@Example.org",
+      phone: "+254 712 345 678",
+      paymentReference: " skl4q2zb7x ",
+      hardCopy: "on",
+      notes: "Front row, please.",
+    });
+    expect(id).toMatch(ID);
+    const row = await rowOf(db, id);
+    expect(row).toMatchObject({
+      id,
+      tier_key: "t3",
+      tier_name: "Big Friend",
+      amount: 1300,
+      name: "Jane Wanjiru",
+      email: "jane@example.org",
+      phone: "+254 712 345 678",
+      payment_reference: "SKL4Q2ZB7X",
+      hard_copy: 1,
+      notes: "Front row, please.",
+      share_url: "http://site.test/event?utm_source=share&utm_medium=badge&utm_campaign=event_t3",
+      status: "pending",
+      approved_at: null,
+      rejected_at: null,
+      portrait_file: null,
+      badge_file: null,
+      poster_file: null,
+    });
+    expect(new Date(row.created_at).toISOString()).toBe(row.created_at);
+    expect(Date.now() - Date.parse(row.created_at)).toBeLessThan(10_000);
+    expect(row.asset_token.length).toBeGreaterThanOrEqual(20);
+    expect(await db.selectFrom("payment_codes").selectAll().execute()).toMatchObject([
+      { code: "SKL4Q2ZB7X", kind: "badge", order_id: id },
+    ]);
+  });
+
+  it("a t1 order claiming amount 1 and tier name 'Champion' is stored as Friends Badge at 300", async () => {
+    const { id } = await submit(db, { tierKey: "t1", tierName: "Champion", amount: 1, shareUrl: "https://evil.example/" });
+    expect(await rowOf(db, id)).toMatchObject({
+      tier_key: "t1",
+      tier_name: "Friends Badge",
+      amount: 300,
+      share_url: "http://site.test/event?utm_source=share&utm_medium=badge&utm_campaign=event_t1",
+    });
+  });
+
+  it("an unknown tier (bypassing the schema) is a 400 'Tier configuration missing.'", async () => {
+    const bad = { ...input(), tierKey: "t9" } as unknown as ReturnType<typeof input>;
+    expect(await httpError(() => submitBadgeOrder(db, bad, null))).toEqual({ status: 400, message: "Tier configuration missing." });
+    expect(await count(db, "badge_orders")).toBe(0);
+  });
+
+  it.each([
+    ["the same code", "SKL4Q2ZB7X"],
+    ["the code in lower case", "skl4q2zb7x"],
+    ["the code with spaces", " SKL4 Q2ZB 7X "],
+    ["the code inside a pasted SMS", "skl4q2zb7x Confirmed. Ksh1,300.00 sent to STREET LIGHT OUTREACH on 21/11/25 at 7:02 PM."],
+  ])("%s again is a 409 and nothing new is stored", async (_, again) => {
+    const first = await submit(db, { paymentReference: "SKL4Q2ZB7X" });
+    const portrait = await png(720, "#ffffff");
+    const folders = () => (fs.existsSync(orderDir("")) ? fs.readdirSync(orderDir("")).sort() : []);
+    const before = folders();
+    const err = await httpError(() => submit(db, { paymentReference: again, email: "other@example.org" }, portrait));
+    expect(err).toEqual({ status: 409, message: USED });
+    expect(err.message).toContain("already been used");
+    expect(await db.selectFrom("badge_orders").select("id").execute()).toEqual([{ id: first.id }]);
+    expect(await count(db, "payment_codes")).toBe(1);
+    expect(await db.selectFrom("outbox").select("to_address").execute()).toEqual([{ to_address: "jane@example.org" }]);
+    // The refused order's portrait is not left on disk.
+    expect(folders()).toEqual(before);
+  });
+
+  it("a code already used by a merch order is refused too", async () => {
+    await db
+      .insertInto("payment_codes")
+      .values({ code: "SKL4Q2ZB7X", kind: "merch", order_id: "MO-000001", created_at: new Date().toISOString() })
+      .execute();
+    expect(await httpError(() => submit(db, { paymentReference: "SKL4Q2ZB7X" }))).toEqual({ status: 409, message: USED });
+    expect(await count(db, "badge_orders")).toBe(0);
+  });
+
+  it("emails 'we received your order' with the reference, tier, amount and code", async () => {
+    const { id } = await submit(db, { tierKey: "t3", name: "Jane Wanjiru", email: "jane@example.org", paymentReference: "SKL4Q2ZB7X" });
+    await drainOutbox();
+    expect(smtp.messages).toHaveLength(1);
+    const { envelope, mail } = smtp.messages[0]!;
+    expect(envelope.to).toEqual(["jane@example.org"]);
+    expect(mail.subject).toBe(`We received your Big Friend confirmation (${id})`);
+    expect(mail.text).toContain(`Your reference is ${id}.`);
+    expect(mail.text).toContain("Tier: Big Friend · Amount: KES 1,300 · M-Pesa code: SKL4Q2ZB7X");
+    expect(mail.text).toContain("pending approval");
+    expect(mail.html).toContain(id);
+    expect(mail.attachments).toHaveLength(0);
+  });
+
+  it("a portrait is written to the order's folder before the order is stored", async () => {
+    const portrait = await processPortrait(new Uint8Array(await png(300, "#aa3355")));
+    const { id } = await submit(db, {}, portrait);
+    expect((await rowOf(db, id)).portrait_file).toBe("portrait.png");
+    expect(fs.readFileSync(path.join(orderDir(id), "portrait.png")).equals(portrait)).toBe(true);
+    expect((await getBadgeOrder(db, id)).portraitPath).toMatch(new RegExp(`^/admin/badge-orders/${id}/portrait\\.png\\?t=[\\w-]+$`));
+  });
+
+  it("200 submissions at once with distinct codes: 200 orders with distinct ids", async () => {
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        submit(db, { name: `Supporter ${i}`, email: `s${i}@example.org`, paymentReference: `QB${String(i).padStart(8, "0")}` }),
+      ),
+    );
+    const ids = results.map((r) => r.id);
+    expect(ids.every((id) => ID.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(200);
+    const rows = await db.selectFrom("badge_orders").select(["id", "name", "payment_reference"]).execute();
+    expect(rows).toHaveLength(200);
+    expect(new Set(rows.map((r) => r.id))).toEqual(new Set(ids));
+    expect(await count(db, "payment_codes")).toBe(200);
+    expect(await count(db, "outbox")).toBe(200);
+  });
+
+  it("20 submissions at once sharing one code: exactly one stored, 19 refused with 409", async () => {
+    const settled = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) =>
+        submit(db, { name: `Supporter ${i}`, email: `s${i}@example.org`, paymentReference: i % 2 ? "skl4q2zb7x" : "SKL4Q2ZB7X" }),
+      ),
+    );
+    const ok = settled.filter((s) => s.status === "fulfilled");
+    const refused = settled.filter((s): s is PromiseRejectedResult => s.status === "rejected");
+    expect(ok).toHaveLength(1);
+    expect(refused).toHaveLength(19);
+    for (const r of refused) {
+      expect(r.reason).toBeInstanceOf(HttpError);
+      expect(r.reason).toMatchObject({ status: 409, message: USED });
+    }
+    expect(await count(db, "badge_orders")).toBe(1);
+    expect(await count(db, "payment_codes")).toBe(1);
+    expect(await count(db, "outbox")).toBe(1);
+  });
+});
+
+describe("getBadgeOrder", () => {
+  it("reads the order with exactly the admin fields of spec section 3 (and the share link)", async () => {
+    const { id } = await submit(db, { tierKey: "t2", name: "Otieno", email: "o@example.org", paymentReference: "SKL4Q2ZB7X" });
+    const view = await getBadgeOrder(db, id);
+    expect(view).toEqual({
+      id,
+      name: "Otieno",
+      email: "o@example.org",
+      phone: "",
+      hardCopy: false,
+      tierKey: "t2",
+      tierName: "Helping Hand",
+      amount: 500,
+      paymentReference: "SKL4Q2ZB7X",
+      notes: "",
+      status: "pending",
+      createdAt: expect.any(String),
+      approvedAt: null,
+      delivery: null,
+      portraitPath: null,
+      badgePath: null,
+      posterPath: null,
+      shareUrl: "http://site.test/event?utm_source=share&utm_medium=badge&utm_campaign=event_t2",
+    });
+  });
+
+  it("an unknown id is a 404 'Order not found.'", async () => {
+    expect(await httpError(() => getBadgeOrder(db, "BO-000000"))).toEqual({ status: 404, message: "Order not found." });
+  });
+});
+
+describe("status rules", () => {
+  it("approving without assets is a 409 'Generate assets before approving.' and nothing changes", async () => {
+    const { id } = await submit(db);
+    expect(await httpError(() => setBadgeOrderStatus(db, id, "approved"))).toEqual({
+      status: 409,
+      message: "Generate assets before approving.",
+    });
+    expect(await rowOf(db, id)).toMatchObject({ status: "pending", approved_at: null, delivery_outbox_id: null });
+    expect(await db.selectFrom("outbox").select("kind").execute()).toEqual([{ kind: "badge.received" }]);
+  });
+
+  it("approving when the image files are gone from disk is a 409 too", async () => {
+    const { id } = await submit(db);
+    await withAssets(db, id);
+    fs.rmSync(path.join(orderDir(id), "poster.png"));
+    expect(await httpError(() => setBadgeOrderStatus(db, id, "approved"))).toEqual({
+      status: 409,
+      message: "Generate assets before approving.",
+    });
+  });
+
+  it("attaching assets gives the order badge and poster links", async () => {
+    const { id } = await submit(db);
+    const order = await withAssets(db, id);
+    const token = (await rowOf(db, id)).asset_token;
+    expect(order.badgePath).toBe(`/admin/badge-orders/${id}/badge.png?t=${token}`);
+    expect(order.posterPath).toBe(`/admin/badge-orders/${id}/poster.png?t=${token}`);
+    expect(fs.readFileSync(path.join(orderDir(id), "badge.png")).equals(BADGE)).toBe(true);
+    expect(fs.readFileSync(path.join(orderDir(id), "poster.png")).equals(POSTER)).toBe(true);
+  });
+
+  it("two asset uploads for one order at once (a double click) both succeed and leave whole PNGs", async () => {
+    const { id } = await submit(db);
+    const other = { badge: await png(1080, "#2e7d4f"), poster: await png(1080, "#6b2d5c") };
+    const settled = await Promise.allSettled([withAssets(db, id), attachBadgeAssets(db, id, other)]);
+    expect(settled.map((s) => (s.status === "rejected" ? String(s.reason) : s.status))).toEqual(["fulfilled", "fulfilled"]);
+    const badge = fs.readFileSync(path.join(orderDir(id), "badge.png"));
+    expect(badge.equals(BADGE) || badge.equals(other.badge)).toBe(true);
+    expect(fs.readdirSync(orderDir(id)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("attaching assets to an unknown order is a 404 and writes nothing", async () => {
+    expect(await httpError(() => withAssets(db, "BO-000000"))).toEqual({ status: 404, message: "Order not found." });
+    expect(fs.existsSync(orderDir("BO-000000"))).toBe(false);
+  });
+
+  it("approval with assets: approved_at set, the kit is emailed with the two 1080x1080 PNGs", async () => {
+    const { id } = await submit(db, { tierKey: "t5", name: "Wanjiku", email: "wanjiku@example.org", hardCopy: true });
+    await drainOutbox();
+    smtp.clear();
+    await withAssets(db, id);
+    const before = Date.now();
+    const order = await setBadgeOrderStatus(db, id, "approved");
+    expect(order.status).toBe("approved");
+    expect(order.approvedAt).not.toBeNull();
+    expect(Date.parse(order.approvedAt!)).toBeGreaterThanOrEqual(before - 1000);
+    expect(order.delivery).not.toBeNull();
+
+    const kit = await db.selectFrom("outbox").selectAll().where("kind", "=", "badge.kit").execute();
+    expect(kit).toHaveLength(1);
+    expect(JSON.parse(kit[0]!.attachments)).toHaveLength(2);
+
+    await drainOutbox();
+    expect(smtp.messages).toHaveLength(1);
+    const { envelope, mail } = smtp.messages[0]!;
+    expect(envelope.to).toEqual(["wanjiku@example.org"]);
+    expect(mail.subject).toBe("Your Champion badge and 'Will Be Attending' poster");
+    expect(mail.text).toContain(id);
+    expect(mail.text).toContain("KES 3,400");
+    expect(mail.text).toContain("hard-copy badge");
+    expect(mail.attachments.map((a) => [a.filename, a.contentType])).toEqual([
+      [`${id}-badge.png`, "image/png"],
+      [`${id}-will-be-attending.png`, "image/png"],
+    ]);
+    for (const a of mail.attachments) {
+      const meta = await sharp(a.content).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(["png", 1080, 1080]);
+    }
+    expect(mail.attachments[0]!.content.equals(BADGE)).toBe(true);
+    expect(mail.attachments[1]!.content.equals(POSTER)).toBe(true);
+
+    const delivered = await getBadgeOrder(db, id);
+    expect(delivered.delivery).toMatchObject({ ok: true, detail: expect.stringMatching(/^Emailed \S/) });
+  });
+
+  it("approve again is a 409 'Order is already approved.' and sends nothing more", async () => {
+    const { id } = await submit(db);
+    await withAssets(db, id);
+    await setBadgeOrderStatus(db, id, "approved");
+    expect(await httpError(() => setBadgeOrderStatus(db, id, "approved"))).toEqual({
+      status: 409,
+      message: "Order is already approved.",
+    });
+    expect(await db.selectFrom("outbox").select("kind").where("kind", "=", "badge.kit").execute()).toHaveLength(1);
+  });
+
+  it("two approvals at the same moment: one wins, the other is a 409, one kit is sent", async () => {
+    const { id } = await submit(db);
+    await withAssets(db, id);
+    const settled = await Promise.allSettled([setBadgeOrderStatus(db, id, "approved"), setBadgeOrderStatus(db, id, "approved")]);
+    expect(settled.map((s) => s.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const refused = settled.find((s): s is PromiseRejectedResult => s.status === "rejected")!;
+    expect(refused.reason).toMatchObject({ status: 409, message: "Order is already approved." });
+    expect(await db.selectFrom("outbox").select("id").where("kind", "=", "badge.kit").execute()).toHaveLength(1);
+  });
+
+  it("reject, reject again (409), then approve a rejected order that has assets", async () => {
+    const { id } = await submit(db);
+    const rejected = await setBadgeOrderStatus(db, id, "rejected");
+    expect(rejected.status).toBe("rejected");
+    expect(rejected.approvedAt).toBeNull();
+    expect((await rowOf(db, id)).rejected_at).not.toBeNull();
+    expect(await httpError(() => setBadgeOrderStatus(db, id, "rejected"))).toEqual({
+      status: 409,
+      message: "Order is already rejected.",
+    });
+    // Rejected and still without assets: approving is refused for that reason.
+    expect(await httpError(() => setBadgeOrderStatus(db, id, "approved"))).toEqual({
+      status: 409,
+      message: "Generate assets before approving.",
+    });
+    await withAssets(db, id);
+    const approved = await setBadgeOrderStatus(db, id, "approved");
+    expect(approved.status).toBe("approved");
+    expect(approved.approvedAt).not.toBeNull();
+    expect((await rowOf(db, id)).rejected_at).toBeNull();
+  });
+
+  it("an approved order can be rejected", async () => {
+    const { id } = await submit(db);
+    await withAssets(db, id);
+    await setBadgeOrderStatus(db, id, "approved");
+    expect((await setBadgeOrderStatus(db, id, "rejected")).status).toBe("rejected");
+  });
+
+  it("status changes on an unknown order are a 404", async () => {
+    for (const s of ["approved", "rejected"] as const) {
+      expect(await httpError(() => setBadgeOrderStatus(db, "BO-000000", s))).toEqual({ status: 404, message: "Order not found." });
+    }
+    expect(await httpError(() => resendBadgeKit(db, "BO-000000"))).toEqual({ status: 404, message: "Order not found." });
+  });
+
+  it("only approved orders can have the kit resent", async () => {
+    const { id } = await submit(db);
+    expect(await httpError(() => resendBadgeKit(db, id))).toEqual({ status: 409, message: "Only approved orders can be resent." });
+  });
+});
+
+describe("kit delivery", () => {
+  it("with the mail server down, delivery is ok:false with the error; a resend to a live server makes it ok:true", async () => {
+    const port = await closedPort();
+    db = await freshApp({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const { id } = await submit(db, { email: "kit@example.org" });
+    await withAssets(db, id);
+    await setBadgeOrderStatus(db, id, "approved");
+    await drainOutbox();
+
+    const failing = await getBadgeOrder(db, id);
+    expect(failing.delivery?.ok).toBe(false);
+    expect(failing.delivery?.detail).toMatch(/ECONNREFUSED/);
+    expect(failing.delivery?.detail).toMatch(new RegExp(`retrying.*attempt 1 of ${MAX_ATTEMPTS}`));
+    const [listed] = await listBadgeOrders(db, {});
+    expect(listed!.delivery).toEqual(failing.delivery);
+
+    const live = await startSmtpReceiver(port);
+    try {
+      const resent = await resendBadgeKit(db, id);
+      expect(resent.status).toBe("approved");
+      await drainOutbox();
+      // Only the new message was due: the first one waits for its retry.
+      expect(live.messages).toHaveLength(1);
+      expect(live.messages[0]!.envelope.to).toEqual(["kit@example.org"]);
+      expect(live.messages[0]!.mail.attachments.map((a) => a.contentType)).toEqual(["image/png", "image/png"]);
+      const after = await getBadgeOrder(db, id);
+      expect(after.delivery).toMatchObject({ ok: true, detail: expect.stringMatching(/^Emailed \S/) });
+      const [listedAfter] = await listBadgeOrders(db, {});
+      expect(listedAfter!.delivery).toEqual(after.delivery);
+    } finally {
+      await live.close();
+    }
+  });
+
+  it("after the last retry the delivery is ok:false with the error alone", async () => {
+    const port = await closedPort();
+    db = await freshApp({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const { id } = await submit(db);
+    await withAssets(db, id);
+    await setBadgeOrderStatus(db, id, "approved");
+    const outboxId = (await rowOf(db, id)).delivery_outbox_id!;
+    await drainOutbox();
+    expect((await getBadgeOrder(db, id)).delivery?.detail).toMatch(/retrying/);
+    // Skip the waits and the middle attempts: the next one is the last.
+    await db
+      .updateTable("outbox")
+      .set({ attempts: MAX_ATTEMPTS - 1, next_attempt_at: new Date(Date.now() - 1000).toISOString() })
+      .where("id", "=", outboxId)
+      .execute();
+    await drainOutbox();
+    expect((await db.selectFrom("outbox").select("status").where("id", "=", outboxId).executeTakeFirstOrThrow()).status).toBe("failed");
+    const order = await getBadgeOrder(db, id);
+    expect(order.delivery?.ok).toBe(false);
+    expect(order.delivery?.detail).toMatch(/ECONNREFUSED/);
+    expect(order.delivery?.detail).not.toContain("retrying");
+  });
+});
+
+describe("generateBadgeAssets (the real renderer)", () => {
+  it("renders the badge and poster as 1080x1080 PNGs and attaches them", async () => {
+    const portrait = await processPortrait(new Uint8Array(await png(400, "#aa3355")));
+    const { id } = await submit(db, { tierKey: "t4", name: "Achieng Odhiambo" }, portrait);
+    const order = await generateBadgeAssets(db, id);
+    expect(order.badgePath).toMatch(new RegExp(`^/admin/badge-orders/${id}/badge\\.png\\?t=`));
+    expect(order.posterPath).toMatch(new RegExp(`^/admin/badge-orders/${id}/poster\\.png\\?t=`));
+    const badge = fs.readFileSync(path.join(orderDir(id), "badge.png"));
+    const poster = fs.readFileSync(path.join(orderDir(id), "poster.png"));
+    for (const file of [badge, poster]) {
+      const meta = await sharp(file).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(["png", 1080, 1080]);
+    }
+    expect(badge.equals(poster)).toBe(false);
+    expect((await setBadgeOrderStatus(db, id, "approved")).status).toBe("approved");
+  });
+
+  it("an unknown order is a 404", async () => {
+    expect(await httpError(() => generateBadgeAssets(db, "BO-000000"))).toEqual({ status: 404, message: "Order not found." });
+  });
+});
+
+describe("listBadgeOrders", () => {
+  /** Four orders created a minute apart (A oldest), B approved, C rejected. */
+  async function seed() {
+    const a = await submit(db, { tierKey: "t1", name: "Amina Otieno", email: "amina@example.org", paymentReference: "AMN1234567" });
+    const b = await submit(db, { tierKey: "t3", name: "Brian Kamau", email: "brian@kamau.co.ke", paymentReference: "BRN7654321" });
+    const c = await submit(db, { tierKey: "t5", name: "Chebet 100% Sure_Thing", email: "chebet@example.org", paymentReference: "CHB1112223" });
+    const d = await submit(db, { tierKey: "t2", name: "Dan Back\\slash", email: "dan@example.org", paymentReference: "DAN9998887" });
+    const ids = { a: a.id, b: b.id, c: c.id, d: d.id };
+    const minutes = { a: 0, b: 1, c: 2, d: 3 };
+    for (const [k, id] of Object.entries(ids)) {
+      const at = new Date(Date.UTC(2026, 0, 1, 10, minutes[k as keyof typeof minutes])).toISOString();
+      await db.updateTable("badge_orders").set({ created_at: at }).where("id", "=", id).execute();
+    }
+    await withAssets(db, ids.b);
+    await setBadgeOrderStatus(db, ids.b, "approved");
+    await setBadgeOrderStatus(db, ids.c, "rejected");
+    return ids;
+  }
+  const idsOf = async (opts: Parameters<typeof listBadgeOrders>[1]) => (await listBadgeOrders(db, opts)).map((o) => o.id);
+
+  it("lists newest first, filters by status", async () => {
+    const { a, b, c, d } = await seed();
+    expect(await idsOf({})).toEqual([d, c, b, a]);
+    expect(await idsOf({ status: "pending" })).toEqual([d, a]);
+    expect(await idsOf({ status: "approved" })).toEqual([b]);
+    expect(await idsOf({ status: "rejected" })).toEqual([c]);
+    expect(await idsOf({ limit: 2 })).toEqual([d, c]);
+  });
+
+  it("items read the same as getBadgeOrder, delivery included", async () => {
+    await seed();
+    await drainOutbox();
+    for (const item of await listBadgeOrders(db, {})) expect(item).toEqual(await getBadgeOrder(db, item.id));
+  });
+
+  it("q matches name, email, payment code, tier name and key, and order id, ignoring case", async () => {
+    const { a, b, c, d } = await seed();
+    expect(await idsOf({ q: "AMINA otieno" })).toEqual([a]);
+    expect(await idsOf({ q: "KAMAU.CO" })).toEqual([b]);
+    expect(await idsOf({ q: "chb1112223" })).toEqual([c]);
+    expect(await idsOf({ q: "big FRIEND" })).toEqual([b]);
+    expect(await idsOf({ q: "Helping" })).toEqual([d]);
+    expect(await idsOf({ q: "T5" })).toEqual([c]);
+    expect(await idsOf({ q: a.toLowerCase() })).toEqual([a]);
+    expect(await idsOf({ q: d.slice(3) })).toEqual([d]);
+    expect(await idsOf({ q: "example.org" })).toEqual([d, c, a]);
+    expect(await idsOf({ q: "nobody-here" })).toEqual([]);
+    expect(await idsOf({ q: "   " })).toEqual([d, c, b, a]);
+  });
+
+  it("q with a status filters by both", async () => {
+    const { a } = await seed();
+    expect(await idsOf({ q: "amina", status: "pending" })).toEqual([a]);
+    expect(await idsOf({ q: "amina", status: "approved" })).toEqual([]);
+  });
+
+  it("'%', '_' and '\\' in q are literal characters", async () => {
+    const { c, d } = await seed();
+    expect(await idsOf({ q: "%" })).toEqual([c]);
+    expect(await idsOf({ q: "_" })).toEqual([c]);
+    expect(await idsOf({ q: "100% sure_thing" })).toEqual([c]);
+    expect(await idsOf({ q: "a%o" })).toEqual([]);
+    expect(await idsOf({ q: "b_ian" })).toEqual([]);
+    expect(await idsOf({ q: "\\" })).toEqual([d]);
+  });
+});
