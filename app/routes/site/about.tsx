@@ -3,14 +3,12 @@ import { PillarGrid } from "~/components/site/pillar-grid";
 import { TitledGrid } from "~/components/site/titled-list";
 import { NewsletterForm } from "~/features/newsletter/components/newsletter-form";
 import { newsletterAction } from "~/features/newsletter/newsletter-action.server";
-import { goals, needs, organisation, peopleModel, pillars, reasons, teams } from "~/features/site-content/content";
+import { goals, needs, peopleModel, teams } from "~/features/site-content/about";
+import { organisation, pillars, reasons } from "~/features/site-content/content";
 import { pageMeta } from "~/lib/meta";
-import pagesCss from "~/styles/pages.css?url";
 import type { Route } from "./+types/about";
 
 export const handle = { page: "about" };
-
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: pagesCss }];
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -109,8 +107,8 @@ export default function About() {
         </div>
       </section>
 
-      <section className="section section-night" aria-labelledby="cta-title">
-        <div className="container two-col">
+      <section className="section" aria-labelledby="cta-title">
+        <div className="container two-col cta-panel section-night">
           <div>
             <h2 id="cta-title">Ready to serve?</h2>
             <p>

@@ -2,16 +2,12 @@ import { Link, useActionData } from "react-router";
 import { PillarGrid } from "~/components/site/pillar-grid";
 import { HeroForm } from "~/features/applications/components/hero-form";
 import { heroAction } from "~/features/applications/application-actions.server";
-import { JOIN_ROLES } from "~/features/applications/roles";
 import { homeStats, organisation, pillars, roleDescriptions, whatWeDo } from "~/features/site-content/content";
 import { pageMeta } from "~/lib/meta";
 import { site } from "~/lib/site";
-import pagesCss from "~/styles/pages.css?url";
 import type { Route } from "./+types/home";
 
 export const handle = { page: "home" };
-
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: pagesCss }];
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -105,11 +101,11 @@ export default function Home() {
           <p className="eyebrow">Open roles</p>
           <h2 id="roles-title">Find your place on a team</h2>
           <ul className="role-tiles">
-            {JOIN_ROLES.map((role) => (
+            {Object.entries(roleDescriptions).map(([role, description]) => (
               <li key={role}>
                 <Link to="/join" className="role-tile">
                   <strong>{role}</strong>
-                  <span>{roleDescriptions[role]}</span>
+                  <span>{description}</span>
                 </Link>
               </li>
             ))}

@@ -3,14 +3,12 @@ import { StepList, TitledGrid } from "~/components/site/titled-list";
 import { JoinForm } from "~/features/applications/components/join-form";
 import { joinAction } from "~/features/applications/application-actions.server";
 import { JOIN_ROLES } from "~/features/applications/roles";
-import { joinFaq, joinSteps, organisation, reasons, roleDescriptions } from "~/features/site-content/content";
+import { organisation, reasons, roleDescriptions } from "~/features/site-content/content";
+import { joinFaq, joinSteps } from "~/features/site-content/join";
 import { pageMeta } from "~/lib/meta";
-import pagesCss from "~/styles/pages.css?url";
 import type { Route } from "./+types/join";
 
 export const handle = { page: "join" };
-
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: pagesCss }];
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {

@@ -1,13 +1,10 @@
 import { StepList } from "~/components/site/titled-list";
-import { ministry } from "~/features/site-content/content";
+import { ministry } from "~/features/site-content/ministry";
 import { pageMeta } from "~/lib/meta";
 import { site } from "~/lib/site";
-import pagesCss from "~/styles/pages.css?url";
 import type { Route } from "./+types/ministry";
 
 export const handle = { page: "ministry" };
-
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: pagesCss }];
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -18,12 +15,12 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   });
 
 /** A pre-filled email: the visitor only has to fill in the blanks. */
-function inviteHref(topic: string) {
+function inviteHref(topic: string, request = "We would like to invite your ministry team to our campus.") {
   const subject = `Ministry invitation: ${topic}`;
   const body = [
     "Hello,",
     "",
-    `We would like to invite your team for ${topic.toLowerCase()}.`,
+    request,
     "",
     "School / institution:",
     "Contact person and role:",
@@ -68,7 +65,7 @@ export default function Ministry() {
               <li key={o.id} className="card offer-card">
                 <h3>{o.title}</h3>
                 <p>{o.text}</p>
-                <a className="button" href={inviteHref(o.title)}>
+                <a className="button" href={inviteHref(o.title, o.invite)}>
                   Invite us<span className="visually-hidden"> for {o.title.toLowerCase()}</span>
                 </a>
               </li>
@@ -86,7 +83,7 @@ export default function Ministry() {
           </p>
           <p>{week.text}</p>
           <p className="actions">
-            <a className="button button-lamp" href={inviteHref("A mission week")}>
+            <a className="button button-lamp" href={inviteHref("Mission week", "We would like to plan a mission week with your team.")}>
               Plan a mission week with us
             </a>
           </p>

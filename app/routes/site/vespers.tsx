@@ -1,22 +1,16 @@
-import { Link, useMatches } from "react-router";
+import { Link, useActionData, useMatches } from "react-router";
 import { Logo } from "~/components/layout/logo";
 import { AnnouncementDialog } from "~/components/site/announcement-dialog";
 import { PartnerMarquee } from "~/components/site/partner-marquee";
 import { StepList, TitledGrid } from "~/components/site/titled-list";
 import { useRevealOnScroll } from "~/components/site/use-reveal-on-scroll";
 import { NewsletterForm } from "~/features/newsletter/components/newsletter-form";
-import { vespers } from "~/features/site-content/content";
+import { newsletterAction } from "~/features/newsletter/newsletter-action.server";
+import { vespers } from "~/features/site-content/vespers";
 import { pageMeta, publicOrigin } from "~/lib/meta";
-import pagesCss from "~/styles/pages.css?url";
-import vespersCss from "~/styles/vespers.css?url";
 import type { Route } from "./+types/vespers";
 
 export const handle = { page: "vespers" };
-
-export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: pagesCss },
-  { rel: "stylesheet", href: vespersCss },
-];
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -33,7 +27,12 @@ const poster = {
   alt: "Poster: Street Vespers Fundraising Concert, 23 November 2025, Nairobi. Songs, stories and prayer. Partner target 468,500 Ksh.",
 };
 
+export async function action({ request, context }: Route.ActionArgs) {
+  return newsletterAction(request, context);
+}
+
 export default function Vespers() {
+  const reply = useActionData<typeof action>();
   useRevealOnScroll();
   const pageUrl = `${publicOrigin(useMatches())}/vespers`;
   const shareHref = `https://www.linkedin.com/sharing/share-offsite/?url=${encodeURIComponent(pageUrl)}`;
@@ -107,7 +106,7 @@ export default function Vespers() {
         <div className="container narrow">
           <h2 id="updates-title">Get vespers updates</h2>
           <p>Dates, routes and concert news, straight to your inbox. No spam, and you can leave with one click.</p>
-          <NewsletterForm variant="footer" source="vespers" />
+          <NewsletterForm variant="vespers" source="vespers" action="/vespers" serverReply={reply} />
         </div>
       </section>
 
