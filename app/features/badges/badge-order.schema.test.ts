@@ -182,3 +182,17 @@ describe("OrderIdSchema and ListQuerySchema", () => {
     expect(ListQuerySchema.safeParse({ q: "x".repeat(101) }).success).toBe(false);
   });
 });
+
+describe("the payment code through the form parser", () => {
+  it.each(["   ", "--", " - "])("a code of only %j asks for the code", async (code) => {
+    const { parseWithZod } = await import("@conform-to/zod/v4");
+    const form = new FormData();
+    form.set("tierKey", "t1");
+    form.set("name", "Amani");
+    form.set("email", "amani@example.com");
+    form.set("paymentReference", code);
+    const submission = parseWithZod(form, { schema: BadgeOrderSchema });
+    expect(submission.status).toBe("error");
+    expect(submission.error?.paymentReference).toEqual(["Payment confirmation code is required."]);
+  });
+});

@@ -39,7 +39,14 @@ export const BadgeOrderSchema = z.object({
     .string({ error: PAYMENT_CODE_REQUIRED })
     .max(2000, PAYMENT_CODE_INVALID)
     .transform(normalisePaymentCode)
-    .pipe(z.string().min(1, { error: PAYMENT_CODE_REQUIRED, abort: true }).refine(isValidPaymentCode, PAYMENT_CODE_INVALID)),
+    // Conform turns an empty string into undefined at every step, so the inner string needs the
+    // required message too (a code of only spaces or dashes cleans down to "").
+    .pipe(
+      z
+        .string({ error: PAYMENT_CODE_REQUIRED })
+        .min(1, { error: PAYMENT_CODE_REQUIRED, abort: true })
+        .refine(isValidPaymentCode, PAYMENT_CODE_INVALID),
+    ),
   hardCopy: Checkbox.default(false),
   notes: z.string().trim().max(1000, "Please keep notes under 1,000 characters.").default(""),
 });
