@@ -1,0 +1,492 @@
+// `npm run bench`: server throughput and first-load weight, measured on a private copy of the site.
+//
+//   node tests/bench/bench.mjs [--connections 50] [--duration 10] [--warmup 2] [--pages /a,/b]
+//                              [--no-load] [--in-place] [--check]
+//
+// --no-load skips a and b; --in-place serves the checkout's build/ instead of a private snapshot
+// (see server.mjs).
+//
+// a. GET / under load (autocannon, loopback), without and with Accept-Encoding: gzip.
+// b. POST /newsletter (the footer form) under load, a new email on every request; then the stored
+//    subscribers (DATA_DIR/site.db) are reconciled with the 2xx answers.
+// c. First-load JavaScript and CSS per page of tests/bench/pages.mjs, gzip level 9.
+// d. Budgets. With --check the exit code is 1 when one fails.
+//
+// Client and server share the machine's cores, so the request rates are lower bounds.
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import { parseArgs } from "node:util";
+import zlib from "node:zlib";
+import autocannon from "autocannon";
+import { PAGES } from "./pages.mjs";
+import { startSite, stopAll } from "./server.mjs";
+import { kB, parsePageList, positiveInt, printTable } from "./util.mjs";
+
+const require = createRequire(import.meta.url);
+
+const BUDGET = {
+  getRps: 1000, // GET / requests/s at 50 connections (each variant: plain and gzip)
+  homeJsGzipKB: 120, // first-load JS of / in kB gzip (1 kB = 1000 bytes)
+};
+
+const { values: args } = parseArgs({
+  options: {
+    connections: { type: "string", default: "50" },
+    duration: { type: "string", default: "10" },
+    warmup: { type: "string", default: "2" },
+    pages: { type: "string" },
+    "no-load": { type: "boolean", default: false },
+    "in-place": { type: "boolean", default: false },
+    check: { type: "boolean", default: false },
+    help: { type: "boolean", default: false },
+  },
+});
+if (args.help) {
+  console.log(
+    "usage: node tests/bench/bench.mjs [--connections 50] [--duration 10] [--warmup 2] [--pages /a,/b] [--no-load] [--in-place] [--check]",
+  );
+  process.exit(0);
+}
+const connections = positiveInt("--connections", args.connections);
+const duration = positiveInt("--duration", args.duration);
+const warmup = Number(args.warmup);
+if (!Number.isFinite(warmup) || warmup < 0) throw new Error("--warmup must be >= 0 seconds");
+const pages = args.pages ? parsePageList(args.pages) : PAGES;
+
+const budgetRows = [];
+function budget(name, ok, measured, limit) {
+  budgetRows.push([name, measured, limit, ok ? "PASS" : "FAIL"]);
+}
+
+// ---------------------------------------------------------------- a/b: load
+
+let serverPid;
+
+/** CPU time (ms, user + system) the site process has used so far; null where /proc is missing. */
+function serverCpuMs() {
+  try {
+    const stat = fs.readFileSync(`/proc/${serverPid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // fields[11], fields[12] = utime, stime (fields 14 and 15 of the file) in clock ticks (100/s)
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One autocannon run. Also records the CPU the server and this process (the load tool) used,
+ * which other work on the machine disturbs much less than the request rate.
+ */
+async function cannon(opts) {
+  const cpu0 = serverCpuMs();
+  const own0 = process.cpuUsage();
+  const t0 = performance.now();
+  const result = await new Promise((resolve, reject) => {
+    const inst = autocannon({ timeout: 10, ...opts }, (err, res) => (err ? reject(err) : resolve(res)));
+    stopCurrent = () => inst.stop();
+  });
+  const wall = performance.now() - t0;
+  const cpu1 = serverCpuMs();
+  const own = process.cpuUsage(own0);
+  result.serverCpuMs = cpu0 === null || cpu1 === null ? null : cpu1 - cpu0;
+  result.clientCpuShare = (own.user + own.system) / 1000 / wall;
+  result.wallMs = wall;
+  return result;
+}
+let stopCurrent = () => {};
+
+function loadRow(label, r) {
+  return [
+    label,
+    r.requests.average.toFixed(0),
+    r.latency.p50.toFixed(0),
+    r.latency.p99.toFixed(0),
+    r["2xx"],
+    r.non2xx,
+    r.errors,
+    r.timeouts,
+    r.requests.total ? (r.throughput.total / r.requests.total / 1000).toFixed(1) : "-",
+    r.serverCpuMs === null ? "-" : `${((r.serverCpuMs / r.wallMs) * 100).toFixed(0)}%`,
+    r.serverCpuMs === null || !r.requests.total ? "-" : (r.serverCpuMs / r.requests.total).toFixed(2),
+    `${(r.clientCpuShare * 100).toFixed(0)}%`,
+  ];
+}
+const LOAD_HEADERS = [
+  "run",
+  "req/s (avg)",
+  "p50 ms",
+  "p99 ms",
+  "2xx",
+  "non-2xx",
+  "errors",
+  "timeouts",
+  "kB/resp",
+  "server CPU",
+  "server CPU ms/req",
+  "load tool CPU",
+];
+const CPU_NOTE =
+  "(CPU columns: share of one core over the run; server CPU ms/req x req/s = server CPU share. " +
+  "1000 / (server CPU ms/req) is the rate one free core could serve.)";
+
+/** Checks once that the server really gzips the home page when asked. */
+async function gzipProbe(origin) {
+  const http = await import("node:http");
+  return new Promise((resolve, reject) => {
+    const req = http.get(origin + "/", { headers: { "accept-encoding": "gzip" } }, (res) => {
+      let bytes = 0;
+      res.on("data", (c) => (bytes += c.length));
+      res.on("end", () => resolve({ status: res.statusCode, encoding: res.headers["content-encoding"] ?? "none", bytes }));
+    });
+    req.on("error", reject);
+    req.setTimeout(10_000, () => req.destroy(new Error("timeout")));
+  });
+}
+
+async function getLoad(site) {
+  const url = site.origin + "/";
+  if (warmup > 0) {
+    await cannon({ url, connections: Math.min(10, connections), duration: warmup });
+  }
+  const probe = await gzipProbe(site.origin);
+  const [l1, l5] = os.loadavg();
+  console.log(
+    `machine: ${os.cpus().length} cores shared by the load tool and the server; load average before the runs ${l1.toFixed(2)} (1 min), ${l5.toFixed(2)} (5 min)`,
+  );
+  console.log(
+    `\n## a. GET / under load (${connections} connections, ${duration} s each, after a ${warmup} s warm-up)`,
+  );
+  console.log(`gzip probe: GET / with Accept-Encoding: gzip -> ${probe.status}, content-encoding ${probe.encoding}, ${kB(probe.bytes)} kB on the wire`);
+  const plain = await cannon({ url, connections, duration });
+  const gz = await cannon({ url, connections, duration, headers: { "accept-encoding": "gzip" } });
+  printTable(LOAD_HEADERS, [loadRow("GET / (identity)", plain), loadRow("GET / (gzip)", gz)]);
+  console.log(CPU_NOTE);
+  console.log(`load average after the runs: ${os.loadavg()[0].toFixed(2)} (1 min)`);
+  for (const [name, r] of [["identity", plain], ["gzip", gz]]) {
+    budget(
+      `GET / ${name}: req/s at ${connections} connections`,
+      r.requests.average >= BUDGET.getRps && r.non2xx === 0 && r.errors === 0,
+      `${r.requests.average.toFixed(0)} req/s, ${r.non2xx} non-2xx, ${r.errors} errors`,
+      `>= ${BUDGET.getRps} req/s, 0 non-2xx`,
+    );
+  }
+  if (connections !== 50) console.log(`(note: the budget is stated for 50 connections; this run used ${connections})`);
+}
+
+async function postLoad(site) {
+  const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  let built = 0;
+  const sent = new Set();
+  const answered2xx = new Set();
+  const otherStatus = new Map();
+  let firstBad;
+  const form = (email) =>
+    `email=${encodeURIComponent(email)}&source=${encodeURIComponent("footer:/")}&variant=footer`;
+
+  // Warm the action path with one request (kept out of the figures and out of the reconciliation).
+  const warm = await fetch(site.origin + "/newsletter", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: form(`warm-${runId}@example.org`),
+  });
+  await warm.arrayBuffer();
+  if (warm.status !== 200) console.log(`warning: a single POST /newsletter answered ${warm.status}`);
+
+  const Database = require("better-sqlite3");
+  const countRows = () => {
+    const db = new Database(site.dbPath, { readonly: true, fileMustExist: true });
+    try {
+      const all = db.prepare("SELECT count(*) AS n FROM subscribers").get().n;
+      const emails = db
+        .prepare("SELECT email FROM subscribers WHERE email LIKE ?")
+        .all(`bench-${runId}-%`)
+        .map((r) => r.email);
+      return { all, emails };
+    } finally {
+      db.close();
+    }
+  };
+  const before = countRows();
+
+  console.log(`\n## b. POST /newsletter (footer form) under load (${connections} connections, ${duration} s)`);
+  const r = await cannon({
+    url: site.origin,
+    connections,
+    duration,
+    requests: [
+      {
+        method: "POST",
+        path: "/newsletter",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        setupRequest(req, context) {
+          const email = `bench-${runId}-${++built}@example.org`;
+          context.email = email;
+          sent.add(email);
+          req.body = form(email);
+          return req;
+        },
+        onResponse(status, body, context) {
+          if (status >= 200 && status < 300) answered2xx.add(context.email);
+          else {
+            otherStatus.set(status, (otherStatus.get(status) ?? 0) + 1);
+            firstBad ??= { status, body: String(body ?? "").slice(0, 300) };
+          }
+        },
+      },
+    ],
+  });
+  printTable(LOAD_HEADERS, [loadRow("POST /newsletter", r)]);
+  if (firstBad) {
+    console.log(`first non-2xx answer: ${firstBad.status} ${firstBad.body.replace(/\s+/g, " ")}`);
+    console.log(`non-2xx by status: ${[...otherStatus].map(([s, n]) => `${s}: ${n}`).join(", ")}`);
+  }
+
+  // Requests still in flight when the run stopped may still be stored: wait until the count holds
+  // still (bounded), then reconcile.
+  let after = countRows();
+  for (let i = 0; i < 20; i++) {
+    await new Promise((res) => setTimeout(res, 250));
+    const next = countRows();
+    const stable = next.emails.length === after.emails.length;
+    after = next;
+    if (stable) break;
+  }
+  const stored = new Set(after.emails);
+  const missing = [...answered2xx].filter((e) => !stored.has(e)); // answered 2xx but not stored
+  const unknown = [...stored].filter((e) => !sent.has(e)); // stored but never sent (impossible)
+  const cutOff = [...stored].filter((e) => !answered2xx.has(e)); // stored, answer cut off by the stop
+  const twoxx = r["2xx"];
+  const table = [
+    ["2xx answers (autocannon)", twoxx],
+    ["2xx answers seen per email", answered2xx.size],
+    ["requests sent", built],
+    ["subscribers stored by this run", stored.size],
+    ["  of them answered 2xx", stored.size - cutOff.length],
+    ["  stored, answer never read (cut off at the end, or timed out)", cutOff.length],
+    ["answered 2xx but not stored", missing.length],
+    [`subscribers in the table (before -> after)`, `${before.all} -> ${after.all}`],
+  ];
+  printTable(["subscriber check", "count"], table);
+  // Every 2xx answer is a stored row; the only rows without a 2xx are requests whose answer the
+  // load tool never read: in flight when the time was up (at most one per connection), or given
+  // up after its 10 s timeout (the tool then reconnects; the server still saved the address).
+  const ok =
+    missing.length === 0 &&
+    unknown.length === 0 &&
+    answered2xx.size === twoxx &&
+    cutOff.length <= connections + r.errors;
+  console.log(
+    ok
+      ? `stored subscribers = 2xx answers (${twoxx})` +
+          (cutOff.length
+            ? ` + ${cutOff.length} whose answer the load tool never read (at most ${connections} in flight at the cut-off + ${r.errors} timed out/errored)`
+            : "")
+      : `MISMATCH between stored subscribers and 2xx answers (${missing.length} answered 2xx but not stored, ` +
+          `${unknown.length} stored but never sent, ${cutOff.length} stored without an answer for ${connections} connections + ${r.errors} errors)`,
+  );
+  budget(
+    "POST /newsletter: non-2xx",
+    r.non2xx === 0 && r.errors === 0,
+    `${r.non2xx} non-2xx, ${r.errors} errors (${r.requests.average.toFixed(0)} req/s, p99 ${r.latency.p99} ms)`,
+    "0",
+  );
+  budget(
+    "POST /newsletter: stored = 2xx",
+    ok,
+    `${stored.size - cutOff.length} stored of ${twoxx} 2xx` + (cutOff.length ? ` (+${cutOff.length} cut off)` : ""),
+    "equal",
+  );
+}
+
+// ---------------------------------------------------------------- c: first-load weight
+
+const attr = (tag, name) => {
+  const m = tag.match(new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, "i"));
+  return m ? (m[1] ?? m[2] ?? m[3]) : undefined;
+};
+const decode = (s) => s.replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'");
+
+/** The JS and CSS a page's HTML asks for on first load. */
+function assetsOf(html, pageUrl) {
+  const js = new Set();
+  const css = new Set();
+  const abs = (href) => new URL(decode(href), pageUrl);
+  const sameOrigin = (u) => u.origin === new URL(pageUrl).origin;
+
+  for (const m of html.matchAll(/<link\b[^>]*>/gi)) {
+    const tag = m[0];
+    const rel = (attr(tag, "rel") ?? "").toLowerCase().split(/\s+/);
+    const href = attr(tag, "href");
+    if (!href) continue;
+    const u = abs(href);
+    if (!sameOrigin(u)) continue;
+    if (rel.includes("modulepreload")) js.add(u.href);
+    else if (rel.includes("stylesheet")) css.add(u.href);
+  }
+  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    const tag = `<script${m[1]}>`;
+    const type = (attr(tag, "type") ?? "").toLowerCase();
+    const src = attr(tag, "src");
+    if (src) {
+      const u = abs(src);
+      if (sameOrigin(u) && (type === "" || type === "module" || type === "text/javascript")) js.add(u.href);
+      continue;
+    }
+    if (type !== "module") continue;
+    for (const i of m[2].matchAll(/\bimport\s*(?:\(\s*)?["']([^"']+\.js)["']/g)) {
+      const u = abs(i[1]);
+      if (sameOrigin(u) && u.pathname.startsWith("/assets/")) js.add(u.href);
+    }
+    for (const i of m[2].matchAll(/\bfrom\s*["']([^"']+\.js)["']/g)) {
+      const u = abs(i[1]);
+      if (sameOrigin(u) && u.pathname.startsWith("/assets/")) js.add(u.href);
+    }
+  }
+  return { js, css };
+}
+
+/** Static imports of a built chunk (not dynamic import()), which the browser loads too. */
+function staticImportsOf(code, chunkUrl) {
+  const out = new Set();
+  const re = /\b(?:import|export)\s*(?:\{[^}]*\}|\*\s*as\s+[\w$]+|[\w$]+(?:\s*,\s*(?:\{[^}]*\}|\*\s*as\s+[\w$]+))?)?\s*(?:from\s*)?["']([^"'\n]+\.js)["']/g;
+  for (const m of code.matchAll(re)) {
+    const u = new URL(m[1], chunkUrl);
+    if (u.origin === new URL(chunkUrl).origin) out.add(u.href);
+  }
+  return out;
+}
+
+const assetCache = new Map();
+async function asset(url) {
+  if (!assetCache.has(url)) {
+    assetCache.set(
+      url,
+      (async () => {
+        const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+        const body = Buffer.from(await res.arrayBuffer());
+        if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+        return {
+          raw: body.length,
+          gz: zlib.gzipSync(body, { level: 9 }).length,
+          text: url.endsWith(".js") ? body.toString("utf8") : "",
+        };
+      })(),
+    );
+  }
+  return assetCache.get(url);
+}
+
+/** Measures first (before the load runs heat the machine); returns a function that prints. */
+async function firstLoad(site) {
+  const rows = [];
+  const details = [];
+  let homeJs;
+  for (const page of pages) {
+    const pageUrl = site.origin + page;
+    const res = await fetch(pageUrl, { signal: AbortSignal.timeout(15_000), headers: { "accept-encoding": "identity" } });
+    const html = await res.text();
+    if (!res.ok) {
+      rows.push([page, res.status, "-", "-", "-", "-", "-", "-", "-"]);
+      continue;
+    }
+    const { js, css } = assetsOf(html, pageUrl);
+    // Follow static imports too (bounded): anything not listed in the HTML is a missed preload.
+    const listed = new Set(js);
+    const queue = [...js];
+    for (let i = 0; i < queue.length && i < 500; i++) {
+      const a = await asset(queue[i]);
+      for (const dep of staticImportsOf(a.text, queue[i])) {
+        if (!js.has(dep)) {
+          js.add(dep);
+          queue.push(dep);
+        }
+      }
+    }
+    let raw = 0;
+    let gz = 0;
+    const files = [];
+    for (const u of js) {
+      const a = await asset(u);
+      raw += a.raw;
+      gz += a.gz;
+      files.push([new URL(u).pathname, a.gz, listed.has(u)]);
+    }
+    let cssGz = 0;
+    for (const u of css) cssGz += (await asset(u)).gz;
+    const htmlGz = zlib.gzipSync(Buffer.from(html), { level: 9 }).length;
+    const unlisted = js.size - listed.size;
+    rows.push([page, res.status, js.size, kB(raw), kB(gz), unlisted, css.size, kB(cssGz), kB(htmlGz)]);
+    details.push([page, files]);
+    if (page === "/") homeJs = gz;
+  }
+  return () => {
+  console.log(`\n## c. First-load JavaScript and CSS per page (gzip level 9, 1 kB = 1000 bytes)`);
+  printTable(
+    ["page", "status", "JS files", "JS raw kB", "JS gzip kB", "not preloaded", "CSS files", "CSS gzip kB", "HTML gzip kB"],
+    rows,
+  );
+  // Per-file breakdown of the home page, and what each other page adds on top of it.
+  const home = details.find(([p]) => p === "/");
+  if (home) {
+    console.log("\nhome page JS files (gzip kB):");
+    for (const [f, g, isListed] of [...home[1]].sort((a, b) => b[1] - a[1])) {
+      console.log(`  ${kB(g).padStart(6)}  ${f}${isListed ? "" : "  (static import, not preloaded)"}`);
+    }
+    const homeFiles = new Set(home[1].map(([f]) => f));
+    for (const [p, files] of details) {
+      if (p === "/") continue;
+      const extra = files.filter(([f]) => !homeFiles.has(f));
+      if (extra.length) {
+        console.log(
+          `  ${p} adds: ${extra.map(([f, g]) => `${f.replace(/^\/assets\//, "")} ${kB(g)}`).join(", ")}`,
+        );
+      }
+    }
+  }
+  if (pages.includes("/")) {
+    budget(
+      "home first-load JS (gzip)",
+      homeJs !== undefined && homeJs / 1000 <= BUDGET.homeJsGzipKB,
+      homeJs === undefined ? "home page did not load" : `${kB(homeJs)} kB`,
+      `<= ${BUDGET.homeJsGzipKB} kB`,
+    );
+  }
+  };
+}
+
+// ---------------------------------------------------------------- main
+
+let exitCode = 0;
+let site;
+try {
+  site = await startSite({ label: "bench", inPlace: args["in-place"] });
+  serverPid = site.pid;
+  const printFirstLoad = await firstLoad(site);
+  if (!args["no-load"]) {
+    await getLoad(site);
+    await postLoad(site);
+  }
+  printFirstLoad();
+
+  console.log("\n## d. Budgets");
+  printTable(["budget", "measured", "limit", "result"], budgetRows);
+  const failed = budgetRows.filter((r) => r[3] === "FAIL").length;
+  console.log(
+    failed
+      ? `${failed} budget(s) failed${args.check ? " (--check: exit 1)" : " (run with --check to fail the command)"}`
+      : "all budgets pass",
+  );
+  if (failed && args.check) exitCode = 1;
+} catch (e) {
+  stopCurrent();
+  console.error(`\n[bench] failed: ${e instanceof Error ? e.stack ?? e.message : e}`);
+  if (site && !site.alive()) {
+    console.error(`[bench] the site process had exited (${JSON.stringify(site.exitInfo())}); last log lines:\n${site.logTail()}`);
+  }
+  exitCode = 1;
+} finally {
+  await stopAll();
+}
+process.exit(exitCode);

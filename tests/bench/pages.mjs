@@ -1,0 +1,11 @@
+// The public pages the measurement commands visit (`npm run bench`, `npm run lighthouse`).
+// Add a page here when it ships; both commands pick it up.
+export const PAGES = [
+  "/",
+  "/about",
+  "/join",
+  "/join/thanks",
+  "/privacy",
+  "/vespers",
+  "/ministry",
+];
