@@ -17,3 +17,11 @@ export const SourceField = z
   .trim()
   .max(80, "Source label is too long.")
   .regex(/^[A-Za-z0-9._:/-]*$/, "Source label may use letters, digits and . _ : / - only.");
+
+/** An optional phone number: digits, spaces, +, dashes and brackets. */
+export const PhoneField = z
+  .string()
+  .trim()
+  .max(32, "Please enter a phone number of at most 32 characters.")
+  .regex(/^[0-9+()\-\s]*$/, "Please enter a phone number using digits, spaces and + only.")
+  .default("");

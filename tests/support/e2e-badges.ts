@@ -6,6 +6,7 @@ import sharp from "sharp";
 import { withDb } from "./e2e-db";
 import { ADMIN_KEY, DATA_DIR } from "./e2e-env";
 import { expect, hydrated } from "./e2e-fixtures";
+import type { BadgeOrdersTable } from "../../app/lib/db.server";
 
 /** Helpers for the badge programme's browser tests (tests/e2e/badges-*.spec.ts). */
 
@@ -13,28 +14,7 @@ export const ORDER_SUCCESS =
   "Thank you! Your confirmation is pending approval. We will email the badge kit once verified.";
 export const ORDER_REF = /^BO-[0-9A-Z]{6}$/;
 
-export type BadgeOrderRow = {
-  id: string;
-  tier_key: string;
-  tier_name: string;
-  amount: number;
-  name: string;
-  email: string;
-  phone: string;
-  payment_reference: string;
-  hard_copy: number;
-  notes: string;
-  share_url: string;
-  status: "pending" | "approved" | "rejected";
-  created_at: string;
-  approved_at: string | null;
-  rejected_at: string | null;
-  portrait_file: string | null;
-  badge_file: string | null;
-  poster_file: string | null;
-  asset_token: string;
-  delivery_outbox_id: number | null;
-};
+export type BadgeOrderRow = BadgeOrdersTable;
 
 export const badgeOrdersByEmail = (email: string) =>
   withDb(

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EmailField, SourceField } from "~/lib/validation";
+import { EmailField, PhoneField, SourceField } from "~/lib/validation";
 
 import { ALL_ROLES, GENERAL_INTEREST, JOIN_ROLES } from "./roles";
 
@@ -14,12 +14,7 @@ const Message = z.string().trim().max(2000, "Please keep the message under 2,000
 export const ApplicationSchema = z.object({
   name: z.string().trim().max(120, "Please keep the name under 120 characters.").default(""),
   email: EmailField,
-  phone: z
-    .string()
-    .trim()
-    .max(32, "Please enter a phone number of at most 32 characters.")
-    .regex(/^[0-9+()\-\s]*$/, "Please enter a phone number using digits, spaces and + only.")
-    .default(""),
+  phone: PhoneField,
   role: z.enum(ALL_ROLES, { error: ROLE_MESSAGE }).default(GENERAL_INTEREST),
   message: Message.default(""),
   source: SourceField.default("join").transform((s) => s || "join"),

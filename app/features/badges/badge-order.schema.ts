@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EMAIL_PATTERN } from "~/lib/validation";
+import { EMAIL_PATTERN, PhoneField } from "~/lib/validation";
 import {
   isValidPaymentCode,
   normalisePaymentCode,
@@ -29,12 +29,7 @@ export const BadgeOrderSchema = z.object({
     .max(254, BADGE_EMAIL_MESSAGE)
     .regex(EMAIL_PATTERN, BADGE_EMAIL_MESSAGE)
     .transform((e) => e.toLowerCase()),
-  phone: z
-    .string()
-    .trim()
-    .max(32, "Please enter a phone number of at most 32 characters.")
-    .regex(/^[0-9+()\-\s]*$/, "Please enter a phone number using digits, spaces and + only.")
-    .default(""),
+  phone: PhoneField,
   paymentReference: z
     .string({ error: PAYMENT_CODE_REQUIRED })
     .max(2000, PAYMENT_CODE_INVALID)
