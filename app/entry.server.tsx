@@ -7,6 +7,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
 import { capturePageView } from "~/features/analytics/capture.server";
+import { cachedPage, cacheSecondsFor, storePage } from "~/lib/page-cache.server";
 import { contentSecurityPolicy } from "~/lib/security-headers.server";
 
 export const streamTimeout = 5_000;
@@ -28,6 +29,10 @@ export default function handleRequest(
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
+
+  const cacheSeconds =
+    request.method === "GET" && responseStatusCode === 200 ? cacheSecondsFor(routerContext) : 0;
+  if (cacheSeconds > 0) return renderCached(request, responseHeaders, routerContext, nonce, cacheSeconds);
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;
@@ -67,6 +72,42 @@ export default function handleRequest(
       },
     );
   });
+}
+
+/** Renders a whole page to one string (kept for `cacheSeconds`) instead of streaming it. */
+async function renderCached(
+  request: Request,
+  headers: Headers,
+  routerContext: EntryContext,
+  nonce: string,
+  cacheSeconds: number,
+) {
+  headers.set("Content-Type", "text/html; charset=utf-8");
+  const url = new URL(request.url);
+  const key = url.pathname + url.search;
+  const hit = cachedPage(key, nonce);
+  if (hit !== undefined) return new Response(hit, { status: 200, headers });
+  const html = await new Promise<string>((resolve, reject) => {
+    let failed = false;
+    const chunks: Buffer[] = [];
+    const sink = new PassThrough();
+    sink.on("data", (c: Buffer) => chunks.push(c));
+    sink.on("end", () => (failed ? reject(new Error("render failed")) : resolve(Buffer.concat(chunks).toString("utf8"))));
+    const { pipe } = renderToPipeableStream(
+      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />,
+      {
+        nonce,
+        onAllReady: () => pipe(sink),
+        onShellError: reject,
+        onError(error: unknown) {
+          failed = true;
+          console.error(error);
+        },
+      },
+    );
+  });
+  storePage(key, html, nonce, cacheSeconds);
+  return new Response(html, { status: 200, headers });
 }
 
 export const handleError: HandleErrorFunction = (error, { request }) => {

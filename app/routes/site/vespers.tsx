@@ -10,7 +10,7 @@ import { vespers } from "~/features/site-content/vespers";
 import { pageMeta, publicOrigin } from "~/lib/meta";
 import type { Route } from "./+types/vespers";
 
-export const handle = { page: "vespers" };
+export const handle = { page: "vespers", cacheSeconds: 60 };
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {

@@ -1,0 +1,44 @@
+import type { EntryContext } from "react-router";
+
+/**
+ * A short-lived cache of rendered HTML for pages that are the same for every visitor (the
+ * information pages). A route opts in with `handle.cacheSeconds`; only GETs answered 200 are
+ * kept. The body is stored with its CSP nonce, which is swapped for each request's own nonce,
+ * so every response still carries a fresh nonce. Headers (cookies, CSP) are never cached.
+ */
+type Entry = { html: string; nonce: string; expires: number };
+
+const MAX_ENTRIES = 200;
+const entries = new Map<string, Entry>();
+
+export type CacheHandle = { cacheSeconds?: number };
+
+/** The deepest matched route's cache lifetime, or 0 when any matched route opts out. */
+export function cacheSecondsFor(context: EntryContext): number {
+  let seconds = 0;
+  for (const m of context.staticHandlerContext.matches) {
+    const handle = context.routeModules[m.route.id]?.handle as CacheHandle | undefined;
+    if (m.route.id === "root") continue;
+    seconds = handle?.cacheSeconds ?? 0;
+  }
+  return seconds;
+}
+
+export function cachedPage(key: string, nonce: string): string | undefined {
+  const hit = entries.get(key);
+  if (!hit) return undefined;
+  if (hit.expires <= Date.now()) {
+    entries.delete(key);
+    return undefined;
+  }
+  return hit.html.replaceAll(hit.nonce, nonce);
+}
+
+export function storePage(key: string, html: string, nonce: string, seconds: number) {
+  if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+  entries.set(key, { html, nonce, expires: Date.now() + seconds * 1000 });
+}
+
+export function clearPageCache() {
+  entries.clear();
+}
