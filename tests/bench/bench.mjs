@@ -1,10 +1,11 @@
 // `npm run bench`: server throughput and first-load weight, measured on a private copy of the site.
 //
 //   node tests/bench/bench.mjs [--connections 50] [--duration 10] [--warmup 2] [--pages /a,/b]
-//                              [--no-load] [--in-place] [--check]
+//                              [--no-load] [--in-place] [--cpu-prof] [--check]
 //
 // --no-load skips a and b; --in-place serves the checkout's build/ instead of a private snapshot
-// (see server.mjs).
+// (see server.mjs); --cpu-prof runs the server under `node --cpu-prof` and prints where its main
+// thread spent its time while the load ran (profile in tests/.tmp/bench/profile/).
 //
 // a. GET / under load (autocannon, loopback), without and with Accept-Encoding: gzip.
 // b. POST /newsletter (the footer form) under load, a new email on every request; then the stored
@@ -12,7 +13,9 @@
 // c. First-load JavaScript and CSS per page of tests/bench/pages.mjs, gzip level 9.
 // d. Budgets. With --check the exit code is 1 when one fails.
 //
-// Client and server share the machine's cores, so the request rates are lower bounds.
+// c is measured first (before the load heats the machine) and printed after b. Client and server
+// share the machine's cores, so the request rates are lower bounds; the server's CPU time per
+// request (from /proc) is printed too, as it moves much less when other work shares the machine.
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -22,6 +25,7 @@ import autocannon from "autocannon";
 import { PAGES } from "./pages.mjs";
 import { startSite, stopAll } from "./server.mjs";
 import { kB, parsePageList, positiveInt, printTable } from "./util.mjs";
+import { concurrentOrders, kitTiming } from "./badges.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -30,29 +34,38 @@ const BUDGET = {
   homeJsGzipKB: 120, // first-load JS of / in kB gzip (1 kB = 1000 bytes)
 };
 
-const { values: args } = parseArgs({
-  options: {
-    connections: { type: "string", default: "50" },
-    duration: { type: "string", default: "10" },
-    warmup: { type: "string", default: "2" },
-    pages: { type: "string" },
-    "no-load": { type: "boolean", default: false },
-    "in-place": { type: "boolean", default: false },
-    check: { type: "boolean", default: false },
-    help: { type: "boolean", default: false },
-  },
-});
+const USAGE =
+  "usage: node tests/bench/bench.mjs [--connections 50] [--duration 10] [--warmup 2] [--pages /a,/b]\n" +
+  "                                  [--no-load] [--in-place] [--cpu-prof] [--check]";
+
+let args, connections, duration, warmup, pages;
+try {
+  ({ values: args } = parseArgs({
+    options: {
+      connections: { type: "string", default: "50" },
+      duration: { type: "string", default: "10" },
+      warmup: { type: "string", default: "2" },
+      pages: { type: "string" },
+      "no-load": { type: "boolean", default: false },
+      "in-place": { type: "boolean", default: false },
+      "cpu-prof": { type: "boolean", default: false },
+      check: { type: "boolean", default: false },
+      help: { type: "boolean", default: false },
+    },
+  }));
+  connections = positiveInt("--connections", args.connections);
+  duration = positiveInt("--duration", args.duration);
+  warmup = Number(args.warmup);
+  if (!Number.isFinite(warmup) || warmup < 0) throw new Error("--warmup must be >= 0 seconds");
+  pages = args.pages ? parsePageList(args.pages) : PAGES;
+} catch (e) {
+  console.error(`${e instanceof Error ? e.message : e}\n${USAGE}`);
+  process.exit(2);
+}
 if (args.help) {
-  console.log(
-    "usage: node tests/bench/bench.mjs [--connections 50] [--duration 10] [--warmup 2] [--pages /a,/b] [--no-load] [--in-place] [--check]",
-  );
+  console.log(USAGE);
   process.exit(0);
 }
-const connections = positiveInt("--connections", args.connections);
-const duration = positiveInt("--duration", args.duration);
-const warmup = Number(args.warmup);
-if (!Number.isFinite(warmup) || warmup < 0) throw new Error("--warmup must be >= 0 seconds");
-const pages = args.pages ? parsePageList(args.pages) : PAGES;
 
 const budgetRows = [];
 function budget(name, ok, measured, limit) {
@@ -381,6 +394,7 @@ async function asset(url) {
 /** Measures first (before the load runs heat the machine); returns a function that prints. */
 async function firstLoad(site) {
   const rows = [];
+  const broken = [];
   const details = [];
   let homeJs;
   for (const page of pages) {
@@ -389,6 +403,7 @@ async function firstLoad(site) {
     const html = await res.text();
     if (!res.ok) {
       rows.push([page, res.status, "-", "-", "-", "-", "-", "-", "-"]);
+      broken.push(`${page} ${res.status}`);
       continue;
     }
     const { js, css } = assetsOf(html, pageUrl);
@@ -445,6 +460,7 @@ async function firstLoad(site) {
       }
     }
   }
+  budget("every listed page answers 2xx", broken.length === 0, broken.length ? broken.join(", ") : "all 2xx", "2xx");
   if (pages.includes("/")) {
     budget(
       "home first-load JS (gzip)",
@@ -456,17 +472,83 @@ async function firstLoad(site) {
   };
 }
 
+// ---------------------------------------------------------------- --cpu-prof
+
+const PROFILE_DIR = new URL("../.tmp/bench/profile/", import.meta.url).pathname;
+/** [start, end] of the load runs in µs of the monotonic clock, for --cpu-prof. */
+let loadWindow;
+const monoMicros = () => Number(process.hrtime.bigint() / 1000n);
+
+/** Top self time by function and by package/file, from the server's .cpuprofile (written at exit). */
+function printProfile() {
+  const files = fs.existsSync(PROFILE_DIR) ? fs.readdirSync(PROFILE_DIR).filter((f) => f.endsWith(".cpuprofile")) : [];
+  if (!files.length) throw new Error(`no .cpuprofile in ${PROFILE_DIR}`);
+  const file = PROFILE_DIR + files.sort().at(-1);
+  const prof = JSON.parse(fs.readFileSync(file, "utf8"));
+  const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+  // Only the samples taken while the load ran (the profile's clock is the monotonic clock that
+  // process.hrtime reads); all of them when the window holds none.
+  const collect = (from, to) => {
+    const dt = new Map();
+    let t = prof.startTime;
+    for (let i = 0; i < prof.samples.length; i++) {
+      const d = prof.timeDeltas[i] ?? 0;
+      t += d;
+      if (t < from || t > to) continue;
+      const id = prof.samples[i];
+      dt.set(id, (dt.get(id) ?? 0) + d);
+    }
+    return dt;
+  };
+  let dt = loadWindow ? collect(loadWindow[0], loadWindow[1]) : new Map();
+  let scope = "while the load ran";
+  if (dt.size === 0) {
+    dt = collect(-Infinity, Infinity);
+    scope = "whole process, start-up and build wait included";
+  }
+  const total = [...dt.values()].reduce((a, b) => a + b, 0);
+  const byFn = new Map();
+  const byArea = new Map();
+  const area = (url) => {
+    if (!url) return "(native / V8)";
+    const nm = url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
+    if (nm) return nm[1];
+    if (url.startsWith("node:")) return "node core";
+    if (url.includes("/build/server/")) return "site server bundle";
+    return url.replace(/^file:\/\//, "");
+  };
+  for (const [id, t] of dt) {
+    const cf = byId.get(id).callFrame;
+    const fnKey = `${cf.functionName || "(anonymous)"}  ${area(cf.url)}${cf.url && !cf.url.includes("node_modules") ? `:${cf.lineNumber + 1}` : ""}`;
+    byFn.set(fnKey, (byFn.get(fnKey) ?? 0) + t);
+    byArea.set(area(cf.url), (byArea.get(area(cf.url)) ?? 0) + t);
+  }
+  const top = (m, n) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n);
+  console.log(`\n## Server CPU profile (main thread, ${scope}; ${(total / 1e6).toFixed(1)} s sampled; ${file})`);
+  printTable(["self time by package / area", "%"], top(byArea, 12).map(([k, t]) => [k, ((t / total) * 100).toFixed(1)]));
+  printTable(["self time by function", "%"], top(byFn, 20).map(([k, t]) => [k, ((t / total) * 100).toFixed(1)]));
+}
+
 // ---------------------------------------------------------------- main
 
 let exitCode = 0;
 let site;
 try {
-  site = await startSite({ label: "bench", inPlace: args["in-place"] });
+  if (args["cpu-prof"]) fs.rmSync(PROFILE_DIR, { recursive: true, force: true });
+  site = await startSite({
+    label: "bench",
+    inPlace: args["in-place"],
+    nodeArgs: args["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [],
+  });
   serverPid = site.pid;
   const printFirstLoad = await firstLoad(site);
   if (!args["no-load"]) {
+    const from = monoMicros();
     await getLoad(site);
     await postLoad(site);
+    loadWindow = [from, monoMicros()];
+    await kitTiming(site, budget);
+    await concurrentOrders(site, budget);
   }
   printFirstLoad();
 
@@ -488,5 +570,12 @@ try {
   exitCode = 1;
 } finally {
   await stopAll();
+}
+if (args["cpu-prof"]) {
+  try {
+    printProfile();
+  } catch (e) {
+    console.error(`[bench] could not read the CPU profile: ${e instanceof Error ? e.message : e}`);
+  }
 }
 process.exit(exitCode);

@@ -25,21 +25,29 @@ const CHROME_PATH = process.env.CHROME_PATH || process.env.CHROMIUM_PATH || "/us
 const CHROME_FLAGS = ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"];
 const REPORT_DIR = path.join(TMP_DIR, "lighthouse");
 
-const { values: args } = parseArgs({
-  options: {
-    pages: { type: "string" },
-    runs: { type: "string", default: "1" },
-    "in-place": { type: "boolean", default: false },
-    check: { type: "boolean", default: false },
-    help: { type: "boolean", default: false },
-  },
-});
+const USAGE = "usage: node tests/bench/lighthouse.mjs [--pages /a,/b] [--runs 1] [--in-place] [--check]";
+
+let args, pages, runs;
+try {
+  ({ values: args } = parseArgs({
+    options: {
+      pages: { type: "string" },
+      runs: { type: "string", default: "1" },
+      "in-place": { type: "boolean", default: false },
+      check: { type: "boolean", default: false },
+      help: { type: "boolean", default: false },
+    },
+  }));
+  pages = args.pages ? parsePageList(args.pages) : PAGES;
+  runs = positiveInt("--runs", args.runs);
+} catch (e) {
+  console.error(`${e instanceof Error ? e.message : e}\n${USAGE}`);
+  process.exit(2);
+}
 if (args.help) {
-  console.log("usage: node tests/bench/lighthouse.mjs [--pages /a,/b] [--runs 1] [--in-place] [--check]");
+  console.log(USAGE);
   process.exit(0);
 }
-const pages = args.pages ? parsePageList(args.pages) : PAGES;
-const runs = positiveInt("--runs", args.runs);
 
 // chrome-launcher is lighthouse's own dependency: resolve it from there, not from the project.
 const require = createRequire(import.meta.url);

@@ -8,4 +8,6 @@ export const PAGES = [
   "/privacy",
   "/vespers",
   "/ministry",
+  "/event",
+  "/badges",
 ];

@@ -83,7 +83,7 @@ function tail(file, lines = 40) {
  * Starts the site and resolves once GET / answers (any HTTP status). When the process exits
  * before answering (for example a build racing another build of the same checkout), it tries
  * again, up to `attempts` times in all.
- * @param {{ label?: string, readyTimeoutMs?: number, quiet?: boolean, attempts?: number }} [opts]
+ * @param {{ label?: string, readyTimeoutMs?: number, quiet?: boolean, attempts?: number, inPlace?: boolean, nodeArgs?: string[] }} [opts]
  */
 export async function startSite({ attempts = 3, ...opts } = {}) {
   for (let i = 1; ; i++) {
@@ -122,7 +122,7 @@ function snapshotTree(label) {
   return dir;
 }
 
-async function startOnce({ label = "bench", readyTimeoutMs = 300_000, quiet = false, inPlace = false } = {}) {
+async function startOnce({ label = "bench", readyTimeoutMs = 300_000, quiet = false, inPlace = false, nodeArgs = [] } = {}) {
   installHandlers();
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
@@ -165,7 +165,7 @@ async function startOnce({ label = "bench", readyTimeoutMs = 300_000, quiet = fa
   }
   const startedAt = Date.now();
   // detached: its own process group, so a build (npx react-router build) is stopped along with it.
-  const proc = spawn(process.execPath, ["app/server/start.mjs"], {
+  const proc = spawn(process.execPath, [...nodeArgs, "app/server/start.mjs"], {
     cwd,
     env,
     stdio: ["ignore", logFd, logFd],
