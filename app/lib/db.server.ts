@@ -11,6 +11,7 @@ import {
 } from "kysely";
 import * as badges from "../../db/migrations/2026-11-21-badges";
 import * as foundation from "../../db/migrations/2026-11-21-foundation";
+import * as store from "../../db/migrations/2026-11-21-store";
 import { env } from "./env.server";
 
 // The server build bundles app code, so migrations are listed here, in order, rather than
@@ -18,6 +19,7 @@ import { env } from "./env.server";
 const migrations: Record<string, Migration> = {
   "2026-11-21-foundation": foundation,
   "2026-11-21-badges": badges,
+  "2026-11-21-store": store,
 };
 
 export interface SubscribersTable {
@@ -129,7 +131,57 @@ export interface TeamBadgesTable {
   sort: number;
 }
 
+export interface MerchItemsTable {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  /** Whole units of `currency` (KES has no cents in use). */
+  price: number;
+  currency: string;
+  impact: string;
+  image: string;
+  /** JSON arrays. */
+  tags: string;
+  available: number;
+  colors: string;
+  sizes: string;
+  sort: number;
+}
+
+export interface BagsTable {
+  id: string;
+  lines: string;
+  updated_at: string;
+}
+
+export interface MerchOrdersTable {
+  id: string;
+  customer_name: string;
+  customer_email: string;
+  customer_phone: string;
+  notes: string;
+  payment_reference: string;
+  total: number;
+  currency: string;
+  /** JSON: the lines as priced by the server when the order was placed. */
+  items: string;
+  status: "pending" | "approved" | "rejected";
+  ts: string;
+  reviewed_at: string | null;
+  staff_notes: string;
+}
+
+export interface SeedRunsTable {
+  name: string;
+  ran_at: string;
+}
+
 export interface DB {
+  merch_items: MerchItemsTable;
+  bags: BagsTable;
+  merch_orders: MerchOrdersTable;
+  seed_runs: SeedRunsTable;
   payment_codes: PaymentCodesTable;
   badge_orders: BadgeOrdersTable;
   team_badges: TeamBadgesTable;

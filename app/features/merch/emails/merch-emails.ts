@@ -1,0 +1,54 @@
+import { renderEmail } from "~/lib/email-layout";
+import { site } from "~/lib/site";
+import { formatMoney } from "../merch";
+import type { MerchOrderView } from "../merch.server";
+
+const lineText = (o: MerchOrderView) =>
+  o.items.map(
+    (l) =>
+      `${l.quantity} × ${l.name}${l.color ? `, ${l.color.label}` : ""}${l.size ? `, ${l.size}` : ""} — ${formatMoney(l.price * l.quantity, o.currency)}`,
+  );
+
+export function orderReceivedEmail(o: MerchOrderView, storeUrl: string) {
+  return renderEmail({
+    subject: `We received your merch order ${o.id}`,
+    heading: `Thank you, ${o.customerName}!`,
+    paragraphs: [
+      `Your order ${o.id} is pending review. Every purchase funds the street outreach in ${site.city}.`,
+      ...lineText(o),
+      `Total: ${formatMoney(o.total, o.currency)} · M-Pesa code: ${o.paymentReference}`,
+      `What happens next: the merch team checks the payment (paybill ${site.payments.merchPaybill}, account ${site.payments.merchAccount}), then emails you to confirm. Delivery fees and options (M-Pesa, card or cash) are agreed with you after that.`,
+      `Questions? Reply to this email or write to ${site.merchEmail}, quoting ${o.id}.`,
+    ],
+    cta: { label: "Back to the store", url: storeUrl },
+  });
+}
+
+export function merchTeamNoticeEmail(o: MerchOrderView, adminUrl: string) {
+  return renderEmail({
+    subject: `New merch order ${o.id}: ${formatMoney(o.total, o.currency)}`,
+    heading: `New order ${o.id}`,
+    paragraphs: [
+      `From ${o.customerName} <${o.customerEmail}>${o.customerPhone ? `, ${o.customerPhone}` : ""}.`,
+      ...lineText(o),
+      `Total: ${formatMoney(o.total, o.currency)} · M-Pesa code: ${o.paymentReference}`,
+      ...(o.notes ? [`Notes: ${o.notes}`] : []),
+      "Check the payment, then approve or reject the order.",
+    ],
+    cta: { label: "Review merch orders", url: adminUrl },
+  });
+}
+
+export function orderApprovedEmail(o: MerchOrderView, storeUrl: string) {
+  return renderEmail({
+    subject: `Your merch order ${o.id} is confirmed`,
+    heading: `Payment confirmed, ${o.customerName}!`,
+    paragraphs: [
+      `The merch team has confirmed your payment for order ${o.id} (${formatMoney(o.total, o.currency)}).`,
+      ...lineText(o),
+      ...(o.staffNotes ? [`A note from the team: ${o.staffNotes}`] : []),
+      "We will contact you to arrange delivery within Nairobi and the metropolitan area. Thank you for funding the outreach!",
+    ],
+    cta: { label: "Visit the store", url: storeUrl },
+  });
+}

@@ -1,0 +1,368 @@
+import crypto from "node:crypto";
+import type { Db, MerchItemsTable, MerchOrdersTable } from "~/lib/db.server";
+import { nowIso } from "~/lib/db.server";
+import { enqueueMail, kickMailWorker } from "~/lib/email.server";
+import { env } from "~/lib/env.server";
+import { absoluteUrl, HttpError } from "~/lib/http.server";
+import { site } from "~/lib/site";
+import { newOrderId } from "../badges/badge-orders.server";
+import { claimPaymentCode } from "../payments/payment-codes.server";
+import { merchTeamNoticeEmail, orderApprovedEmail, orderReceivedEmail } from "./emails/merch-emails";
+import {
+  DEFAULT_CURRENCY,
+  FALLBACK_CATALOGUE,
+  lineKey,
+  MAX_LINE_QUANTITY,
+  MERCH_MESSAGES,
+  type BagLine,
+  type BagView,
+  type MerchColor,
+  type MerchItem,
+  type MerchOrderStatus,
+} from "./merch";
+import type { CheckoutInput } from "./merch.schema";
+
+// ---------------------------------------------------------------- catalogue
+
+function toItem(r: MerchItemsTable): MerchItem {
+  return {
+    id: r.id,
+    name: r.name,
+    slug: r.slug,
+    description: r.description,
+    price: r.price,
+    currency: r.currency,
+    impact: r.impact,
+    image: r.image,
+    tags: JSON.parse(r.tags) as string[],
+    available: r.available === 1,
+    colors: JSON.parse(r.colors) as MerchColor[],
+    sizes: JSON.parse(r.sizes) as string[],
+  };
+}
+
+export async function listItems(db: Db): Promise<MerchItem[]> {
+  const rows = await db.selectFrom("merch_items").selectAll().orderBy("sort").orderBy("name").execute();
+  return rows.map(toItem);
+}
+
+/** The catalogue for the store page; the built-in two items when it cannot be read. */
+export async function loadCatalogue(db: Db): Promise<{ items: MerchItem[]; fallback: boolean }> {
+  try {
+    return { items: await listItems(db), fallback: false };
+  } catch (e) {
+    console.error("[merch] catalogue could not be read; showing the built-in items", e);
+    return { items: FALLBACK_CATALOGUE, fallback: true };
+  }
+}
+
+/** Replaces the whole catalogue (staff save it as one list), in one transaction. */
+export async function saveCatalogue(db: Db, items: MerchItem[]) {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("merch_items").execute();
+    for (const [i, item] of items.entries()) {
+      await trx
+        .insertInto("merch_items")
+        .values({
+          id: item.id,
+          slug: item.slug,
+          name: item.name,
+          description: item.description,
+          price: item.price,
+          currency: item.currency,
+          impact: item.impact,
+          image: item.image,
+          tags: JSON.stringify(item.tags),
+          available: item.available ? 1 : 0,
+          colors: JSON.stringify(item.colors),
+          sizes: JSON.stringify(item.sizes),
+          sort: i,
+        })
+        .execute();
+    }
+  });
+  return listItems(db);
+}
+
+// ---------------------------------------------------------------- lines and prices
+
+type RawLine = { itemId: string; color: string | null; size: string | null; quantity: number };
+
+/** Checks a wanted line against the item: colour and size chosen when the item has them. */
+function checkChoice(item: MerchItem | undefined, color: string | null, size: string | null) {
+  if (!item) throw new HttpError(400, MERCH_MESSAGES.unknownItem, {}, "itemId");
+  if (!item.available) throw new HttpError(409, `${item.name}: ${MERCH_MESSAGES.restocking}`);
+  if (item.colors.length > 0) {
+    if (!color) throw new HttpError(400, MERCH_MESSAGES.selectColour, {}, "color");
+    if (!item.colors.some((c) => c.label === color)) throw new HttpError(400, MERCH_MESSAGES.selectColour, {}, "color");
+  } else if (color) {
+    throw new HttpError(400, `${item.name} comes in one colour only.`, {}, "color");
+  }
+  if (item.sizes.length > 0) {
+    if (!size || !item.sizes.includes(size)) throw new HttpError(400, MERCH_MESSAGES.selectSize, {}, "size");
+  } else if (size) {
+    throw new HttpError(400, `${item.name} comes in one size only.`, {}, "size");
+  }
+  return {
+    color: item.colors.find((c) => c.label === color) ?? null,
+    size: item.sizes.length > 0 ? size : null,
+  };
+}
+
+export type PricedLine = {
+  itemId: string;
+  name: string;
+  price: number;
+  quantity: number;
+  color: MerchColor | null;
+  size: string | null;
+};
+
+/**
+ * Prices lines from the catalogue: the client's prices and total are never used. Unknown or
+ * unavailable items, impossible quantities and mixed or wrong currencies are refused.
+ */
+export function priceLines(catalogue: MerchItem[], lines: RawLine[], clientCurrency?: string) {
+  if (lines.length === 0) throw new HttpError(400, MERCH_MESSAGES.emptyBag);
+  const byId = new Map(catalogue.map((i) => [i.id, i]));
+  const priced: PricedLine[] = [];
+  let currency: string | undefined;
+  for (const l of lines) {
+    const item = byId.get(l.itemId);
+    const choice = checkChoice(item, l.color, l.size);
+    if (!Number.isInteger(l.quantity) || l.quantity < 1) throw new HttpError(400, MERCH_MESSAGES.quantityMin);
+    if (l.quantity > MAX_LINE_QUANTITY) throw new HttpError(400, MERCH_MESSAGES.quantityMax);
+    currency ??= item!.currency;
+    if (item!.currency !== currency) throw new HttpError(400, "Items priced in different currencies cannot share one order.");
+    priced.push({ itemId: item!.id, name: item!.name, price: item!.price, quantity: l.quantity, ...choice });
+  }
+  if (clientCurrency && clientCurrency.toUpperCase() !== currency) {
+    throw new HttpError(400, `These items are priced in ${currency}, not ${clientCurrency}.`);
+  }
+  const total = priced.reduce((sum, l) => sum + l.price * l.quantity, 0);
+  return { lines: priced, total, currency: currency ?? DEFAULT_CURRENCY };
+}
+
+// ---------------------------------------------------------------- the bag
+
+export const BAG_COOKIE = "bag";
+const BAG_ID = /^[A-Za-z0-9_-]{20,40}$/;
+
+export function readBagId(request: Request): string | null {
+  const m = /(?:^|;\s*)bag=([A-Za-z0-9_-]{20,40})(?:;|$)/.exec(request.headers.get("cookie") ?? "");
+  return m?.[1] ?? null;
+}
+
+export const bagCookie = (id: string) =>
+  `${BAG_COOKIE}=${id}; Path=/; Max-Age=2592000; SameSite=Lax; HttpOnly${env().publicUrl.startsWith("https://") ? "; Secure" : ""}`;
+
+async function readLines(db: Db, bagId: string | null): Promise<RawLine[]> {
+  if (!bagId || !BAG_ID.test(bagId)) return [];
+  const row = await db.selectFrom("bags").select("lines").where("id", "=", bagId).executeTakeFirst();
+  return row ? (JSON.parse(row.lines) as RawLine[]) : [];
+}
+
+async function writeLines(db: Db, bagId: string, lines: RawLine[]) {
+  await db
+    .insertInto("bags")
+    .values({ id: bagId, lines: JSON.stringify(lines), updated_at: nowIso() })
+    .onConflict((oc) => oc.column("id").doUpdateSet({ lines: JSON.stringify(lines), updated_at: nowIso() }))
+    .execute();
+}
+
+/** The bag as shown: every price from the catalogue; lines whose item is gone are dropped. */
+export function viewBag(catalogue: MerchItem[], lines: RawLine[]): BagView {
+  const byId = new Map(catalogue.map((i) => [i.id, i]));
+  const out: BagLine[] = [];
+  for (const l of lines) {
+    const item = byId.get(l.itemId);
+    if (!item) continue;
+    const color = item.colors.find((c) => c.label === l.color) ?? null;
+    out.push({
+      key: lineKey(item.id, l.color, l.size),
+      itemId: item.id,
+      slug: item.slug,
+      name: item.name,
+      price: item.price,
+      quantity: l.quantity,
+      color,
+      size: l.size,
+      image: color?.image || item.image,
+      currency: item.currency,
+      available: item.available,
+    });
+  }
+  return {
+    lines: out,
+    count: out.reduce((n, l) => n + l.quantity, 0),
+    total: out.reduce((n, l) => n + l.price * l.quantity, 0),
+    currency: out[0]?.currency ?? DEFAULT_CURRENCY,
+  };
+}
+
+export async function getBag(db: Db, bagId: string | null) {
+  const { items } = await loadCatalogue(db);
+  return viewBag(items, await readLines(db, bagId));
+}
+
+/** Adds to the bag, merging with a line of the same item, colour and size. */
+export async function addToBag(
+  db: Db,
+  bagId: string | null,
+  input: { itemId: string; color?: string; size?: string; quantity: number },
+) {
+  const catalogue = await listItems(db);
+  const item = catalogue.find((i) => i.id === input.itemId);
+  const choice = checkChoice(item, input.color || null, input.size || null);
+  const id = bagId && BAG_ID.test(bagId) ? bagId : crypto.randomBytes(18).toString("base64url");
+  const lines = await readLines(db, id);
+  const key = lineKey(item!.id, choice.color?.label, choice.size);
+  const existing = lines.find((l) => lineKey(l.itemId, l.color, l.size) === key);
+  const quantity = (existing?.quantity ?? 0) + input.quantity;
+  if (quantity > MAX_LINE_QUANTITY) throw new HttpError(400, MERCH_MESSAGES.quantityMax, {}, "quantity");
+  if (existing) existing.quantity = quantity;
+  else lines.push({ itemId: item!.id, color: choice.color?.label ?? null, size: choice.size, quantity });
+  await writeLines(db, id, lines);
+  return { bagId: id, bag: viewBag(catalogue, lines) };
+}
+
+/** Sets a line's quantity (never below 1: the minus button stops there) or removes it. */
+export async function changeBagLine(db: Db, bagId: string | null, key: string, quantity: number | "remove") {
+  const lines = await readLines(db, bagId);
+  const i = lines.findIndex((l) => lineKey(l.itemId, l.color, l.size) === key);
+  if (i >= 0 && bagId) {
+    if (quantity === "remove") lines.splice(i, 1);
+    else lines[i]!.quantity = Math.min(MAX_LINE_QUANTITY, Math.max(1, Math.trunc(quantity)));
+    await writeLines(db, bagId, lines);
+  }
+  return getBag(db, bagId);
+}
+
+// ---------------------------------------------------------------- orders
+
+export type MerchOrderView = {
+  id: string;
+  ts: string;
+  status: MerchOrderStatus;
+  reviewedAt: string | null;
+  staffNotes: string;
+  customerName: string;
+  customerEmail: string;
+  customerPhone: string;
+  notes: string;
+  paymentReference: string;
+  total: number;
+  currency: string;
+  items: PricedLine[];
+};
+
+function toOrder(r: MerchOrdersTable): MerchOrderView {
+  return {
+    id: r.id,
+    ts: r.ts,
+    status: r.status,
+    reviewedAt: r.reviewed_at,
+    staffNotes: r.staff_notes,
+    customerName: r.customer_name,
+    customerEmail: r.customer_email,
+    customerPhone: r.customer_phone,
+    notes: r.notes,
+    paymentReference: r.payment_reference,
+    total: r.total,
+    currency: r.currency,
+    items: JSON.parse(r.items) as PricedLine[],
+  };
+}
+
+const teamInbox = () => env().orgInbox ?? site.merchEmail;
+
+/**
+ * Places an order: lines priced from the catalogue, the payment code claimed in the same
+ * transaction (one code, one order of any kind), the customer's and the merch team's emails
+ * queued with it.
+ */
+export async function submitMerchOrder(
+  db: Db,
+  input: CheckoutInput,
+  lines: RawLine[],
+  opts: { clientCurrency?: string } = {},
+): Promise<{ id: string; total: number; currency: string }> {
+  const priced = priceLines(await listItems(db), lines, opts.clientCurrency);
+  const id = await db.transaction().execute(async (trx) => {
+    let id = newOrderId("MO");
+    while (await trx.selectFrom("merch_orders").select("id").where("id", "=", id).executeTakeFirst()) id = newOrderId("MO");
+    await claimPaymentCode(trx, input.paymentReference, "merch", id);
+    const row: MerchOrdersTable = {
+      id,
+      customer_name: input.customerName,
+      customer_email: input.customerEmail,
+      customer_phone: input.customerPhone,
+      notes: input.notes,
+      payment_reference: input.paymentReference,
+      total: priced.total,
+      currency: priced.currency,
+      items: JSON.stringify(priced.lines),
+      status: "pending",
+      ts: nowIso(),
+      reviewed_at: null,
+      staff_notes: "",
+    };
+    await trx.insertInto("merch_orders").values(row).execute();
+    const order = toOrder(row);
+    await enqueueMail(trx, { kind: "merch.received", to: order.customerEmail, ...orderReceivedEmail(order, absoluteUrl("/merchandise")) });
+    await enqueueMail(trx, {
+      kind: "merch.notice",
+      to: teamInbox(),
+      replyTo: order.customerEmail,
+      ...merchTeamNoticeEmail(order, absoluteUrl("/admin/merch-orders")),
+    });
+    return id;
+  });
+  void kickMailWorker();
+  return { id, total: priced.total, currency: priced.currency };
+}
+
+/** Places the order in a visitor's bag, then empties the bag. */
+export async function checkoutBag(db: Db, bagId: string | null, input: CheckoutInput) {
+  const lines = await readLines(db, bagId);
+  const result = await submitMerchOrder(db, input, lines);
+  if (bagId) await writeLines(db, bagId, []);
+  return result;
+}
+
+/** Staff list: newest first, optionally filtered by a search over id, customer, code and status. */
+export async function listMerchOrders(db: Db, q?: string): Promise<MerchOrderView[]> {
+  let query = db.selectFrom("merch_orders").selectAll().orderBy("ts", "desc").orderBy("id", "desc").limit(500);
+  const text = q?.trim().toLowerCase();
+  if (text) {
+    const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where((eb) =>
+      eb.or(
+        (["id", "customer_name", "customer_email", "payment_reference", "status"] as const).map((col) =>
+          eb(eb.fn("lower", [eb.ref(col)]), "like", eb.val(like)),
+        ),
+      ),
+    );
+  }
+  return (await query.execute()).map(toOrder);
+}
+
+/**
+ * Any status from any status, with an optional staff note (the current note stays when none
+ * is given). Moving to approved emails the customer.
+ */
+export async function setMerchOrderStatus(db: Db, id: string, status: MerchOrderStatus, notes?: string) {
+  const order = await db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("merch_orders").selectAll().where("id", "=", id).executeTakeFirst();
+    if (!row) throw new HttpError(404, "Order not found.");
+    const next = { status, reviewed_at: nowIso(), staff_notes: notes ?? row.staff_notes };
+    await trx.updateTable("merch_orders").set(next).where("id", "=", id).execute();
+    const order = toOrder({ ...row, ...next });
+    if (status === "approved" && row.status !== "approved") {
+      await enqueueMail(trx, { kind: "merch.approved", to: order.customerEmail, ...orderApprovedEmail(order, absoluteUrl("/merchandise")) });
+    }
+    return order;
+  });
+  void kickMailWorker();
+  return order;
+}

@@ -1,0 +1,3 @@
+export default function MerchOrders() {
+  return <h1>MerchOrders</h1>;
+}

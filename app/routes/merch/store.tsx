@@ -1,0 +1,3 @@
+export default function Store() {
+  return <h1>Store</h1>;
+}
