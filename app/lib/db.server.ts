@@ -10,6 +10,7 @@ import {
   type MigrationProvider,
 } from "kysely";
 import * as badges from "../../db/migrations/2026-11-21-badges";
+import * as blog from "../../db/migrations/2026-11-21-blog";
 import * as foundation from "../../db/migrations/2026-11-21-foundation";
 import * as store from "../../db/migrations/2026-11-21-store";
 import { env } from "./env.server";
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-21-foundation": foundation,
   "2026-11-21-badges": badges,
   "2026-11-21-store": store,
+  "2026-11-21-blog": blog,
 };
 
 export interface SubscribersTable {
@@ -177,7 +179,64 @@ export interface SeedRunsTable {
   ran_at: string;
 }
 
+export interface BlogPostsTable {
+  slug: string;
+  title: string;
+  summary: string;
+  author: string;
+  date: string;
+  /** JSON array of strings. */
+  tags: string;
+  image: string;
+  url: string;
+  audio_video_id: string | null;
+  /** Already sanitised when saved; sanitised again when shown. */
+  content_html: string | null;
+  sort: number;
+  updated_at: string;
+}
+
+export interface BlogReactionsTable {
+  slug: string;
+  reaction: string;
+  cid: string;
+  created_at: string;
+}
+
+export interface PollsTable {
+  id: string;
+  question: string;
+  created_at: string;
+}
+
+export interface PollOptionsTable {
+  poll_id: string;
+  option: string;
+  sort: number;
+}
+
+export interface PollVotesTable {
+  poll_id: string;
+  option: string;
+  cid: string;
+  created_at: string;
+}
+
+export interface BlogNotificationsTable {
+  id: Generated<number>;
+  slug: string;
+  recipients: number;
+  queued: number;
+  created_at: string;
+}
+
 export interface DB {
+  blog_posts: BlogPostsTable;
+  blog_reactions: BlogReactionsTable;
+  polls: PollsTable;
+  poll_options: PollOptionsTable;
+  poll_votes: PollVotesTable;
+  blog_notifications: BlogNotificationsTable;
   merch_items: MerchItemsTable;
   bags: BagsTable;
   merch_orders: MerchOrdersTable;

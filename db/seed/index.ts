@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { blogSeed } from "./blog";
 import { merchSeed } from "./merch";
 import { teamBadgesSeed } from "./team-badges";
 
@@ -9,7 +10,7 @@ import { teamBadgesSeed } from "./team-badges";
  */
 type Seed = { name: string; run: (db: Kysely<any>) => Promise<void> };
 
-export const seeds: Seed[] = [teamBadgesSeed, merchSeed];
+export const seeds: Seed[] = [teamBadgesSeed, merchSeed, blogSeed];
 
 export async function runSeeds(db: Kysely<any>) {
   for (const seed of seeds) {

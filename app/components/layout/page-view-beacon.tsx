@@ -25,6 +25,10 @@ export function PageViewBeacon() {
       if (h?.page) page = h.page;
     }
     sendTrack({ type: "page.view", page, path, ref });
+    const deepest = matches.at(-1);
+    if ((deepest?.handle as { blogView?: boolean } | undefined)?.blogView && deepest?.params.slug) {
+      sendTrack({ type: "blog.view", slug: deepest.params.slug, src: "site", ref });
+    }
   }, [location.pathname, matches]);
   return null;
 }

@@ -2,7 +2,12 @@ import type { EntryContext } from "react-router";
 import { env } from "~/lib/env.server";
 import { clientIdCookie, isBotAgent, newClientId, queueEvent, readClientId, toRow } from "./analytics.server";
 
-export type PageHandle = { page?: string };
+/** `blogView`: the route shows the blog post named by its `slug` param; a view is counted. */
+export type PageHandle = { page?: string; blogView?: boolean };
+
+/** Where a blog reader came from: a share page or link (src=share / utm_source=share), else the site. */
+export const blogViewSource = (url: URL): "site" | "share" =>
+  url.searchParams.get("src") === "share" || url.searchParams.get("utm_source") === "share" ? "share" : "site";
 
 /** The page name a route declares in its `handle`, the deepest one winning. */
 export function pageNameFor(context: EntryContext, pathname: string): string {
@@ -33,10 +38,12 @@ export function capturePageView(
   }
   const url = new URL(request.url);
   const page = pageNameFor(context, url.pathname);
-  queueEvent(
-    toRow(
-      { type: "page.view", page, path: url.pathname, ref: request.headers.get("referer") ?? "" },
-      cid,
-    ),
-  );
+  const ref = request.headers.get("referer") ?? "";
+  queueEvent(toRow({ type: "page.view", page, path: url.pathname, ref }, cid));
+  const deepest = context.staticHandlerContext.matches.at(-1);
+  const handle = deepest ? (context.routeModules[deepest.route.id]?.handle as PageHandle | undefined) : undefined;
+  const slug = deepest?.params.slug;
+  if (handle?.blogView && slug) {
+    queueEvent(toRow({ type: "blog.view", slug, src: blogViewSource(url), ref }, cid));
+  }
 }

@@ -1,0 +1,307 @@
+import { sql } from "kysely";
+import type { BlogPostsTable, Db } from "~/lib/db.server";
+import { getDb, nowIso } from "~/lib/db.server";
+import { enqueueMail, kickMailWorker } from "~/lib/email.server";
+import { absoluteUrl, HttpError } from "~/lib/http.server";
+import { unsubscribeUrl } from "../newsletter/newsletter.server";
+import {
+  DEFAULT_POLL_OPTIONS,
+  DEFAULT_POLL_QUESTION,
+  emptyCounts,
+  feedbackPollId,
+  feedbackPollOptions,
+  postPollId,
+  type BlogPost,
+  type Reaction,
+  type ReactionCounts,
+} from "./blog";
+import type { BlogPostInput } from "./blog.schema";
+import { newPostEmail } from "./emails/new-post";
+import { sanitizePostHtml } from "./sanitize.server";
+
+// ---------------------------------------------------------------- posts
+
+function toPost(r: BlogPostsTable): BlogPost {
+  const post: BlogPost = {
+    slug: r.slug,
+    title: r.title,
+    summary: r.summary,
+    author: r.author,
+    date: r.date,
+    tags: JSON.parse(r.tags) as string[],
+    image: r.image,
+    url: r.url,
+  };
+  if (r.audio_video_id) post.audioVideoId = r.audio_video_id;
+  // Sanitised when saved and again when shown: a rule tightened later applies to old posts too.
+  if (r.content_html) post.contentHtml = sanitizePostHtml(r.content_html);
+  return post;
+}
+
+export async function listPosts(db: Db): Promise<BlogPost[]> {
+  const rows = await db.selectFrom("blog_posts").selectAll().orderBy("sort").execute();
+  return rows.map(toPost);
+}
+
+export async function getPost(db: Db, slug: string): Promise<BlogPost | undefined> {
+  const row = await db.selectFrom("blog_posts").selectAll().where("slug", "=", slug).executeTakeFirst();
+  return row ? toPost(row) : undefined;
+}
+
+async function ensurePollIn(db: Db, id: string, question: string, options: string[]) {
+  await db.insertInto("polls").values({ id, question, created_at: nowIso() }).onConflict((oc) => oc.column("id").doNothing()).execute();
+  const existing = await db.selectFrom("poll_options").select(["option"]).where("poll_id", "=", id).execute();
+  const have = new Set(existing.map((o) => o.option));
+  let sort = existing.length;
+  for (const option of options) {
+    if (have.has(option)) continue;
+    have.add(option);
+    await db.insertInto("poll_options").values({ poll_id: id, option, sort: sort++ }).execute();
+  }
+}
+
+/** The polls every post has: its feedback poll (four items rated 1-5) and its question poll. */
+async function ensurePostPolls(db: Db, slug: string) {
+  await ensurePollIn(db, feedbackPollId(slug), "How did this post land with you?", feedbackPollOptions());
+  await ensurePollIn(db, postPollId(slug), DEFAULT_POLL_QUESTION, DEFAULT_POLL_OPTIONS.split(","));
+}
+
+/**
+ * Replaces the list of posts (staff save it as one list): HTML is sanitised, order kept, and
+ * each post's polls are made sure of. Reactions and votes stay with their slugs.
+ */
+export async function savePosts(db: Db, posts: BlogPostInput[]) {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("blog_posts").execute();
+    for (const [i, p] of posts.entries()) {
+      await trx
+        .insertInto("blog_posts")
+        .values({
+          slug: p.slug,
+          title: p.title,
+          summary: p.summary,
+          author: p.author,
+          date: p.date,
+          tags: JSON.stringify(p.tags),
+          image: p.image,
+          url: p.url,
+          audio_video_id: p.audioVideoId ?? null,
+          content_html: p.contentHtml?.trim() ? sanitizePostHtml(p.contentHtml) : null,
+          sort: i,
+          updated_at: nowIso(),
+        })
+        .execute();
+      await ensurePostPolls(trx, p.slug);
+    }
+  });
+  return listPosts(db);
+}
+
+// ---------------------------------------------------------------- reactions
+
+async function postExists(db: Db, slug: string) {
+  return !!(await db.selectFrom("blog_posts").select("slug").where("slug", "=", slug).executeTakeFirst());
+}
+
+export async function reactionCounts(db: Db, slug: string): Promise<ReactionCounts> {
+  const rows = await db
+    .selectFrom("blog_reactions")
+    .select(["reaction", db.fn.countAll<number>().as("n")])
+    .where("slug", "=", slug)
+    .groupBy("reaction")
+    .execute();
+  const counts = emptyCounts();
+  for (const r of rows) if (r.reaction in counts) counts[r.reaction as Reaction] = Number(r.n);
+  return counts;
+}
+
+/** Which reactions this client has given a post. */
+export async function clientReactions(db: Db, slug: string, cid: string | undefined): Promise<Reaction[]> {
+  if (!cid) return [];
+  const rows = await db.selectFrom("blog_reactions").select("reaction").where("slug", "=", slug).where("cid", "=", cid).execute();
+  return rows.map((r) => r.reaction as Reaction);
+}
+
+/** Adds the client's reaction, or with `undo` removes it; counts can never go below 0. */
+export async function toggleReaction(db: Db, input: { slug: string; reaction: Reaction; undo: boolean; cid: string }) {
+  if (!(await postExists(db, input.slug))) throw new HttpError(404, "Unknown post.");
+  if (input.undo) {
+    await db
+      .deleteFrom("blog_reactions")
+      .where("slug", "=", input.slug)
+      .where("reaction", "=", input.reaction)
+      .where("cid", "=", input.cid)
+      .execute();
+  } else {
+    await db
+      .insertInto("blog_reactions")
+      .values({ slug: input.slug, reaction: input.reaction, cid: input.cid, created_at: nowIso() })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+  return reactionCounts(db, input.slug);
+}
+
+/** Staff view: counts for every post that has any. */
+export async function allReactionCounts(db: Db): Promise<Record<string, ReactionCounts>> {
+  const rows = await db
+    .selectFrom("blog_reactions")
+    .select(["slug", "reaction", db.fn.countAll<number>().as("n")])
+    .groupBy(["slug", "reaction"])
+    .execute();
+  const out: Record<string, ReactionCounts> = {};
+  for (const r of rows) {
+    out[r.slug] ??= emptyCounts();
+    if (r.reaction in out[r.slug]!) out[r.slug]![r.reaction as Reaction] = Number(r.n);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- polls
+
+export async function pollCounts(db: Db, id: string): Promise<Record<string, number> | undefined> {
+  const poll = await db.selectFrom("polls").select("id").where("id", "=", id).executeTakeFirst();
+  if (!poll) return undefined;
+  const rows = await db
+    .selectFrom("poll_options as o")
+    .leftJoin("poll_votes as v", (j) => j.onRef("v.poll_id", "=", "o.poll_id").onRef("v.option", "=", "o.option"))
+    .select(["o.option", sql<number>`count(v.cid)`.as("n")])
+    .where("o.poll_id", "=", id)
+    .groupBy(["o.option", "o.sort"])
+    .orderBy("o.sort")
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.option, Number(r.n)]));
+}
+
+/** The options this client has voted for. */
+export async function clientVotes(db: Db, id: string, cid: string | undefined): Promise<string[]> {
+  if (!cid) return [];
+  const rows = await db.selectFrom("poll_votes").select("option").where("poll_id", "=", id).where("cid", "=", cid).execute();
+  return rows.map((r) => r.option);
+}
+
+/**
+ * A public vote: only for polls and options the site defined (nobody outside can create
+ * either). One vote per client per option; a rating ("Prayed:4") replaces the client's
+ * earlier rating of the same item.
+ */
+export async function vote(db: Db, input: { id: string; option: string; cid: string }) {
+  const option = await db
+    .selectFrom("poll_options")
+    .select("option")
+    .where("poll_id", "=", input.id)
+    .where("option", "=", input.option)
+    .executeTakeFirst();
+  if (!option) {
+    const poll = await db.selectFrom("polls").select("id").where("id", "=", input.id).executeTakeFirst();
+    throw new HttpError(poll ? 400 : 404, poll ? "Unknown option." : "Unknown poll.");
+  }
+  await db.transaction().execute(async (trx) => {
+    const rated = /^(.*):[1-5]$/.exec(input.option);
+    if (rated) {
+      await trx
+        .deleteFrom("poll_votes")
+        .where("poll_id", "=", input.id)
+        .where("cid", "=", input.cid)
+        .where("option", "like", `${rated[1]!.replace(/[\\%_]/g, (c) => `\\${c}`)}:_`)
+        .execute();
+    }
+    await trx
+      .insertInto("poll_votes")
+      .values({ poll_id: input.id, option: input.option, cid: input.cid, created_at: nowIso() })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  });
+  return (await pollCounts(db, input.id))!;
+}
+
+/** Staff create or ensure a poll: options comma-split, the first (or 'A') sent as the seed. */
+export async function ensurePoll(db: Db, input: { id: string; question: string; initialOptions?: string | string[]; option?: string }) {
+  const listed = Array.isArray(input.initialOptions) ? input.initialOptions : (input.initialOptions ?? "").split(",");
+  const options = [...listed.map((o) => o.trim()).filter(Boolean), ...(input.option?.trim() ? [input.option.trim()] : [])];
+  if (options.length === 0) options.push("A");
+  await db.transaction().execute((trx) => ensurePollIn(trx, input.id, input.question || DEFAULT_POLL_QUESTION, options));
+  return pollCounts(db, input.id);
+}
+
+export async function allPolls(db: Db) {
+  const polls = await db.selectFrom("polls").select(["id", "question"]).orderBy("created_at").execute();
+  const out: { id: string; question: string; options: Record<string, number> }[] = [];
+  for (const p of polls) out.push({ ...p, options: (await pollCounts(db, p.id)) ?? {} });
+  return out;
+}
+
+// ---------------------------------------------------------------- notify subscribers
+
+const NOTIFY_BATCH = 200;
+
+/**
+ * Tells every active subscriber about a post. The answer comes at once with the number of
+ * recipients; the messages are queued in batches in the background and sent by the outbox.
+ */
+export async function notifyNewBlog(db: Db, slug: string) {
+  const post = await getPost(db, slug);
+  if (!post) throw new HttpError(404, "Unknown post.");
+  const { n } = await db
+    .selectFrom("subscribers")
+    .select(db.fn.countAll<number>().as("n"))
+    .where("status", "=", "active")
+    .executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto("blog_notifications")
+    .values({ slug, recipients: Number(n), queued: 0, created_at: nowIso() })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const done = queueNotification(row.id, post).catch((e) => console.error("[blog] notify failed", e));
+  return { id: row.id, recipients: Number(n), done };
+}
+
+async function queueNotification(notificationId: number, post: BlogPost) {
+  const db = await getDb();
+  const postUrl = absoluteUrl(`/blogs/${post.slug}`);
+  let after = 0;
+  for (;;) {
+    const batch = await db
+      .selectFrom("subscribers")
+      .select(["id", "email", "token"])
+      .where("status", "=", "active")
+      .where("id", ">", after)
+      .orderBy("id")
+      .limit(NOTIFY_BATCH)
+      .execute();
+    if (batch.length === 0) break;
+    await db.transaction().execute(async (trx) => {
+      for (const s of batch) {
+        const link = unsubscribeUrl(s.token);
+        await enqueueMail(trx, {
+          kind: `blog.notify.${notificationId}`,
+          to: s.email,
+          ...newPostEmail(post, postUrl, link),
+          headers: { "List-Unsubscribe": `<${link}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+        });
+      }
+      await trx
+        .updateTable("blog_notifications")
+        .set((eb) => ({ queued: eb("queued", "+", batch.length) }))
+        .where("id", "=", notificationId)
+        .execute();
+    });
+    after = batch[batch.length - 1]!.id;
+    void kickMailWorker();
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+/** Counts for a notification run: recipients, queued, sent, failed (never addresses). */
+export async function notificationStatus(db: Db, id: number) {
+  const n = await db.selectFrom("blog_notifications").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!n) return undefined;
+  const rows = await db
+    .selectFrom("outbox")
+    .select(["status", db.fn.countAll<number>().as("c")])
+    .where("kind", "=", `blog.notify.${id}`)
+    .groupBy("status")
+    .execute();
+  const by = Object.fromEntries(rows.map((r) => [r.status, Number(r.c)]));
+  return { id, slug: n.slug, recipients: n.recipients, queued: n.queued, sent: by.sent ?? 0, failed: by.failed ?? 0 };
+}

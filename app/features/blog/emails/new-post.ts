@@ -1,0 +1,17 @@
+import { renderEmail } from "~/lib/email-layout";
+import { site } from "~/lib/site";
+import type { BlogPost } from "../blog";
+
+export function newPostEmail(post: BlogPost, postUrl: string, unsubscribeUrl: string) {
+  return renderEmail({
+    subject: `New on the ${site.shortName} blog: ${post.title}`,
+    heading: post.title,
+    paragraphs: [
+      ...(post.author ? [`By ${post.author}${post.date ? ` · ${post.date}` : ""}`] : []),
+      post.summary || "A new story from the streets of Nairobi.",
+    ],
+    cta: { label: "Read the post", url: postUrl },
+    footer: `Unsubscribe: ${unsubscribeUrl}`,
+    footerLink: { label: "Unsubscribe", url: unsubscribeUrl },
+  });
+}

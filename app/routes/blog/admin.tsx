@@ -1,0 +1,3 @@
+export default function BlogAdmin() {
+  return <h1>BlogAdmin</h1>;
+}

@@ -1,0 +1,3 @@
+export default function BlogIndex() {
+  return <h1>BlogIndex</h1>;
+}

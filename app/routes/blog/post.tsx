@@ -1,0 +1,3 @@
+export default function BlogPost() {
+  return <h1>BlogPost</h1>;
+}
