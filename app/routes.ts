@@ -36,6 +36,8 @@ export default [
   route("admin", "routes/admin/index.tsx"),
   route("admin/badge-orders", "routes/admin/badge-orders.tsx"),
   route("admin/merch-orders", "routes/admin/merch-orders.tsx"),
+  route("admin/activity", "routes/admin/activity.tsx"),
+  route("admin/engagement", "routes/admin/engagement.tsx"),
   route("admin/badge-orders/:id/:file", "routes/admin/badge-order-asset.ts"),
 
   // The JSON calls existing clients depend on (spec section 7)
@@ -44,6 +46,7 @@ export default [
   route("api/subscribers.php", "routes/api/subscribers.ts"),
   route("api/track.php", "routes/api/track.ts"),
   route("api/activity.php", "routes/api/activity.ts"),
+  route("api/analytics.php", "routes/api/analytics.ts"),
   route("api/badge_orders.php", "routes/api/badge-orders.ts"),
   route("api/generate_badge_share.php", "routes/api/generate-badge-share.ts"),
   route("api/merch.php", "routes/api/merch.ts"),

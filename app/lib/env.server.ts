@@ -36,6 +36,12 @@ const EnvSchema = z.object({
   ORG_INBOX: z.email({ message: "must be an email address" }).optional(),
   RATE_LIMIT: Switch.default(true),
   TRUST_PROXY: Switch.default(false),
+  ANALYTICS_RETENTION_DAYS: z.coerce
+    .number({ message: "must be a whole number of days" })
+    .int("must be a whole number of days")
+    .min(1, "must be at least 1 day")
+    .max(3650, "must be at most 3650 days")
+    .default(90),
 });
 
 export type Env = {
@@ -51,6 +57,8 @@ export type Env = {
   orgInbox: string | undefined;
   rateLimit: boolean;
   trustProxy: boolean;
+  /** Raw analytics events older than this are rolled up into daily counts and deleted. */
+  analyticsRetentionDays: number;
 };
 
 export class ConfigError extends Error {}
@@ -83,6 +91,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     orgInbox: e.ORG_INBOX,
     rateLimit: e.RATE_LIMIT,
     trustProxy: e.TRUST_PROXY,
+    analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
   };
 }
 

@@ -1,0 +1,3 @@
+export default function AdminActivity() {
+  return <h1>Activity</h1>;
+}

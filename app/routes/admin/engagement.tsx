@@ -1,0 +1,3 @@
+export default function AdminEngagement() {
+  return <h1>Engagement</h1>;
+}
