@@ -39,7 +39,9 @@ export function parseOr400<S extends z.ZodType>(schema: S, input: unknown): z.ou
   const field = issue?.path.join(".");
   const message = issue?.message ?? "Invalid request.";
   // Our own messages are sentences; zod's generic ones get the field name in front.
-  const plain = /^[A-Z]/.test(message) || (!!field && message.startsWith(field));
+  // zod's own messages ("Invalid input: ...") get the field in front; ours are sentences.
+  const generic = /^(Invalid (input|option|string|key|element|union)|Too (small|big)|Unrecognized key)/.test(message);
+  const plain = !generic && (/^[A-Z]/.test(message) || (!!field && message.startsWith(field)));
   throw new HttpError(400, plain ? message : `${field || "request"}: ${message}`);
 }
 

@@ -9,6 +9,7 @@ export const limits = {
   application: { points: 5, durationSeconds: 600 },
   track: { points: 240, durationSeconds: 60 },
   badgeOrder: { points: 10, durationSeconds: 600 },
+  merchOrder: { points: 10, durationSeconds: 600 },
 } satisfies Record<string, LimitRule>;
 
 const limiters = new Map<string, RateLimiterMemory>();

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { sql } from "kysely";
 import type { Db, MerchItemsTable, MerchOrdersTable } from "~/lib/db.server";
 import { nowIso } from "~/lib/db.server";
 import { enqueueMail, kickMailWorker } from "~/lib/email.server";
@@ -214,26 +215,36 @@ export async function addToBag(
   const catalogue = await listItems(db);
   const item = catalogue.find((i) => i.id === input.itemId);
   const choice = checkChoice(item, input.color || null, input.size || null);
+  if (!Number.isInteger(input.quantity) || input.quantity < 1) {
+    throw new HttpError(400, MERCH_MESSAGES.quantityMin, {}, "quantity");
+  }
   const id = bagId && BAG_ID.test(bagId) ? bagId : crypto.randomBytes(18).toString("base64url");
-  const lines = await readLines(db, id);
-  const key = lineKey(item!.id, choice.color?.label, choice.size);
-  const existing = lines.find((l) => lineKey(l.itemId, l.color, l.size) === key);
-  const quantity = (existing?.quantity ?? 0) + input.quantity;
-  if (quantity > MAX_LINE_QUANTITY) throw new HttpError(400, MERCH_MESSAGES.quantityMax, {}, "quantity");
-  if (existing) existing.quantity = quantity;
-  else lines.push({ itemId: item!.id, color: choice.color?.label ?? null, size: choice.size, quantity });
-  await writeLines(db, id, lines);
+  // Read, merge and write in one transaction: two adds at once both count.
+  const lines = await db.transaction().execute(async (trx) => {
+    const lines = await readLines(trx, id);
+    const key = lineKey(item!.id, choice.color?.label, choice.size);
+    const existing = lines.find((l) => lineKey(l.itemId, l.color, l.size) === key);
+    const quantity = (existing?.quantity ?? 0) + input.quantity;
+    if (quantity > MAX_LINE_QUANTITY) throw new HttpError(400, MERCH_MESSAGES.quantityMax, {}, "quantity");
+    if (existing) existing.quantity = quantity;
+    else lines.push({ itemId: item!.id, color: choice.color?.label ?? null, size: choice.size, quantity });
+    await writeLines(trx, id, lines);
+    return lines;
+  });
   return { bagId: id, bag: viewBag(catalogue, lines) };
 }
 
 /** Sets a line's quantity (never below 1: the minus button stops there) or removes it. */
 export async function changeBagLine(db: Db, bagId: string | null, key: string, quantity: number | "remove") {
-  const lines = await readLines(db, bagId);
-  const i = lines.findIndex((l) => lineKey(l.itemId, l.color, l.size) === key);
-  if (i >= 0 && bagId) {
-    if (quantity === "remove") lines.splice(i, 1);
-    else lines[i]!.quantity = Math.min(MAX_LINE_QUANTITY, Math.max(1, Math.trunc(quantity)));
-    await writeLines(db, bagId, lines);
+  if (bagId) {
+    await db.transaction().execute(async (trx) => {
+      const lines = await readLines(trx, bagId);
+      const i = lines.findIndex((l) => lineKey(l.itemId, l.color, l.size) === key);
+      if (i < 0) return;
+      if (quantity === "remove") lines.splice(i, 1);
+      else lines[i]!.quantity = Math.min(MAX_LINE_QUANTITY, Math.max(1, Math.trunc(quantity)));
+      await writeLines(trx, bagId, lines);
+    });
   }
   return getBag(db, bagId);
 }
@@ -326,7 +337,14 @@ export async function submitMerchOrder(
 export async function checkoutBag(db: Db, bagId: string | null, input: CheckoutInput) {
   const lines = await readLines(db, bagId);
   const result = await submitMerchOrder(db, input, lines);
-  if (bagId) await writeLines(db, bagId, []);
+  if (bagId) {
+    // Empty what was ordered; a line added meanwhile from another tab stays.
+    const ordered = new Set(lines.map((l) => `${lineKey(l.itemId, l.color, l.size)}#${l.quantity}`));
+    await db.transaction().execute(async (trx) => {
+      const now = await readLines(trx, bagId);
+      await writeLines(trx, bagId, now.filter((l) => !ordered.has(`${lineKey(l.itemId, l.color, l.size)}#${l.quantity}`)));
+    });
+  }
   return result;
 }
 
@@ -339,7 +357,7 @@ export async function listMerchOrders(db: Db, q?: string): Promise<MerchOrderVie
     query = query.where((eb) =>
       eb.or(
         (["id", "customer_name", "customer_email", "payment_reference", "status"] as const).map((col) =>
-          eb(eb.fn("lower", [eb.ref(col)]), "like", eb.val(like)),
+          eb(sql`lower(${sql.ref(col)})`, "like", sql`${like} escape '\\'`),
         ),
       ),
     );

@@ -1,3 +1,48 @@
-export function loader() {
-  return new Response("Not ready", { status: 404 });
-}
+import { recordActivity } from "~/features/activity/activity.server";
+import { MerchOrderApiSchema, MerchOrderStatusSchema } from "~/features/merch/merch.schema";
+import { listMerchOrders, setMerchOrderStatus, submitMerchOrder } from "~/features/merch/merch.server";
+import { requireAdminApi } from "~/lib/admin.server";
+import { enforceLimit, jsonApi, parseOr400, trippedHoneypot } from "~/lib/api.server";
+import { getDb } from "~/lib/db.server";
+import { clientAddress, jsonResponse, readObjectBody } from "~/lib/http.server";
+import { limits } from "~/lib/rate-limit.server";
+
+/** The shape of limits.badgeOrder; belongs in rate-limit.server.ts as limits.merchOrder. */
+
+type ApiLine = ReturnType<typeof MerchOrderApiSchema.parse>["items"][number];
+/** A legacy bag line: the colour is a label or {label, swatch, image}; blanks mean none. */
+const toLine = (l: ApiLine) => ({
+  itemId: l.itemId,
+  quantity: l.quantity,
+  color: (typeof l.color === "string" ? l.color : l.color?.label)?.trim() || null,
+  size: l.size?.trim() || null,
+});
+
+/** POST (public): place an order. GET (admin): list them. PATCH (admin): set a status. */
+const api = jsonApi({
+  POST: async ({ request, context }) => {
+    const body = await readObjectBody(request, 64 * 1024);
+    if (trippedHoneypot(body)) return jsonResponse({ ok: true, id: null });
+    const input = parseOr400(MerchOrderApiSchema, body);
+    await enforceLimit(context, "merch-order", limits.merchOrder);
+    const { id } = await submitMerchOrder(await getDb(), input, input.items.map(toLine), { clientCurrency: input.currency || undefined });
+    return jsonResponse({ ok: true, id });
+  },
+  GET: async ({ request, context }) => {
+    await requireAdminApi(request, context);
+    const q = new URL(request.url).searchParams.get("q") ?? undefined;
+    return jsonResponse({ ok: true, orders: await listMerchOrders(await getDb(), q) });
+  },
+  PATCH: async ({ request, context }) => {
+    await requireAdminApi(request, context);
+    const body = await readObjectBody(request);
+    // A cancelled note prompt sends null: the current note stays.
+    const { id, status, notes } = parseOr400(MerchOrderStatusSchema, { ...body, notes: body.notes ?? undefined });
+    const db = await getDb();
+    const order = await setMerchOrderStatus(db, id, status, notes);
+    await recordActivity(db, { type: "merch.order_status", message: `Order ${id} marked ${status}`, meta: { id, status }, actorIp: clientAddress(context) });
+    return jsonResponse({ ok: true, order });
+  },
+});
+export const loader = api.loader;
+export const action = api.action;

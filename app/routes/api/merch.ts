@@ -1,3 +1,41 @@
-export function loader() {
-  return new Response("Not ready", { status: 404 });
+import { z } from "zod";
+import { recordActivity } from "~/features/activity/activity.server";
+import { CatalogueSchema } from "~/features/merch/merch.schema";
+import { listItems, saveCatalogue } from "~/features/merch/merch.server";
+import { requireAdminApi } from "~/lib/admin.server";
+import { jsonApi } from "~/lib/api.server";
+import { getDb } from "~/lib/db.server";
+import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http.server";
+import { clearPageCache } from "~/lib/page-cache.server";
+
+const SaveSchema = z.object({ items: CatalogueSchema });
+
+/** The first problem, naming the item it is in: "Item 2 (SL-TEE) price: ...". */
+function parseCatalogue(body: Record<string, unknown>) {
+  const result = SaveSchema.safeParse(body);
+  if (result.success) return result.data.items;
+  const issue = result.error.issues[0]!;
+  const [top, index, ...field] = issue.path;
+  if (top !== "items" || typeof index !== "number") {
+    throw new HttpError(400, issue.code === "invalid_type" ? "items must be a list of merch items." : issue.message);
+  }
+  const id = (body.items as { id?: unknown }[])[index]?.id;
+  const where = `Item ${index + 1}${typeof id === "string" && id.trim() ? ` (${id.trim()})` : ""}`;
+  throw new HttpError(400, `${where}${field.length ? ` ${field.join(".")}` : ""}: ${issue.message}`);
 }
+
+/** GET: the catalogue for the editor (no fallback: staff must never save the built-in items over theirs). POST (admin): replace it. */
+const api = jsonApi({
+  GET: async () => jsonResponse(await listItems(await getDb())),
+  POST: async ({ request, context }) => {
+    await requireAdminApi(request, context);
+    const items = parseCatalogue(await readObjectBody(request, 1024 * 1024));
+    const db = await getDb();
+    const saved = await saveCatalogue(db, items);
+    clearPageCache();
+    await recordActivity(db, { type: "merch.save", message: `Merch catalogue saved (${saved.length} items)`, meta: { count: saved.length }, actorIp: clientAddress(context) });
+    return jsonResponse({ ok: true, count: saved.length });
+  },
+});
+export const loader = api.loader;
+export const action = api.action;
