@@ -27,6 +27,8 @@ describe("parseEditorItem: spec section 5, 'Merch admin save'", () => {
     ["1499.4", 1499],
     ["0", 0],
     ["2500 KES", 2500],
+    ["3,500", 3500],
+    ["3 500", 3500],
     ["abc", 0],
     ["", 0],
     ["Infinity", 0],
@@ -36,10 +38,10 @@ describe("parseEditorItem: spec section 5, 'Merch admin save'", () => {
     expect(parseEditorItem(fields({ price })).price).toBe(expected);
   });
 
-  it("name and slug are trimmed; a blank slug falls back to the (trimmed) id", () => {
+  it("name and slug are trimmed; a blank slug falls back to the (trimmed, lower-cased) id", () => {
     const item = parseEditorItem(fields({ id: "  SL-CAP ", name: "  Lamp Cap  ", slug: "  lamp-cap " }));
     expect(item).toMatchObject({ id: "SL-CAP", name: "Lamp Cap", slug: "lamp-cap" });
-    expect(parseEditorItem(fields({ id: " SL-CAP ", slug: "   " })).slug).toBe("SL-CAP");
+    expect(parseEditorItem(fields({ id: " SL-CAP ", slug: "   " })).slug).toBe("sl-cap");
     expect(parseEditorItem(fields({ id: "sl-cap", slug: "" })).slug).toBe("sl-cap");
   });
 

@@ -41,17 +41,18 @@ export const formatColours = (colors: MerchColor[]) =>
 
 /**
  * The spec's rules: price parsed as a decimal (non-finite becomes 0; whole KES are kept);
- * name and slug trimmed, the slug falling back to the id; currency falling back to KES;
+ * name and slug trimmed, the slug falling back to the id (lower-cased, as slugs are); currency falling back to KES;
  * available unless explicitly false; tags and sizes comma lists without blanks.
  */
 export function parseEditorItem(f: EditorFields): MerchItem {
-  const price = Number.parseFloat(f.price);
+  // "3,500" and "3 500" are how prices are written here: drop thousands separators first.
+  const price = Number.parseFloat(f.price.replace(/[,\s]/g, ""));
   const id = f.id.trim();
   const availableText = typeof f.available === "string" ? f.available.trim().toLowerCase() : f.available;
   return {
     id,
     name: f.name.trim(),
-    slug: f.slug.trim() || id,
+    slug: f.slug.trim() || id.toLowerCase(),
     description: f.description.trim(),
     price: Number.isFinite(price) ? Math.round(price) : 0,
     currency: f.currency.trim().toUpperCase() || DEFAULT_CURRENCY,

@@ -1,0 +1,130 @@
+import { formatColours } from "../merch-editor";
+import type { MerchItem, MerchOrderStatus } from "../merch";
+import type { MerchOrderView } from "../merch.server";
+
+/** Client-safe pieces of the two store staff screens: addresses, words, form shapes. */
+
+export const EDITOR_PATH = "/merchandise/admin";
+export const ORDERS_PATH = "/admin/merch-orders";
+
+/** Spec section 8, 'Merch admin'. */
+export const MERCH_ADMIN_MESSAGES = {
+  saved: "Merchandise saved successfully.",
+  saveFailed: "Save failed",
+  shareDone: (n: number) => `Share pages generated (${n})`,
+  shareFailed: "Share generation failed",
+  loadFailed: "Could not load orders",
+  updateFailed: "Could not update order",
+} as const;
+
+/** The text fields of one editor fieldset, as typed; `available` and `remove` are the checkboxes. */
+export const ROW_TEXT_FIELDS = [
+  "id",
+  "name",
+  "slug",
+  "description",
+  "price",
+  "currency",
+  "impact",
+  "image",
+  "tags",
+  "colors",
+  "sizes",
+] as const;
+export type RowTextField = (typeof ROW_TEXT_FIELDS)[number];
+export type EditorRow = Record<RowTextField, string> & { available: boolean; remove: boolean };
+export type EditorField = RowTextField | "available";
+
+/** Form field names: items[0].id, items[0].available, ... */
+export const fieldName = (row: number, field: EditorField | "remove") => `items[${row}].${field}`;
+export const FIELD_NAME = /^items\[(\d{1,4})\]\.([a-z]+)$/;
+
+export const BLANK_ROW: EditorRow = {
+  id: "",
+  name: "",
+  slug: "",
+  description: "",
+  price: "",
+  currency: "",
+  impact: "",
+  image: "",
+  tags: "",
+  colors: "",
+  sizes: "",
+  available: true,
+  remove: false,
+};
+
+/** A new row left empty is not an item: it is dropped (currency alone does not count). */
+export const isBlankRow = (r: EditorRow) =>
+  ROW_TEXT_FIELDS.every((f) => f === "currency" || r[f].trim() === "");
+
+export function itemToRow(item: MerchItem): EditorRow {
+  return {
+    id: item.id,
+    name: item.name,
+    slug: item.slug,
+    description: item.description,
+    price: String(item.price),
+    currency: item.currency,
+    impact: item.impact,
+    image: item.image,
+    tags: item.tags.join(", "),
+    colors: formatColours(item.colors),
+    sizes: item.sizes.join(", "),
+    available: item.available,
+    remove: false,
+  };
+}
+
+export type FieldIssue = { row: number; field: EditorField | null; message: string };
+
+/** What the editor's action answers. `rows` (what was typed) comes back whenever it was not saved. */
+export type EditorReply = {
+  intent: "save" | "share";
+  tone: "success" | "error";
+  message: string;
+  rows?: EditorRow[];
+  issues?: FieldIssue[];
+};
+
+// ---------------------------------------------------------------- orders screen
+
+/** What a card's status buttons answer; with JavaScript the order replaces its card. */
+export type OrderStatusReply = {
+  message: string;
+  tone: "success" | "error";
+  id: string | null;
+  order: MerchOrderView | null;
+};
+
+export const STATUS_BUTTONS: ReadonlyArray<{ status: MerchOrderStatus; label: string }> = [
+  { status: "pending", label: "Mark pending" },
+  { status: "approved", label: "Approve" },
+  { status: "rejected", label: "Reject" },
+];
+
+export const statusDone = (id: string, status: MerchOrderStatus) =>
+  status === "approved"
+    ? `Order ${id} approved.`
+    : status === "rejected"
+      ? `Order ${id} rejected.`
+      : `Order ${id} marked pending review.`;
+
+export const ordersHref = (q: string) => (q ? `${ORDERS_PATH}?${new URLSearchParams({ q })}` : ORDERS_PATH);
+
+/** Staff work in Nairobi: times are shown in East Africa Time, the same on server and browser. */
+const nairobiTime = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "Africa/Nairobi",
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+});
+
+export function formatNairobiTime(iso: string) {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : `${nairobiTime.format(d)} EAT`;
+}

@@ -1,0 +1,38 @@
+import { isValidPaymentCode, normalisePaymentCode, PAYMENT_CODE_INVALID } from "../../payments/payment-code";
+import { MAX_LINE_QUANTITY, MERCH_MESSAGES, type MerchItem } from "../merch";
+
+// The browser's checks, in the server's words (merch.schema.ts, merch.server.ts). The schemas
+// are not imported here: they would bring zod into the page's JavaScript.
+export const NAME_MESSAGE = "Please enter your full name.";
+export const EMAIL_MESSAGE = "Please provide a valid email address.";
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The quantity field floors at 1 (and stops at the per-line maximum). */
+export function clampQuantity(value: string | number): number {
+  const n = Math.trunc(Number(value));
+  if (!Number.isFinite(n) || n < 1) return 1;
+  return Math.min(MAX_LINE_QUANTITY, n);
+}
+
+export function checkAddToBag(
+  item: Pick<MerchItem, "colors" | "sizes">,
+  fields: { color: string; size: string; quantity: string },
+): Record<string, string> {
+  const errors: Record<string, string> = {};
+  if (item.colors.length > 0 && !item.colors.some((c) => c.label === fields.color)) errors.color = MERCH_MESSAGES.selectColour;
+  if (item.sizes.length > 0 && !item.sizes.includes(fields.size)) errors.size = MERCH_MESSAGES.selectSize;
+  const q = Number(fields.quantity.trim());
+  if (fields.quantity.trim() === "" || !Number.isInteger(q) || q < 1) errors.quantity = MERCH_MESSAGES.quantityMin;
+  else if (q > MAX_LINE_QUANTITY) errors.quantity = MERCH_MESSAGES.quantityMax;
+  return errors;
+}
+
+export function checkCheckout(fields: { customerName: string; customerEmail: string; paymentReference: string }) {
+  const errors: Record<string, string> = {};
+  if (fields.customerName.trim() === "") errors.customerName = NAME_MESSAGE;
+  if (!EMAIL_PATTERN.test(fields.customerEmail.trim())) errors.customerEmail = EMAIL_MESSAGE;
+  const code = normalisePaymentCode(fields.paymentReference);
+  if (code === "") errors.paymentReference = MERCH_MESSAGES.codeRequired;
+  else if (!isValidPaymentCode(code)) errors.paymentReference = PAYMENT_CODE_INVALID;
+  return errors;
+}

@@ -1,0 +1,232 @@
+import { useEffect, useRef, useState } from "react";
+import { useFetcher } from "react-router";
+import { FieldError, Honeypot, useHydrated } from "~/components/ui/form-parts";
+import { trackEvent } from "~/lib/track";
+import { formatMoney, MAX_LINE_QUANTITY, MERCH_MESSAGES, type MerchItem } from "../merch";
+import { checkAddToBag, clampQuantity } from "./checks";
+import { ShareLinks } from "./share-links";
+import { StoreDialog } from "./store-dialog";
+import { ENHANCED_FIELD, failureText, itemHref, STORE_PATH, type StoreReply } from "./store-links";
+
+const FIELDS = ["color", "size", "quantity"] as const;
+const ADD_FAILED = { failed: "Could not add that to your bag.", retry: "Could not add that to your bag. Please try again." };
+
+type Props = {
+  item: MerchItem;
+  shareUrl: string;
+  /** The action's reply when the form was sent without JavaScript. */
+  serverReply?: StoreReply;
+  onClose(): void;
+  /** With JavaScript, after a successful add: close this dialog and open the bag. */
+  onAdded(): void;
+};
+
+/** One item (?item=slug): pictures, choices, quantity, 'Add to bag' and the share links. */
+export function ItemDialog({ item, shareUrl, serverReply, onClose, onAdded }: Props) {
+  const hydrated = useHydrated();
+  const fetcher = useFetcher<StoreReply>();
+  const reply = fetcher.data ?? serverReply;
+  const values = reply?.status === "error" ? (reply.values ?? {}) : {};
+  // Choices start at the first option and quantity 1 (the dialog is keyed by item).
+  const [color, setColor] = useState(() => pick(values.color, item.colors.map((c) => c.label)));
+  const [size, setSize] = useState(() => pick(values.size, item.sizes));
+  const [quantity, setQuantity] = useState(values.quantity ?? "1");
+  const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
+  // Fields changed since the last submit show no (stale) error.
+  const [edited, setEdited] = useState<ReadonlySet<string>>(new Set());
+  const onInput = (e: React.FormEvent<HTMLFormElement>) => {
+    const name = (e.target as HTMLInputElement).name;
+    if (name && !edited.has(name)) setEdited(new Set(edited).add(name));
+  };
+  const formRef = useRef<HTMLFormElement>(null);
+  const busy = fetcher.state !== "idle";
+  const hasClientErrors = Object.keys(clientErrors).length > 0;
+  const errorOf = (f: string) =>
+    edited.has(f) ? undefined : hasClientErrors ? clientErrors[f] : busy ? undefined : reply?.fieldErrors?.[f]?.[0];
+  const otherErrors = Object.entries(reply?.fieldErrors ?? {}).filter(([k]) => !(FIELDS as readonly string[]).includes(k));
+  let banner: string | null = null;
+  if (!busy && !hasClientErrors && reply?.status === "error") {
+    if (reply.detail || reply.network) banner = failureText(reply, ADD_FAILED);
+    else if (otherErrors.length) banner = otherErrors.map(([, v]) => v[0]).join(" ");
+  }
+  const chosen = item.colors.find((c) => c.label === color);
+  const image = chosen?.image || item.image;
+  const n = Number(quantity);
+
+  useEffect(() => trackEvent("merch.item.view", { slug: item.slug }), [item.slug]);
+
+  // Once per reply, after the page has reloaded the bag (the fetcher is idle again).
+  const handled = useRef<StoreReply | undefined>(undefined);
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !fetcher.data || fetcher.data === handled.current) return;
+    handled.current = fetcher.data;
+    if (fetcher.data.status === "success") {
+      trackEvent("merch.cart.add", { itemId: item.id });
+      onAdded();
+    } else {
+      const first = FIELDS.find((f) => fetcher.data?.fieldErrors?.[f]);
+      if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+    }
+  }, [fetcher.state, fetcher.data]);
+
+  function onSubmit(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    if (busy) return;
+    const form = e.currentTarget;
+    const fd = new FormData(form);
+    const text = (k: string) => String(fd.get(k) ?? "");
+    const errors = checkAddToBag(item, { color: text("color"), size: text("size"), quantity: text("quantity") });
+    setClientErrors(errors);
+    setEdited(new Set());
+    const first = FIELDS.find((f) => errors[f]);
+    if (first) {
+      form.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+      return;
+    }
+    fd.set(ENHANCED_FIELD, "1");
+    void fetcher.submit(fd, { method: "post", action: itemHref(item.slug), preventScrollReset: true });
+  }
+
+  const describedBy = (f: string) => (errorOf(f) ? `item-${f}-error` : undefined);
+
+  return (
+    <StoreDialog id="item" title={item.name} closeHref={STORE_PATH} onClose={onClose} className="item-dialog">
+      {() => (
+        <div className="item-layout">
+          <div className="item-media">
+            <img src={image} width={480} height={480} alt={`${item.name}${chosen ? `, ${chosen.label}` : ""}`} decoding="async" />
+          </div>
+          <div className="item-info">
+            <p className="item-price">{formatMoney(item.price, item.currency)}</p>
+            {item.description ? <p>{item.description}</p> : null}
+            {item.impact ? (
+              <p className="item-impact">
+                <span className="item-impact-label">Your impact:</span> {item.impact}
+              </p>
+            ) : null}
+
+            {item.available ? (
+              <form
+                ref={formRef}
+                method="post"
+                action={itemHref(item.slug)}
+                onSubmit={onSubmit}
+                onInput={onInput}
+                noValidate={hydrated}
+                className="item-form"
+              >
+                <input type="hidden" name="intent" value="add" />
+                <input type="hidden" name="itemId" value={item.id} />
+                <Honeypot />
+                {banner ? (
+                  <p className="form-status form-status-error" role="alert">
+                    {banner}
+                  </p>
+                ) : null}
+                {item.colors.length > 0 ? (
+                  <fieldset className="choice-group" aria-describedby={describedBy("color")}>
+                    <legend>
+                      Colour: <span className="choice-current">{color || "choose one"}</span>
+                    </legend>
+                    <div className="swatch-list">
+                      {item.colors.map((c) => (
+                        <label key={c.label} className="swatch-option">
+                          <input
+                            type="radio"
+                            name="color"
+                            value={c.label}
+                            checked={color === c.label}
+                            onChange={() => setColor(c.label)}
+                            required
+                          />
+                          <span className="swatch" style={{ background: c.swatch }} aria-hidden="true" />
+                          <span className="swatch-label">{c.label}</span>
+                        </label>
+                      ))}
+                    </div>
+                    <FieldError id="item-color-error" message={errorOf("color")} />
+                  </fieldset>
+                ) : null}
+                {item.sizes.length > 0 ? (
+                  <fieldset className="choice-group" aria-describedby={describedBy("size")}>
+                    <legend>Size</legend>
+                    <div className="size-list">
+                      {item.sizes.map((s) => (
+                        <label key={s} className="size-option">
+                          <input type="radio" name="size" value={s} checked={size === s} onChange={() => setSize(s)} required />
+                          <span>{s}</span>
+                        </label>
+                      ))}
+                    </div>
+                    <FieldError id="item-size-error" message={errorOf("size")} />
+                  </fieldset>
+                ) : null}
+                <div className="field qty-field">
+                  <label htmlFor="item-quantity">Quantity</label>
+                  <div className="qty-control">
+                    {hydrated ? (
+                      <button
+                        type="button"
+                        className="qty-step"
+                        onClick={() => {
+                          setQuantity(String(clampQuantity(n - 1)));
+                          setEdited(new Set(edited).add("quantity"));
+                        }}
+                        disabled={!(n > 1)}
+                        aria-label="Decrease quantity"
+                      >
+                        <span aria-hidden="true">−</span>
+                      </button>
+                    ) : null}
+                    <input
+                      id="item-quantity"
+                      type="number"
+                      name="quantity"
+                      min={1}
+                      max={MAX_LINE_QUANTITY}
+                      step={1}
+                      inputMode="numeric"
+                      required
+                      value={quantity}
+                      onChange={(e) => setQuantity(e.currentTarget.value)}
+                      onBlur={() => setQuantity(String(clampQuantity(quantity)))}
+                      aria-invalid={errorOf("quantity") ? true : undefined}
+                      aria-describedby={describedBy("quantity")}
+                    />
+                    {hydrated ? (
+                      <button
+                        type="button"
+                        className="qty-step"
+                        onClick={() => {
+                          setQuantity(String(clampQuantity(n + 1)));
+                          setEdited(new Set(edited).add("quantity"));
+                        }}
+                        disabled={n >= MAX_LINE_QUANTITY}
+                        aria-label="Increase quantity"
+                      >
+                        <span aria-hidden="true">+</span>
+                      </button>
+                    ) : null}
+                  </div>
+                  <FieldError id="item-quantity-error" message={errorOf("quantity")} />
+                </div>
+                <button type="submit" className="button-lamp item-add" disabled={busy}>
+                  {busy ? "Adding…" : "Add to bag"}
+                </button>
+              </form>
+            ) : (
+              <p className="item-restocking">
+                <span className="pill pill-restocking">Restocking</span> {MERCH_MESSAGES.restocking}
+              </p>
+            )}
+            <ShareLinks item={item} url={shareUrl} />
+          </div>
+        </div>
+      )}
+    </StoreDialog>
+  );
+}
+
+function pick(wanted: string | undefined, options: string[]) {
+  return wanted && options.includes(wanted) ? wanted : (options[0] ?? "");
+}

@@ -1,0 +1,93 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type AppLoadContext } from "react-router";
+import { getDb } from "~/lib/db.server";
+import { handleForm, readForm } from "~/lib/forms.server";
+import { HttpError } from "~/lib/http.server";
+import type { LimitRule } from "~/lib/rate-limit.server";
+import { BAG_HREF, ENHANCED_FIELD, type StoreReply } from "./components/store-links";
+import { AddToBagSchema, BagLineChangeSchema, CheckoutSchema } from "./merch.schema";
+import { addToBag, bagCookie, changeBagLine, checkoutBag, readBagId } from "./merch.server";
+
+// Per-address limits for the store's forms (generous for the bag, tighter for orders).
+const BAG_LIMIT: LimitRule = { points: 120, durationSeconds: 600 };
+const ORDER_LIMIT: LimitRule = { points: 10, durationSeconds: 600 };
+
+type Reply = ReturnType<typeof data<StoreReply>>;
+const enhanced = (formData: FormData) => formData.get(ENHANCED_FIELD) === "1";
+
+/** The page's form body, or a reply in the page's words when it cannot be read. */
+export async function readStoreForm(request: Request): Promise<FormData | Reply> {
+  try {
+    return await readForm(request);
+  } catch (e) {
+    if (e instanceof HttpError) return data<StoreReply>({ status: "error", detail: e.message }, e.status);
+    throw e;
+  }
+}
+
+export function unknownIntent(intent: unknown) {
+  return data<StoreReply>({ status: "error", detail: "This page does not know that form.", intent: String(intent ?? "") }, 400);
+}
+
+/**
+ * intent=add: puts a variant in the visitor's bag, creating the bag (and its cookie) on the
+ * first add. A plain form is redirected to the open bag; a fetcher gets the reply.
+ */
+export async function addToBagAction(request: Request, context: AppLoadContext | undefined, formData: FormData) {
+  const before = readBagId(request);
+  let created: string | null = null;
+  const reply = await handleForm({
+    request,
+    context,
+    formData,
+    schema: AddToBagSchema,
+    limit: { name: "merch-bag", rule: BAG_LIMIT },
+    run: async (input) => {
+      const { bagId, bag } = await addToBag(await getDb(), before, input);
+      if (bagId !== before) created = bagId;
+      return { count: bag.count };
+    },
+  });
+  const headers = new Headers(reply.init?.headers);
+  if (created) headers.append("Set-Cookie", bagCookie(created));
+  if (reply.data.status === "success" && !enhanced(formData)) return redirect(BAG_HREF, { headers });
+  return data<StoreReply>({ ...reply.data, intent: "add" }, { status: reply.init?.status ?? 200, headers });
+}
+
+async function changeLine(request: Request, formData: FormData, intent: "qty" | "remove") {
+  const submission = parseWithZod(formData, { schema: BagLineChangeSchema });
+  if (submission.status !== "success" || (intent === "qty" && submission.value.quantity === undefined)) {
+    const errors = submission.status === "success" ? {} : (submission.error ?? {});
+    const first = Object.values(errors).find((v) => v?.length)?.[0];
+    return data<StoreReply>({ status: "error", intent, detail: first ?? "That bag line could not be changed." }, 400);
+  }
+  const { key, quantity } = submission.value;
+  const bag = await changeBagLine(await getDb(), readBagId(request), key, intent === "remove" ? "remove" : quantity!);
+  if (!enhanced(formData)) return redirect(BAG_HREF);
+  return data<StoreReply>({ status: "success", intent, result: { count: bag.count, total: bag.total } });
+}
+
+/** intent=qty: sets a line's quantity (the minus button stops at 1). */
+export const changeQuantityAction = (request: Request, formData: FormData) => changeLine(request, formData, "qty");
+
+/** intent=remove: takes a line out of the bag. */
+export const removeLineAction = (request: Request, formData: FormData) => changeLine(request, formData, "remove");
+
+/**
+ * intent=checkout: places the order in the visitor's bag (priced from the catalogue, the
+ * payment code claimed once) and empties the bag. The reply carries the order id.
+ */
+export async function checkoutAction(request: Request, context: AppLoadContext | undefined, formData: FormData) {
+  const reply = await handleForm({
+    request,
+    context,
+    formData,
+    schema: CheckoutSchema,
+    limit: { name: "merch-order", rule: ORDER_LIMIT },
+    run: async (input) => {
+      const order = await checkoutBag(await getDb(), readBagId(request), input);
+      return { id: order.id, total: order.total, currency: order.currency };
+    },
+  });
+  return data<StoreReply>({ ...reply.data, intent: "checkout" }, reply.init ?? undefined);
+}
