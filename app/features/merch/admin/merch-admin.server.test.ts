@@ -104,7 +104,7 @@ describe("the editor's parsing rules (spec section 5, 'Merch admin save'), from 
     expect(one({ id: " SL-CAP ", name: "  Lamp Cap ", slug: "   ", currency: "" })).toMatchObject({
       id: "SL-CAP",
       name: "Lamp Cap",
-      slug: "SL-CAP",
+      slug: "sl-cap",
       currency: "KES",
     });
     expect(one({ slug: "  lamp-cap  ", currency: " usd " })).toMatchObject({ slug: "lamp-cap", currency: "USD" });
@@ -209,8 +209,8 @@ describe("saving at /merchandise/admin", () => {
     expect(r.data.message).toBe("Save failed: SL-TOTE (item 2): Every item needs a name.");
     expect(r.data.issues).toContainEqual({ row: 1, field: "name", message: "Every item needs a name." });
 
-    // The slug falls back to the id as typed; an upper-case SKU is not a slug.
-    r = await saveRows([hoodie!, { id: "SL-CAP", name: "Lamp Cap", slug: "" }]);
+    // A typed slug must be a slug (a blank one falls back to the lower-cased id).
+    r = await saveRows([hoodie!, { id: "SL-CAP", name: "Lamp Cap", slug: "Lamp Cap" }]);
     expect(r.data.message).toBe(
       "Save failed: SL-CAP (item 2): Slugs use lower-case letters, digits and single dashes (e.g. street-light-hoodie).",
     );
