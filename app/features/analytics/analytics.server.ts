@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { isbot } from "isbot";
 import type { Db } from "~/lib/db.server";
+import { HttpError } from "~/lib/http.server";
 import { getDb, nowIso } from "~/lib/db.server";
 import type { TrackInput } from "./analytics.schema";
 
@@ -58,6 +59,17 @@ export function readClientId(request: Request): string | undefined {
   const cookie = request.headers.get("cookie") ?? "";
   const m = /(?:^|;\s*)cid=([A-Za-z0-9_-]{8,64})(?:;|$)/.exec(cookie);
   return m?.[1];
+}
+
+/** The caller's client id for reactions and votes: X-Client-Id, then the body's cid, then the cookie. */
+export function requireClientId(request: Request, bodyCid: string | undefined): string {
+  const header = request.headers.get("x-client-id")?.trim();
+  const cid =
+    (header && CID_PATTERN.test(header) ? header : undefined) ??
+    (bodyCid && CID_PATTERN.test(bodyCid) ? bodyCid : undefined) ??
+    readClientId(request);
+  if (!cid) throw new HttpError(400, "Client id required.");
+  return cid;
 }
 
 export const newClientId = () => crypto.randomBytes(16).toString("hex");

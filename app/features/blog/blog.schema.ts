@@ -18,8 +18,18 @@ export const BlogPostSchema = z.object({
   tags: z.array(z.string().trim().min(1).max(30)).max(12, "At most 12 tags.").default([]),
   image: SiteOrHttps.default(""),
   url: z.string().trim().max(500).refine((v) => v === "" || /^https:\/\/[^\s"'<>]+$/.test(v), "The LinkedIn link must be an https address.").default(""),
-  audioVideoId: z.string().trim().regex(/^[A-Za-z0-9_-]{6,20}$/, "The audio video id is the 11-character id from the video's address.").optional().or(z.literal("").transform(() => undefined)),
-  contentHtml: z.string().max(200_000, "Post content must be under 200,000 characters.").optional(),
+  audioVideoId: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{6,20}$/, "The audio video id is the 11-character id from the video's address.")
+    .nullish()
+    .or(z.literal("").transform(() => undefined))
+    .transform((v) => v ?? undefined),
+  contentHtml: z
+    .string()
+    .max(200_000, "Post content must be under 200,000 characters.")
+    .nullish()
+    .transform((v) => v ?? undefined),
 });
 export type BlogPostInput = z.output<typeof BlogPostSchema>;
 
@@ -44,10 +54,10 @@ export const ReactionSchema = z.object({
   cid: Cid.optional(),
 });
 
-const PollId = z.string().trim().min(1, "Poll id required").max(100).regex(NAME_PATTERN, "Poll ids use letters, digits, dots, dashes and underscores.");
+const PollId = z.string({ error: "Poll id required" }).trim().min(1, "Poll id required").max(100).regex(NAME_PATTERN, "Poll ids use letters, digits, dots, dashes and underscores.");
 export const PollVoteSchema = z.object({
   id: PollId,
-  option: z.string().trim().min(1, "Choose an option.").max(100),
+  option: z.string({ error: "Choose an option." }).trim().min(1, "Choose an option.").max(100),
   cid: Cid.optional(),
 });
 

@@ -203,7 +203,8 @@ export async function vote(db: Db, input: { id: string; option: string; cid: str
         .deleteFrom("poll_votes")
         .where("poll_id", "=", input.id)
         .where("cid", "=", input.cid)
-        .where("option", "like", `${rated[1]!.replace(/[\\%_]/g, (c) => `\\${c}`)}:_`)
+        // The same item's other ratings: exact name (any case difference is another item).
+        .where(sql<boolean>`substr(option, 1, length(option) - 2) = ${rated[1]!} and substr(option, -2) glob ':[1-5]'`)
         .execute();
     }
     await trx

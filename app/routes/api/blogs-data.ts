@@ -1,3 +1,15 @@
-export function loader() {
-  return new Response("Not ready", { status: 404 });
-}
+import { listPosts } from "~/features/blog/blog.server";
+import { jsonApi } from "~/lib/api.server";
+import { getDb } from "~/lib/db.server";
+import { jsonResponse } from "~/lib/http.server";
+
+/** GET /data/blogs.json: the posts, always fresh (the client falls back to its bundled list on failure). */
+const api = jsonApi({
+  GET: async () => {
+    const res = jsonResponse(await listPosts(await getDb()));
+    res.headers.set("Cache-Control", "no-cache");
+    return res;
+  },
+});
+export const loader = api.loader;
+export const action = api.action;

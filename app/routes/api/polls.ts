@@ -1,3 +1,58 @@
-export function loader() {
-  return new Response("Not ready", { status: 404 });
-}
+import { recordActivity } from "~/features/activity/activity.server";
+import { readClientId, requireClientId } from "~/features/analytics/analytics.server";
+import { PollCreateSchema, PollVoteSchema } from "~/features/blog/blog.schema";
+import { allPolls, clientVotes, ensurePoll, pollCounts, vote } from "~/features/blog/blog.server";
+import { requireAdminApi } from "~/lib/admin.server";
+import { enforceLimit, jsonApi, parseOr400 } from "~/lib/api.server";
+import { getDb } from "~/lib/db.server";
+import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http.server";
+import { limits } from "~/lib/rate-limit.server";
+
+
+
+/** A missing id or option reads as an empty one, so the schema's own words answer ('Poll id required'). */
+const withText = (body: Record<string, unknown>, ...keys: string[]) =>
+  Object.fromEntries([...Object.entries(body), ...keys.filter((k) => body[k] == null).map((k) => [k, ""])]);
+
+/**
+ * GET ?id= the counts, ?mode=all (admin) every poll. POST: a vote in a poll and option the site
+ * defined (a public caller's question and initialOptions are ignored); with X-Admin-Key, staff
+ * create or ensure the poll instead.
+ */
+const api = jsonApi({
+  GET: async ({ request, context }) => {
+    const params = new URL(request.url).searchParams;
+    const db = await getDb();
+    if (params.get("mode") === "all") {
+      await requireAdminApi(request, context);
+      return jsonResponse({ ok: true, polls: await allPolls(db) });
+    }
+    const { id } = parseOr400(PollVoteSchema.pick({ id: true }), { id: params.get("id") ?? "" });
+    const options = await pollCounts(db, id);
+    if (!options) throw new HttpError(404, "Unknown poll.");
+    return jsonResponse({ ok: true, options, mine: await clientVotes(db, id, readClientId(request)) });
+  },
+  POST: async ({ request, context }) => {
+    const body = await readObjectBody(request);
+    const db = await getDb();
+    if (request.headers.has("x-admin-key")) {
+      await requireAdminApi(request, context);
+      const input = parseOr400(PollCreateSchema, withText(body, "id"));
+      const options = await ensurePoll(db, input);
+      await recordActivity(db, {
+        type: "polls.ensure",
+        message: `Poll ${input.id} created or ensured`,
+        meta: { id: input.id, options: Object.keys(options ?? {}) },
+        actorIp: clientAddress(context),
+      });
+      return jsonResponse({ ok: true, options });
+    }
+    const input = parseOr400(PollVoteSchema, withText(body, "id", "option"));
+    const cid = requireClientId(request, input.cid);
+    await enforceLimit(context, "poll-votes", limits.votes);
+    const options = await vote(db, { id: input.id, option: input.option, cid });
+    return jsonResponse({ ok: true, options, mine: await clientVotes(db, input.id, cid) });
+  },
+});
+export const loader = api.loader;
+export const action = api.action;

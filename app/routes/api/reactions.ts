@@ -1,3 +1,41 @@
-export function loader() {
-  return new Response("Not ready", { status: 404 });
-}
+import { readClientId, requireClientId } from "~/features/analytics/analytics.server";
+import { ReactionSchema } from "~/features/blog/blog.schema";
+import { allReactionCounts, clientReactions, getPost, reactionCounts, toggleReaction } from "~/features/blog/blog.server";
+import type { ReactionCounts } from "~/features/blog/blog";
+import { requireAdminApi } from "~/lib/admin.server";
+import { enforceLimit, jsonApi, parseOr400 } from "~/lib/api.server";
+import { getDb } from "~/lib/db.server";
+import { HttpError, jsonResponse, readObjectBody } from "~/lib/http.server";
+import { limits } from "~/lib/rate-limit.server";
+
+
+
+/** Both shapes clients read: {counts} and the counts at the top level. */
+const answer = (counts: ReactionCounts, mine: string[]) => jsonResponse({ ok: true, counts, ...counts, mine });
+
+/** GET ?slug= counts, ?mode=all (admin) every post's. POST {slug, reaction, undo, cid}: toggle the caller's own. */
+const api = jsonApi({
+  GET: async ({ request, context }) => {
+    const params = new URL(request.url).searchParams;
+    const db = await getDb();
+    if (params.get("mode") === "all") {
+      await requireAdminApi(request, context);
+      return jsonResponse({ ok: true, slugs: await allReactionCounts(db) });
+    }
+    const slug = params.get("slug")?.trim() ?? "";
+    if (!slug) throw new HttpError(400, "slug is required.");
+    const post = ReactionSchema.shape.slug.safeParse(slug).success ? await getPost(db, slug) : undefined;
+    if (!post) throw new HttpError(404, "Unknown post.");
+    return answer(await reactionCounts(db, slug), await clientReactions(db, slug, readClientId(request)));
+  },
+  POST: async ({ request, context }) => {
+    const input = parseOr400(ReactionSchema, await readObjectBody(request));
+    const cid = requireClientId(request, input.cid);
+    await enforceLimit(context, "reactions", limits.reactions);
+    const db = await getDb();
+    const counts = await toggleReaction(db, { slug: input.slug, reaction: input.reaction, undo: input.undo, cid });
+    return answer(counts, await clientReactions(db, input.slug, cid));
+  },
+});
+export const loader = api.loader;
+export const action = api.action;
