@@ -8,7 +8,7 @@ import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-ro
 import { ServerRouter } from "react-router";
 import { capturePageView } from "~/features/analytics/capture.server";
 import { cachedPage, cacheSecondsFor, storePage } from "~/lib/page-cache.server";
-import { contentSecurityPolicy } from "~/lib/security-headers.server";
+import { contentSecurityPolicy, routeCspSources } from "~/lib/security-headers.server";
 
 export const streamTimeout = 5_000;
 
@@ -21,9 +21,10 @@ export default function handleRequest(
 ) {
   const nonce = crypto.randomBytes(16).toString("base64");
   if (import.meta.env.PROD) {
-    responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
+    responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce, routeCspSources(routerContext)));
   }
-  responseHeaders.set("Cache-Control", "no-cache");
+  // Pages may carry a visitor's bag, session or form result: never stored by shared caches.
+  responseHeaders.set("Cache-Control", "private, no-cache");
   capturePageView(request, responseStatusCode, responseHeaders, routerContext);
 
   if (request.method.toUpperCase() === "HEAD") {

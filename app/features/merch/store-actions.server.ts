@@ -3,14 +3,11 @@ import { data, redirect, type AppLoadContext } from "react-router";
 import { getDb } from "~/lib/db.server";
 import { handleForm, readForm } from "~/lib/forms.server";
 import { HttpError } from "~/lib/http.server";
-import type { LimitRule } from "~/lib/rate-limit.server";
+import { limits } from "~/lib/rate-limit.server";
 import { BAG_HREF, ENHANCED_FIELD, type StoreReply } from "./components/store-links";
 import { AddToBagSchema, BagLineChangeSchema, CheckoutSchema } from "./merch.schema";
 import { addToBag, bagCookie, changeBagLine, checkoutBag, readBagId } from "./merch.server";
 
-// Per-address limits for the store's forms (generous for the bag, tighter for orders).
-const BAG_LIMIT: LimitRule = { points: 120, durationSeconds: 600 };
-const ORDER_LIMIT: LimitRule = { points: 10, durationSeconds: 600 };
 
 type Reply = ReturnType<typeof data<StoreReply>>;
 const enhanced = (formData: FormData) => formData.get(ENHANCED_FIELD) === "1";
@@ -41,7 +38,7 @@ export async function addToBagAction(request: Request, context: AppLoadContext |
     context,
     formData,
     schema: AddToBagSchema,
-    limit: { name: "merch-bag", rule: BAG_LIMIT },
+    limit: { name: "merch-bag", rule: limits.merchBag },
     run: async (input) => {
       const { bagId, bag } = await addToBag(await getDb(), before, input);
       if (bagId !== before) created = bagId;
@@ -83,7 +80,7 @@ export async function checkoutAction(request: Request, context: AppLoadContext |
     context,
     formData,
     schema: CheckoutSchema,
-    limit: { name: "merch-order", rule: ORDER_LIMIT },
+    limit: { name: "merch-order", rule: limits.merchOrder },
     run: async (input) => {
       const order = await checkoutBag(await getDb(), readBagId(request), input);
       return { id: order.id, total: order.total, currency: order.currency };

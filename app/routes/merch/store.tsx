@@ -1,3 +1,207 @@
-export default function Store() {
-  return <h1>Store</h1>;
+import { useEffect, useRef, useState } from "react";
+import { isRouteErrorResponse, Link, type ShouldRevalidateFunction, useLocation, useMatches, useNavigate, useSearchParams } from "react-router";
+import { BagDialog, useOptimisticBag } from "~/features/merch/components/bag-dialog";
+import { CatalogueGrid } from "~/features/merch/components/catalogue-grid";
+import { CheckoutDialog } from "~/features/merch/components/checkout-dialog";
+import { ItemDialog } from "~/features/merch/components/item-dialog";
+import { BAG_HREF, itemHref, OPENED, openedHere, shareUrlFor, STORE_PATH, type StoreReply } from "~/features/merch/components/store-links";
+import { DEFAULT_CURRENCY, formatMoney, MERCH_MESSAGES, type BagView } from "~/features/merch/merch";
+import { getBag, loadCatalogue, readBagId } from "~/features/merch/merch.server";
+import {
+  addToBagAction,
+  changeQuantityAction,
+  checkoutAction,
+  readStoreForm,
+  removeLineAction,
+  unknownIntent,
+} from "~/features/merch/store-actions.server";
+import { getDb } from "~/lib/db.server";
+import { pageMeta, publicOrigin } from "~/lib/meta";
+import { site } from "~/lib/site";
+import { trackEvent } from "~/lib/track";
+import storeCss from "~/styles/store.css?url";
+import type { Route } from "./+types/store";
+
+export const handle = { page: "merch.store" };
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: storeCss }];
+
+export const meta: Route.MetaFunction = ({ matches, loaderData, location }) => {
+  const slug = new URLSearchParams(location.search).get("item");
+  const item = slug ? loaderData?.items.find((i) => i.slug === slug) : undefined;
+  if (item) {
+    return pageMeta(matches, {
+      title: item.name,
+      description: `${item.name}, ${formatMoney(item.price, item.currency)}. ${item.impact || "Every purchase funds the outreach."}`,
+      path: itemHref(item.slug),
+      image: item.image.startsWith("/") ? item.image : undefined,
+    });
+  }
+  return pageMeta(matches, {
+    title: "Merchandise",
+    description: `Hoodies, tees, totes and more from the ${site.name} pop-up store. Every purchase funds street outreach in Nairobi; delivery across Nairobi and the metropolitan area.`,
+    path: STORE_PATH,
+    image: "/images/merch/og-store.png",
+  });
+};
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const db = await getDb();
+  const [catalogue, bag] = await Promise.all([
+    loadCatalogue(db),
+    getBag(db, readBagId(request)).catch((e): BagView => {
+      console.error("[merch] bag could not be read; showing it empty", e);
+      return { lines: [], count: 0, total: 0, currency: DEFAULT_CURRENCY };
+    }),
+  ]);
+  return { ...catalogue, bag };
+}
+
+// Opening and closing a dialog only changes the query: the page already holds what it shows.
+// Checkout is the exception: its summary is the server's latest word on the bag.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  !formMethod && currentUrl.pathname === nextUrl.pathname && nextUrl.searchParams.get("checkout") !== "1"
+    ? false
+    : defaultShouldRevalidate;
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await readStoreForm(request);
+  if (!(form instanceof FormData)) return form;
+  switch (form.get("intent")) {
+    case "add":
+      return addToBagAction(request, context, form);
+    case "qty":
+      return changeQuantityAction(request, form);
+    case "remove":
+      return removeLineAction(request, form);
+    case "checkout":
+      return checkoutAction(request, context, form);
+    default:
+      return unknownIntent(form.get("intent"));
+  }
+}
+
+/** A dropped connection becomes a reply the forms can word, instead of an error page. */
+export async function clientAction({ serverAction }: Route.ClientActionArgs): Promise<StoreReply> {
+  try {
+    return await serverAction();
+  } catch (e) {
+    if (e instanceof Response) throw e;
+    return isRouteErrorResponse(e) ? { status: "error" } : { status: "error", network: true };
+  }
+}
+
+export default function StorePage({ loaderData, actionData }: Route.ComponentProps) {
+  const { items } = loaderData;
+  const bag = useOptimisticBag(loaderData.bag);
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const origin = publicOrigin(useMatches());
+  // A reply to a plain form (JavaScript off, or sent before the page woke up); forgotten once
+  // its dialog is closed.
+  const [dismissed, setDismissed] = useState<unknown>();
+  const reply = actionData && actionData !== dismissed ? (actionData as StoreReply) : undefined;
+  const replyFor = (intent: string) => (reply?.intent === intent ? reply : undefined);
+  const [placed, setPlaced] = useState<{ id?: string } | null>(null);
+  const ordered = replyFor("checkout")?.status === "success" ? { id: reply?.result?.id?.toString() } : null;
+  const banner = placed ?? ordered;
+  const bannerRef = useRef<HTMLParagraphElement>(null);
+
+  const checkoutOpen = params.get("checkout") === "1" && !ordered;
+  const bagOpen = !checkoutOpen && params.get("bag") === "1";
+  const slug = params.get("item");
+  const item = !checkoutOpen && !bagOpen && slug ? items.find((i) => i.slug === slug) : undefined;
+
+  useEffect(() => trackEvent("merch.store view"), []);
+  useEffect(() => {
+    if (placed && !checkoutOpen) bannerRef.current?.focus();
+  }, [placed, checkoutOpen]);
+
+  /** Closes a dialog: back one entry when this page opened it, else to `href` in place. */
+  const closeTo = (href: string) => () => {
+    setDismissed(actionData);
+    if (openedHere(location.state)) void navigate(-1);
+    else void navigate(href, { replace: true, preventScrollReset: true });
+  };
+
+  return (
+    <>
+      <section className="hero store-hero" aria-labelledby="store-title">
+        <div className="container">
+          <div className="store-hero-top">
+            <p className="eyebrow">Pop-up store</p>
+            {bag.count > 0 ? (
+              <Link to={BAG_HREF} state={OPENED} preventScrollReset className="button button-lamp button-small store-cart">
+                Cart <span className="cart-count">{bag.count}</span>
+                <span className="visually-hidden"> {bag.count === 1 ? "item" : "items"}</span>
+              </Link>
+            ) : null}
+          </div>
+          <h1 id="store-title">Wear the light</h1>
+          <p className="lead">
+            Hoodies, tees, totes and more from {site.name}. Every shilling goes back to the streets of Nairobi.
+          </p>
+          <ul className="store-facts" role="list">
+            <li>
+              <strong>46,000+</strong> street families supported
+            </li>
+            <li>Every purchase funds the outreach</li>
+            <li>Delivery zones: Nairobi &amp; metropolitan</li>
+          </ul>
+        </div>
+      </section>
+
+      <section className="section store-catalogue" aria-labelledby="catalogue-title">
+        <div className="container">
+          {banner ? (
+            <p className="form-status form-status-success store-banner" role="status" tabIndex={-1} ref={bannerRef}>
+              {banner.id ? MERCH_MESSAGES.orderSuccess(banner.id) : MERCH_MESSAGES.orderSuccessNoId}
+            </p>
+          ) : null}
+          <h2 id="catalogue-title">The collection</h2>
+          <CatalogueGrid items={items} />
+          <ol className="store-steps" aria-label="How ordering works">
+            <li>Pick your items and add them to your bag.</li>
+            <li>
+              Pay the total by M-Pesa: paybill {site.payments.merchPaybill}, account {site.payments.merchAccount}.
+            </li>
+            <li>Send your order with the M-Pesa code; we confirm delivery and payment with you.</li>
+          </ol>
+        </div>
+      </section>
+
+      <Link to={BAG_HREF} state={OPENED} preventScrollReset className="bag-fab">
+        <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+          <path d="M6 7h12l1 13H5L6 7Z" fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" />
+          <path d="M9 9V6a3 3 0 0 1 6 0v3" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+        </svg>
+        Bag <span className="bag-fab-count">{bag.count}</span>
+        <span className="visually-hidden"> {bag.count === 1 ? "item" : "items"}</span>
+      </Link>
+
+      {checkoutOpen ? (
+        <CheckoutDialog
+          bag={loaderData.bag}
+          serverReply={replyFor("checkout")}
+          onClose={closeTo(BAG_HREF)}
+          onPlaced={(id) => {
+            setPlaced({ id });
+            void navigate(STORE_PATH, { replace: true, preventScrollReset: true });
+          }}
+        />
+      ) : bagOpen ? (
+        <BagDialog bag={loaderData.bag} serverReply={replyFor("qty") ?? replyFor("remove")} onClose={closeTo(STORE_PATH)} />
+      ) : item ? (
+        <ItemDialog
+          key={item.slug}
+          item={item}
+          shareUrl={shareUrlFor(origin, item.slug)}
+          serverReply={replyFor("add")}
+          onClose={closeTo(STORE_PATH)}
+          onAdded={() => void navigate(BAG_HREF, { replace: true, preventScrollReset: true, state: location.state })}
+        />
+      ) : null}
+    </>
+  );
 }

@@ -26,6 +26,7 @@ function MerchCard({ item, eager }: { item: MerchItem; eager: boolean }) {
           height={480}
           alt=""
           loading={eager ? "eager" : "lazy"}
+          fetchPriority={eager ? "high" : undefined}
           decoding="async"
         />
         {!item.available ? <span className="pill pill-restocking merch-card-badge">Restocking</span> : null}

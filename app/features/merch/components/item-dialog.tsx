@@ -126,7 +126,7 @@ export function ItemDialog({ item, shareUrl, serverReply, onClose, onAdded }: Pr
                 {item.colors.length > 0 ? (
                   <fieldset className="choice-group" aria-describedby={describedBy("color")}>
                     <legend>
-                      Colour: <span className="choice-current">{color || "choose one"}</span>
+                      Colour{hydrated ? <span className="choice-current">: {color || "choose one"}</span> : null}
                     </legend>
                     <div className="swatch-list">
                       {item.colors.map((c) => (
