@@ -1,14 +1,42 @@
+import type { EntryContext } from "react-router";
+
+/**
+ * The only third parties a page may add to its policy, and only where its loader asks
+ * (`csp` in the deepest route's loader data): a blog post's embedded LinkedIn article, and
+ * the YouTube player of a post with background audio. Anything else asked for is dropped.
+ */
+const THIRD_PARTIES = {
+  scriptSrc: ["https://www.youtube.com", "https://s.ytimg.com"],
+  frameSrc: ["https://www.linkedin.com", "https://www.youtube.com"],
+} as const;
+
+export type CspSources = { scriptSrc?: readonly string[]; frameSrc?: readonly string[] };
+
+const allowed = (kind: keyof typeof THIRD_PARTIES, asked: readonly string[] | undefined) =>
+  [...new Set(asked ?? [])].filter((s) => (THIRD_PARTIES[kind] as readonly string[]).includes(s));
+
+/** The extra sources the deepest matched route's loader asked for (none on error pages). */
+export function routeCspSources(context: EntryContext): CspSources {
+  const deepest = context.staticHandlerContext.matches.at(-1);
+  if (!deepest || context.staticHandlerContext.errors) return {};
+  const data = context.staticHandlerContext.loaderData[deepest.route.id] as { csp?: CspSources } | undefined;
+  return data?.csp ?? {};
+}
+
 /** The enforced policy for HTML documents: scripts only from this site or with the nonce. */
-export function contentSecurityPolicy(nonce: string) {
+export function contentSecurityPolicy(nonce: string, extra: CspSources = {}) {
+  const scripts = allowed("scriptSrc", extra.scriptSrc);
+  const frames = allowed("frameSrc", extra.frameSrc);
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'`,
+    ["script-src 'self'", `'nonce-${nonce}'`, ...scripts].join(" "),
     // Inline style attributes (tier colours, progress bars) need this; no inline scripts do.
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    // https images: covers and in-post pictures staff link to (images cannot run code).
+    "img-src 'self' data: blob: https:",
     "font-src 'self'",
     "connect-src 'self'",
-    "frame-src 'self'",
+    ["frame-src 'self'", ...frames].join(" "),
     "media-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",

@@ -43,6 +43,16 @@ export async function listPosts(db: Db): Promise<BlogPost[]> {
   return rows.map(toPost);
 }
 
+/** Posts without their bodies: for lists, cards and related posts (no HTML to sanitise). */
+export async function listPostCards(db: Db): Promise<BlogPost[]> {
+  const rows = await db
+    .selectFrom("blog_posts")
+    .select(["slug", "title", "summary", "author", "date", "tags", "image", "url", "audio_video_id", "sort", "updated_at"])
+    .orderBy("sort")
+    .execute();
+  return rows.map((r) => toPost({ ...r, content_html: null }));
+}
+
 export async function getPost(db: Db, slug: string): Promise<BlogPost | undefined> {
   const row = await db.selectFrom("blog_posts").selectAll().where("slug", "=", slug).executeTakeFirst();
   return row ? toPost(row) : undefined;

@@ -1,0 +1,132 @@
+import { data, type AppLoadContext } from "react-router";
+import { clientIdCookie, newClientId, readClientId } from "~/features/analytics/analytics.server";
+import { newsletterAction } from "~/features/newsletter/newsletter-action.server";
+import { getDb } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
+import { readForm } from "~/lib/forms.server";
+import { clientAddress, HttpError } from "~/lib/http.server";
+import { consume, tooManyMessage, type LimitRule } from "~/lib/rate-limit.server";
+import { BLOG_MESSAGES, feedbackPollId, postPollId } from "./blog";
+import { PollVoteSchema, ReactionSchema } from "./blog.schema";
+import { clientReactions, clientVotes, toggleReaction, vote } from "./blog.server";
+import type { BlogReply } from "./components/blog-reply";
+
+// Reactions and votes are cheap and idempotent per client; the limit only stops floods.
+const ENGAGE_LIMIT: LimitRule = { points: 120, durationSeconds: 600 };
+
+type Reply = ReturnType<typeof data<BlogReply>>;
+
+/**
+ * The form body for the intent switch, read from a copy: the subscribe handler reads the
+ * request itself. An unreadable body is answered in the page's words.
+ */
+export async function readBlogForm(request: Request): Promise<FormData | Reply> {
+  try {
+    return await readForm(request.clone());
+  } catch (e) {
+    if (e instanceof HttpError) return data<BlogReply>({ status: "error", detail: e.message }, e.status);
+    throw e;
+  }
+}
+
+export function unknownIntent(intent: unknown) {
+  return data<BlogReply>({ status: "error", detail: "This page does not know that form.", intent: String(intent ?? "") }, 400);
+}
+
+declare module "react-router" {
+  interface AppLoadContext {
+    /** A client id made by this request's action, for the loaders that render its page. */
+    newClientId?: string;
+  }
+}
+
+/**
+ * The client id a page renders for: the visitor's (cookie or X-Client-Id), or the one this
+ * request's action has just made (its cookie only arrives with the next request).
+ */
+export const clientIdOf = (request: Request, context: AppLoadContext | undefined) =>
+  readClientId(request) ?? context?.newClientId;
+
+/** The visitor's client id, or a new one and the cookie that keeps it. */
+function clientIdFor(request: Request, context: AppLoadContext | undefined) {
+  const headers = new Headers();
+  let cid = clientIdOf(request, context);
+  if (!cid) {
+    cid = newClientId();
+    if (context) context.newClientId = cid;
+    headers.append("Set-Cookie", clientIdCookie(cid, env().publicUrl.startsWith("https://")));
+  }
+  return { cid, headers };
+}
+
+async function engage(
+  intent: "react" | "vote",
+  request: Request,
+  context: AppLoadContext | undefined,
+  run: (cid: string) => Promise<BlogReply>,
+  /** Named in every answer, errors too, so the right form shows it (the poll id). */
+  about: Partial<BlogReply> = {},
+): Promise<Reply> {
+  const { cid, headers } = clientIdFor(request, context);
+  const limited = await consume("blog-engage", ENGAGE_LIMIT, clientAddress(context));
+  if (!limited.ok) {
+    headers.set("Retry-After", String(limited.retryAfterSeconds));
+    return data<BlogReply>({ status: "error", intent, ...about, detail: tooManyMessage(limited.retryAfterSeconds) }, { status: 429, headers });
+  }
+  try {
+    return data<BlogReply>({ ...(await run(cid)), intent, ...about }, { headers });
+  } catch (e) {
+    if (e instanceof HttpError) return data<BlogReply>({ status: "error", intent, ...about, detail: e.message }, { status: e.status, headers });
+    throw e;
+  }
+}
+
+const firstIssue = (error: { issues: { message: string }[] }) => error.issues[0]?.message ?? "That request was not understood.";
+
+/**
+ * intent=react: adds the client's reaction to the post, or with undo=1 takes it back. The
+ * reply carries the post's counts and the reactions this client has given.
+ */
+export function reactAction(request: Request, context: AppLoadContext | undefined, slug: string, form: FormData) {
+  return engage("react", request, context, async (cid) => {
+    const parsed = ReactionSchema.safeParse({ slug, reaction: form.get("reaction"), undo: form.get("undo") ?? undefined, cid });
+    if (!parsed.success) throw new HttpError(400, firstIssue(parsed.error));
+    const db = await getDb();
+    const counts = await toggleReaction(db, { ...parsed.data, cid });
+    return { status: "success", counts, chosen: await clientReactions(db, slug, cid) };
+  });
+}
+
+/**
+ * intent=vote: a vote in one of this post's two polls (option "Yes", or a rating such as
+ * "Inspired me:4"). The question poll answers its counts; the feedback poll keeps them hidden
+ * and answers only this client's ratings.
+ */
+export function voteAction(request: Request, context: AppLoadContext | undefined, slug: string, form: FormData) {
+  const poll = String(form.get("id") ?? "").slice(0, 100);
+  return engage("vote", request, context, async (cid) => {
+    const parsed = PollVoteSchema.safeParse({ id: form.get("id"), option: form.get("option"), cid });
+    if (!parsed.success) throw new HttpError(400, firstIssue(parsed.error));
+    const { id, option } = parsed.data;
+    const feedback = id === feedbackPollId(slug);
+    if (!feedback && id !== postPollId(slug)) throw new HttpError(404, "Unknown poll.");
+    const db = await getDb();
+    const counts = await vote(db, { id, option, cid });
+    const mine = await clientVotes(db, id, cid);
+    return feedback ? { status: "success", mine } : { status: "success", options: counts, mine };
+  }, { poll });
+}
+
+/**
+ * intent=subscribe: the newsletter sign-up with the box's source (blogs:index, blogs:{slug}).
+ * A failure shows the server's words, else the blog's 'Something went wrong'.
+ */
+export async function subscribeAction(request: Request, context: AppLoadContext | undefined): Promise<Reply> {
+  const reply = await newsletterAction(request, context);
+  const r = reply.data;
+  let detail = r.detail;
+  if (r.status === "error" && !detail && !r.fieldErrors?.email) {
+    detail = Object.values(r.fieldErrors ?? {})[0]?.[0] ?? BLOG_MESSAGES.subscribeFailed;
+  }
+  return data<BlogReply>({ ...r, detail, intent: "subscribe" }, reply.init ?? undefined);
+}
