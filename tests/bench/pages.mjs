@@ -10,4 +10,7 @@ export const PAGES = [
   "/ministry",
   "/event",
   "/badges",
+  "/merchandise",
+  "/blogs",
+  "/blogs/campus-mission-week",
 ];
