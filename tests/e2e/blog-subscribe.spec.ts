@@ -1,0 +1,53 @@
+import type { Page } from "@playwright/test";
+import { hydrated, markWindow } from "../support/e2e-fixtures";
+import { BASE_URL } from "../support/e2e-env";
+import { subscriberByEmail } from "../support/e2e-db";
+import { expect, SUBSCRIBED, test } from "../support/e2e-blog";
+
+/** Subscribes `email` with the blog's box on the page open now; returns to the same address. */
+async function subscribeWithBox(page: Page, email: string, jsEnabled: boolean, path: string) {
+  const box = page.getByRole("region", { name: "New posts by email" });
+  const field = box.getByLabel("Email address");
+  const button = box.getByRole("button", { name: "Subscribe" });
+  await expect(field).toHaveAttribute("required", "");
+  await expect(field).toHaveAttribute("type", "email");
+  if (jsEnabled) {
+    // Nothing can be sent while the field is empty.
+    await hydrated(button);
+    await expect(button).toBeDisabled();
+    await field.fill(email);
+    await expect(button).toBeEnabled();
+    const stillSamePage = await markWindow(page);
+    await button.click();
+    await expect(box.getByRole("status")).toHaveText(SUBSCRIBED);
+    await expect(field).toHaveValue("");
+    await stillSamePage();
+  } else {
+    await field.fill(email);
+    await button.click();
+    await expect(box.getByRole("status")).toHaveText(SUBSCRIBED);
+  }
+  await expect(page).toHaveURL(`${BASE_URL}${path}`);
+  // The footer's own box says nothing about this sign-up.
+  await expect(page.getByRole("contentinfo").getByText(/Subscribed!/)).toHaveCount(0);
+}
+
+test("subscribe from a post: the source is blogs:{slug}", async ({ page, jsEnabled, uniqueEmail }) => {
+  const slug = "campus-mission-week";
+  const email = uniqueEmail("blog-post");
+  await page.goto(`/blogs/${slug}`);
+  await expect(page.getByRole("region", { name: "New posts by email" }).locator('input[name="source"]')).toHaveValue(`blogs:${slug}`);
+  await subscribeWithBox(page, email, jsEnabled, `/blogs/${slug}`);
+  expect(subscriberByEmail(email)).toMatchObject({ email, status: "active", source: `blogs:${slug}` });
+  // The post is still there to read, its polls and reactions too.
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Campus mission week/);
+  await expect(page.getByRole("region", { name: "React to this post" })).toBeVisible();
+});
+
+test("subscribe from /blogs: the source is blogs:index", async ({ page, jsEnabled, uniqueEmail }) => {
+  const email = uniqueEmail("blog-index");
+  await page.goto("/blogs");
+  await subscribeWithBox(page, email, jsEnabled, "/blogs");
+  expect(subscriberByEmail(email)).toMatchObject({ email, status: "active", source: "blogs:index" });
+  await expect(page.getByRole("main").getByRole("article").first()).toBeVisible();
+});
