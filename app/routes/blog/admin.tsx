@@ -1,3 +1,4 @@
+import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { AdminSignIn, AdminSignOut } from "~/features/admin/components/admin-sign-in";
 import { blogEditorAction, loadBlogEditorScreen } from "~/features/blog/admin/blog-admin.server";
@@ -27,6 +28,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function BlogAdmin({ loaderData, actionData }: Route.ComponentProps) {
+  // The form is mounted afresh only after this screen's own save succeeds: refreshes of the
+  // notify counts (or an edit elsewhere) never throw away what is being typed.
+  const version = loaderData.signedIn ? loaderData.version : "";
+  const [editorKey, setEditorKey] = useState(version);
+  useEffect(() => {
+    if (actionData?.intent === "save" && actionData.tone === "success") setEditorKey(version);
+  }, [actionData, version]);
   return (
     <section className="section admin-screen blog-admin">
       <div className="container">
@@ -46,9 +54,8 @@ export default function BlogAdmin({ loaderData, actionData }: Route.ComponentPro
               <Link to="/admin">All staff tools</Link>
               <Link to="/blogs">View the blog</Link>
             </nav>
-            {/* A new version (a save) mounts the form afresh; a refused save keeps what was typed. */}
             <BlogPostEditor
-              key={loaderData.version}
+              key={editorKey}
               rows={actionData?.rows ?? loaderData.rows}
               reply={actionData}
               year={loaderData.year}
