@@ -9,19 +9,21 @@ import {
   type Migration,
   type MigrationProvider,
 } from "kysely";
-import * as badges from "../../db/migrations/2026-11-21-badges";
-import * as blog from "../../db/migrations/2026-11-21-blog";
-import * as foundation from "../../db/migrations/2026-11-21-foundation";
-import * as store from "../../db/migrations/2026-11-21-store";
+import * as analyticsRollup from "../../db/migrations/2026-11-21-05-analytics-rollup";
+import * as badges from "../../db/migrations/2026-11-21-02-badges";
+import * as blog from "../../db/migrations/2026-11-21-04-blog";
+import * as foundation from "../../db/migrations/2026-11-21-01-foundation";
+import * as store from "../../db/migrations/2026-11-21-03-store";
 import { env } from "./env.server";
 
 // The server build bundles app code, so migrations are listed here, in order, rather than
 // found by scanning a folder at run time.
 const migrations: Record<string, Migration> = {
-  "2026-11-21-foundation": foundation,
-  "2026-11-21-badges": badges,
-  "2026-11-21-store": store,
-  "2026-11-21-blog": blog,
+  "2026-11-21-01-foundation": foundation,
+  "2026-11-21-02-badges": badges,
+  "2026-11-21-03-store": store,
+  "2026-11-21-04-blog": blog,
+  "2026-11-21-05-analytics-rollup": analyticsRollup,
 };
 
 export interface SubscribersTable {
@@ -84,6 +86,39 @@ export interface AnalyticsEventsTable {
   src: string;
   meta: string;
   cid: string;
+}
+
+/** Views per UTC day, type and name; `uniques` is set when the day's raw events are rolled up. */
+export interface AnalyticsDailyTable {
+  type: string;
+  day: string;
+  name: string;
+  total: Generated<number>;
+  site: Generated<number>;
+  share: Generated<number>;
+  uniques: Generated<number>;
+  last_seen: string;
+}
+
+export interface AnalyticsDailyRefsTable {
+  day: string;
+  host: string;
+  total: Generated<number>;
+}
+
+/** When each client was last seen per type and name, over the raw (not yet rolled-up) period. */
+export interface AnalyticsClientsTable {
+  type: string;
+  name: string;
+  cid: string;
+  last_seen: string;
+}
+
+export interface AnalyticsRollupStateTable {
+  id: number;
+  summarized_id: Generated<number>;
+  rolled_before: Generated<string>;
+  rolling_day: string | null;
 }
 
 export interface PaymentCodesTable {
@@ -249,6 +284,10 @@ export interface DB {
   outbox: OutboxTable;
   activity: ActivityTable;
   analytics_events: AnalyticsEventsTable;
+  analytics_daily: AnalyticsDailyTable;
+  analytics_daily_refs: AnalyticsDailyRefsTable;
+  analytics_clients: AnalyticsClientsTable;
+  analytics_rollup_state: AnalyticsRollupStateTable;
 }
 
 export type Db = Kysely<DB>;

@@ -6,6 +6,7 @@ import compression from "compression";
 import sirv from "sirv";
 import * as build from "virtual:react-router/server-build";
 import { flushAnalytics } from "~/features/analytics/analytics.server";
+import { startAnalyticsRollup, stopAnalyticsRollup } from "~/features/analytics/rollup.server";
 import { closeDb, getDb } from "~/lib/db.server";
 import { drainOutbox, startMailWorker, stopMailWorker } from "~/lib/email.server";
 import { ConfigError, env } from "~/lib/env.server";
@@ -90,6 +91,8 @@ export async function startServer() {
       .then((m) => m.warmKit())
       .catch((e) => console.warn("[render] warm-up failed", e));
   }, 250).unref();
+  // Analytics summaries and the retention roll-up: shortly after start, then every 15 minutes.
+  startAnalyticsRollup();
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -99,6 +102,7 @@ export async function startServer() {
     server.close();
     server.closeIdleConnections();
     await flushAnalytics();
+    await stopAnalyticsRollup();
     await Promise.race([drainOutbox(), new Promise((r) => setTimeout(r, 5000))]);
     stopMailWorker();
     await closeDb();

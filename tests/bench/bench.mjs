@@ -1,7 +1,7 @@
 // `npm run bench`: server throughput and first-load weight, measured on a private copy of the site.
 //
 //   node tests/bench/bench.mjs [--connections 50] [--duration 10] [--warmup 2] [--pages /a,/b]
-//                              [--no-load] [--in-place] [--cpu-prof] [--check]
+//                              [--no-load] [--no-analytics] [--analytics-events N] [--in-place] [--cpu-prof] [--check]
 //
 // --no-load skips a and b; --in-place serves the checkout's build/ instead of a private snapshot
 // (see server.mjs); --cpu-prof runs the server under `node --cpu-prof` and prints where its main
@@ -12,6 +12,10 @@
 //    subscribers (DATA_DIR/site.db) are reconciled with the 2xx answers.
 // c. First-load JavaScript and CSS per page of tests/bench/pages.mjs, gzip level 9.
 // d. Budgets. With --check the exit code is 1 when one fails.
+// g. 200 merch orders at once (store.mjs), each stored with the server-computed total.
+// h. Analytics at scale (analytics.mjs): a second site on a data folder holding --analytics-events
+//    (default 1,000,000) tracked events, every /api/analytics.php mode and both staff dashboards
+//    timed. --no-analytics skips it.
 //
 // c is measured first (before the load heats the machine) and printed after b. Client and server
 // share the machine's cores, so the request rates are lower bounds; the server's CPU time per
@@ -26,6 +30,8 @@ import { PAGES } from "./pages.mjs";
 import { startSite, stopAll } from "./server.mjs";
 import { kB, parsePageList, positiveInt, printTable } from "./util.mjs";
 import { concurrentOrders, kitTiming } from "./badges.mjs";
+import { concurrentMerchOrders } from "./store.mjs";
+import { analyticsScale } from "./analytics.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -36,7 +42,7 @@ const BUDGET = {
 
 const USAGE =
   "usage: node tests/bench/bench.mjs [--connections 50] [--duration 10] [--warmup 2] [--pages /a,/b]\n" +
-  "                                  [--no-load] [--in-place] [--cpu-prof] [--check]";
+  "                                  [--no-load] [--no-analytics] [--analytics-events N] [--in-place] [--cpu-prof] [--check]";
 
 let args, connections, duration, warmup, pages;
 try {
@@ -47,6 +53,8 @@ try {
       warmup: { type: "string", default: "2" },
       pages: { type: "string" },
       "no-load": { type: "boolean", default: false },
+      "no-analytics": { type: "boolean", default: false },
+      "analytics-events": { type: "string", default: "1000000" },
       "in-place": { type: "boolean", default: false },
       "cpu-prof": { type: "boolean", default: false },
       check: { type: "boolean", default: false },
@@ -58,6 +66,7 @@ try {
   warmup = Number(args.warmup);
   if (!Number.isFinite(warmup) || warmup < 0) throw new Error("--warmup must be >= 0 seconds");
   pages = args.pages ? parsePageList(args.pages) : PAGES;
+  positiveInt("--analytics-events", args["analytics-events"]);
 } catch (e) {
   console.error(`${e instanceof Error ? e.message : e}\n${USAGE}`);
   process.exit(2);
@@ -549,6 +558,10 @@ try {
     loadWindow = [from, monoMicros()];
     await kitTiming(site, budget);
     await concurrentOrders(site, budget);
+    await concurrentMerchOrders(site, budget);
+  }
+  if (!args["no-analytics"]) {
+    await analyticsScale(site, budget, { events: Number(args["analytics-events"]) });
   }
   printFirstLoad();
 

@@ -1,3 +1,16 @@
-export function loader() {
-  return new Response("Not ready", { status: 404 });
-}
+import { AnalyticsQuerySchema, queryValues } from "~/features/analytics/reports.schema";
+import { analyticsReply } from "~/features/analytics/reports.server";
+import { requireAdminApi } from "~/lib/admin.server";
+import { jsonApi, parseOr400 } from "~/lib/api.server";
+import { getDb } from "~/lib/db.server";
+import { jsonResponse } from "~/lib/http.server";
+
+const api = jsonApi({
+  GET: async ({ request, context }) => {
+    await requireAdminApi(request, context);
+    const query = parseOr400(AnalyticsQuerySchema, queryValues(new URL(request.url).searchParams));
+    return jsonResponse(await analyticsReply(await getDb(), query));
+  },
+});
+export const loader = api.loader;
+export const action = api.action;

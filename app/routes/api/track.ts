@@ -1,7 +1,8 @@
 import { TrackSchema } from "~/features/analytics/analytics.schema";
-import { isBotAgent, newClientId, queueEvent, readClientId, toRow } from "~/features/analytics/analytics.server";
+import { isBotAgent, queueEvent, toRow } from "~/features/analytics/analytics.server";
+import { clientIdFor } from "~/features/analytics/visitor.server";
 import { enforceLimit, jsonApi, parseOr400 } from "~/lib/api.server";
-import { jsonResponse, readObjectBody } from "~/lib/http.server";
+import { clientAddress, jsonResponse, readObjectBody } from "~/lib/http.server";
 import { limits } from "~/lib/rate-limit.server";
 
 const api = jsonApi({
@@ -10,7 +11,7 @@ const api = jsonApi({
     const input = parseOr400(TrackSchema, body);
     if (isBotAgent(request.headers.get("user-agent"))) return jsonResponse({ ok: true, counted: false });
     await enforceLimit(context, "track", limits.track);
-    const cid = readClientId(request) ?? input.cid ?? newClientId();
+    const cid = clientIdFor(request, clientAddress(context), input.cid);
     queueEvent(toRow(input, cid));
     return jsonResponse({ ok: true, counted: true });
   },

@@ -1,0 +1,47 @@
+import { formatNairobiTime } from "~/features/analytics/activity-screen";
+import { SUBSCRIBER_LIMIT, type Block, type SubscriberRow } from "../engagement-screen";
+
+export function SubscribersTable({ block }: { block: Block<SubscriberRow[]> }) {
+  if (!block.ok) return <p className="block-error" role="alert">{block.error}</p>;
+  return (
+    <div className="table-wrap">
+      <table className="dash-table">
+        <caption>Subscribers, newest first (at most {SUBSCRIBER_LIMIT})</caption>
+        <thead>
+          <tr>
+            <th scope="col">Email</th>
+            <th scope="col">Status</th>
+            <th scope="col">Source</th>
+            <th scope="col">Date (EAT)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {block.rows.length === 0 ? (
+            <tr>
+              <td colSpan={4} className="dash-empty">
+                No subscribers yet.
+              </td>
+            </tr>
+          ) : (
+            block.rows.map((s) => (
+              <tr key={s.email}>
+                <th scope="row" className="dash-name">
+                  {s.email}
+                </th>
+                <td>
+                  <span className={s.status === "active" ? "pill pill-approved" : "pill pill-rejected"}>{s.status}</span>
+                </td>
+                <td>
+                  <code>{s.source}</code>
+                </td>
+                <td className="nowrap">
+                  <time dateTime={s.createdAt}>{formatNairobiTime(s.createdAt)}</time>
+                </td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
