@@ -1,5 +1,5 @@
 import type { Db } from "~/lib/db.server";
-import { escapeHtml as e } from "~/lib/email-layout";
+import { renderShareNotFound, renderSharePage } from "~/lib/share-page.server";
 import { absoluteUrl } from "~/lib/http.server";
 import { clearPageCache } from "~/lib/page-cache.server";
 import { site } from "~/lib/site";
@@ -45,49 +45,32 @@ export function blogSharePage(post: BlogPost): string {
   const image = absolute(post.image);
   const published = isoDay(post.date);
   const byline = [post.author, post.date].filter(Boolean).join(" · ");
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${e(`${post.title} | ${site.name}`)}</title>
-<meta name="description" content="${e(description)}">
-<link rel="canonical" href="${e(absoluteUrl(`/blogs/${post.slug}`))}">
-<meta property="og:type" content="article">
-<meta property="og:site_name" content="${e(site.name)}">
-<meta property="og:title" content="${e(post.title)}">
-<meta property="og:description" content="${e(description)}">
-<meta property="og:image" content="${e(image)}">
-<meta property="og:image:alt" content="${e(post.title)}">
-<meta property="og:url" content="${e(absoluteUrl(blogSharePath(post.slug)))}">
-${post.author ? `<meta property="article:author" content="${e(post.author)}">\n` : ""}${published ? `<meta property="article:published_time" content="${e(published)}">\n` : ""}${post.tags.map((t) => `<meta property="article:tag" content="${e(t)}">\n`).join("")}<meta name="twitter:card" content="summary_large_image">
-<meta name="twitter:title" content="${e(post.title)}">
-<meta name="twitter:description" content="${e(description)}">
-<meta name="twitter:image" content="${e(image)}">
-<meta http-equiv="refresh" content="${e(`0; url=${target}`)}">
-<style>body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:36rem;padding:0 1rem;color:#1c2430}a{color:#123b5d}</style>
-</head>
-<body>
-<h1>${e(post.title)}</h1>
-${byline ? `<p>${e(byline)}</p>\n` : ""}${post.summary ? `<p>${e(post.summary)}</p>\n` : ""}<p><a href="${e(target)}">Read the post on ${e(site.name)}</a></p>
-</body>
-</html>
-`;
+  return renderSharePage({
+    pageTitle: `${post.title} | ${site.name}`,
+    description,
+    canonical: absoluteUrl(`/blogs/${post.slug}`),
+    shareUrl: absoluteUrl(blogSharePath(post.slug)),
+    image,
+    imageAlt: post.title,
+    ogType: "article",
+    ogTitle: post.title,
+    extraMeta: [
+      ...(post.author ? [{ property: "article:author", content: post.author }] : []),
+      ...(published ? [{ property: "article:published_time", content: published }] : []),
+      ...post.tags.map((t) => ({ property: "article:tag", content: t })),
+    ],
+    target,
+    heading: post.title,
+    lines: [byline, post.summary].filter(Boolean),
+    linkText: `Read the post on ${site.name}`,
+  });
 }
 
 export function blogShareNotFoundPage(): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>Article not found | ${e(site.name)}</title>
-</head>
-<body>
-<h1>Article not found</h1>
-<p>That post is not on the blog any more. <a href="/blogs">See all posts</a>.</p>
-</body>
-</html>
-`;
+  return renderShareNotFound({
+    title: "Article not found",
+    message: "That post is not on the blog any more.",
+    linkHref: "/blogs",
+    linkText: "See all posts",
+  });
 }

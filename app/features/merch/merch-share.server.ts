@@ -1,5 +1,5 @@
 import type { Db } from "~/lib/db.server";
-import { escapeHtml as e } from "~/lib/email-layout";
+import { renderShareNotFound, renderSharePage } from "~/lib/share-page.server";
 import { absoluteUrl } from "~/lib/http.server";
 import { site } from "~/lib/site";
 import { formatMoney, type MerchItem } from "./merch";
@@ -39,50 +39,27 @@ export function merchSharePage(item: MerchItem): string {
     [item.description, item.impact].filter(Boolean).join(" ") ||
     `${item.name}, ${formatMoney(item.price, item.currency)}: every purchase funds the street outreach in ${site.city}.`;
   const image = shareImage(item.image);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${e(title)}</title>
-<meta name="description" content="${e(description)}">
-<link rel="canonical" href="${e(absoluteUrl(target))}">
-<meta property="og:type" content="product">
-<meta property="og:site_name" content="${e(site.name)}">
-<meta property="og:title" content="${e(item.name)}">
-<meta property="og:description" content="${e(description)}">
-<meta property="og:image" content="${e(image)}">
-<meta property="og:image:alt" content="${e(item.name)}">
-<meta property="og:url" content="${e(absoluteUrl(merchSharePath(item.slug)))}">
-<meta name="twitter:card" content="summary_large_image">
-<meta name="twitter:title" content="${e(item.name)}">
-<meta name="twitter:description" content="${e(description)}">
-<meta name="twitter:image" content="${e(image)}">
-<meta http-equiv="refresh" content="${e(`0; url=${target}`)}">
-<style>body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:36rem;padding:0 1rem;color:#1c2430}a{color:#123b5d}</style>
-</head>
-<body>
-<h1>${e(item.name)}</h1>
-<p>${e(formatMoney(item.price, item.currency))}${item.available ? "" : " · Restocking"}</p>
-<p><a href="${e(target)}">See the ${e(item.name)} in the ${e(site.name)} store</a></p>
-</body>
-</html>
-`;
+  return renderSharePage({
+    pageTitle: title,
+    description,
+    canonical: absoluteUrl(target),
+    shareUrl: absoluteUrl(merchSharePath(item.slug)),
+    image,
+    imageAlt: item.name,
+    ogType: "product",
+    ogTitle: item.name,
+    target,
+    heading: item.name,
+    lines: [`${formatMoney(item.price, item.currency)}${item.available ? "" : " · Restocking"}`],
+    linkText: `See the ${item.name} in the ${site.name} store`,
+  });
 }
 
 export function merchShareNotFoundPage(): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>Item not found | ${e(site.name)}</title>
-</head>
-<body>
-<h1>Item not found</h1>
-<p>That item is not in the store any more. <a href="/merchandise">See the merchandise</a>.</p>
-</body>
-</html>
-`;
+  return renderShareNotFound({
+    title: "Item not found",
+    message: "That item is not in the store any more.",
+    linkHref: "/merchandise",
+    linkText: "See the merchandise",
+  });
 }

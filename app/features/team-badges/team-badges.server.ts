@@ -5,6 +5,7 @@ import sharp from "sharp";
 import { recordActivity } from "~/features/activity/activity.server";
 import type { Db, TeamBadgesTable } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
+import { renderShareNotFound, renderSharePage } from "~/lib/share-page.server";
 import { absoluteUrl, HttpError } from "~/lib/http.server";
 import { site } from "~/lib/site";
 import {
@@ -252,8 +253,6 @@ export async function generateBadgeShare(
   return { id: badge.id, path: sharePath };
 }
 
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /** The small page that /share/{id}.html answers: rich link previews, then on to /badges?id=. */
 export function badgeSharePage(badge: TeamBadge, overrides: BadgeShareOverrides | null): string {
@@ -273,56 +272,31 @@ export function badgeSharePage(badge: TeamBadge, overrides: BadgeShareOverrides 
     : absoluteUrl(badgeImagePath(badge.id));
   const target = badgeVerifyPath(badge.id);
   const pageTitle = `${holder ? `${title}: ${holder}` : title} | ${site.name}`;
-  const e = escapeHtml;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${e(pageTitle)}</title>
-<meta name="description" content="${e(description)}">
-<link rel="canonical" href="${e(absoluteUrl(target))}">
-<meta property="og:type" content="website">
-<meta property="og:site_name" content="${e(site.name)}">
-<meta property="og:title" content="${e(holder ? `${title}: ${holder}` : title)}">
-<meta property="og:description" content="${e(description)}">
-<meta property="og:image" content="${e(image)}">
-<meta property="og:image:width" content="1080">
-<meta property="og:image:height" content="1080">
-<meta property="og:image:alt" content="${e(`${title} badge${holder ? ` issued to ${holder}` : ""}`)}">
-<meta property="og:url" content="${e(absoluteUrl(`/share/${badge.id}.html`))}">
-<meta name="twitter:card" content="summary_large_image">
-<meta name="twitter:title" content="${e(holder ? `${title}: ${holder}` : title)}">
-<meta name="twitter:description" content="${e(description)}">
-<meta name="twitter:image" content="${e(image)}">
-<meta http-equiv="refresh" content="${e(`0; url=${target}`)}">
-<style>body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:36rem;padding:0 1rem;color:#1c2430}a{color:#123b5d}</style>
-</head>
-<body>
-<h1>${e(title)}</h1>
-<p>${e(badge.subtitle)}</p>
-${holder ? `<p>Issued to ${e(holder)}${issued ? ` on ${e(issued)}` : ""} · Badge ID ${e(badge.id)}</p>` : ""}
-<p><a href="${e(target)}">View and verify this badge on ${e(site.name)}</a></p>
-</body>
-</html>
-`;
+  const ogTitle = holder ? `${title}: ${holder}` : title;
+  return renderSharePage({
+    pageTitle,
+    description,
+    canonical: absoluteUrl(target),
+    shareUrl: absoluteUrl(`/share/${badge.id}.html`),
+    image,
+    imageAlt: `${title} badge${holder ? ` issued to ${holder}` : ""}`,
+    imageSize: { width: 1080, height: 1080 },
+    ogType: "website",
+    ogTitle,
+    target,
+    heading: title,
+    lines: [badge.subtitle, ...(holder ? [`Issued to ${holder}${issued ? ` on ${issued}` : ""} · Badge ID ${badge.id}`] : [])],
+    linkText: `View and verify this badge on ${site.name}`,
+  });
 }
 
 export function badgeShareNotFoundPage(): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>Badge not found | ${escapeHtml(site.name)}</title>
-</head>
-<body>
-<h1>Badge not found</h1>
-<p>We could not find that badge. <a href="/badges">Browse and verify badges</a>.</p>
-</body>
-</html>
-`;
+  return renderShareNotFound({
+    title: "Badge not found",
+    message: "We could not find that badge.",
+    linkHref: "/badges",
+    linkText: "Browse and verify badges",
+  });
 }
 
 /** The dialog's outward links, absolute from PUBLIC_URL. */
