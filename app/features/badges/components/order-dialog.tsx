@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
+import { ContactFields } from "~/components/ui/contact-fields";
 import { FieldError, Honeypot, useHydrated } from "~/components/ui/form-parts";
 import type { FormReply } from "~/lib/forms";
 import { site } from "~/lib/site";
@@ -255,23 +256,7 @@ function OrderForm({ tier, fetcher, reply, fromServer, close }: FormProps) {
         </p>
       ) : null}
 
-      <div className="field">
-        <label htmlFor="order-name">Full name</label>
-        <input type="text" autoComplete="name" maxLength={80} required {...field("name")} />
-        <FieldError id="order-name-error" message={errorOf("name")} />
-      </div>
-      <div className="field">
-        <label htmlFor="order-email">Email</label>
-        <input type="email" autoComplete="email" inputMode="email" maxLength={254} required {...field("email")} />
-        <FieldError id="order-email-error" message={errorOf("email")} />
-      </div>
-      <div className="field">
-        <label htmlFor="order-phone">
-          Phone <span className="optional">(optional)</span>
-        </label>
-        <input type="tel" autoComplete="tel" maxLength={32} {...field("phone")} />
-        <FieldError id="order-phone-error" message={errorOf("phone")} />
-      </div>
+      <ContactFields prefix="order" names={{ name: "name", email: "email", phone: "phone" }} field={field} errorOf={errorOf} />
       <div className="field">
         <label htmlFor="order-paymentReference">Payment confirmation code</label>
         <input

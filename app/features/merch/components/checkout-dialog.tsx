@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
+import { ContactFields } from "~/components/ui/contact-fields";
 import { FieldError, Honeypot, useHydrated } from "~/components/ui/form-parts";
 import { site } from "~/lib/site";
 import { trackEvent } from "~/lib/track";
@@ -178,23 +179,12 @@ function CheckoutForm({ bag, serverReply, onPlaced }: Omit<Props, "onClose">) {
           {banner}
         </p>
       ) : null}
-      <div className="field">
-        <label htmlFor="checkout-customerName">Full name</label>
-        <input type="text" autoComplete="name" maxLength={80} required {...field("customerName")} />
-        <FieldError id="checkout-customerName-error" message={errorOf("customerName")} />
-      </div>
-      <div className="field">
-        <label htmlFor="checkout-customerEmail">Email</label>
-        <input type="email" autoComplete="email" inputMode="email" maxLength={254} required {...field("customerEmail")} />
-        <FieldError id="checkout-customerEmail-error" message={errorOf("customerEmail")} />
-      </div>
-      <div className="field">
-        <label htmlFor="checkout-customerPhone">
-          Phone <span className="optional">(optional)</span>
-        </label>
-        <input type="tel" autoComplete="tel" maxLength={32} {...field("customerPhone")} />
-        <FieldError id="checkout-customerPhone-error" message={errorOf("customerPhone")} />
-      </div>
+      <ContactFields
+        prefix="checkout"
+        names={{ name: "customerName", email: "customerEmail", phone: "customerPhone" }}
+        field={field}
+        errorOf={errorOf}
+      />
       <div className="field">
         <label htmlFor="checkout-notes">
           Notes <span className="optional">(optional: delivery area, timing)</span>
