@@ -19,21 +19,8 @@ export const CODE_MESSAGE = "Enter your M-Pesa confirmation code.";
 export const CODE_USED =
   "This payment confirmation code has already been used for an order. Check the code, or email us if you think this is a mistake.";
 
-export type MerchColor = { label: string; swatch: string; image?: string };
-export type MerchItem = {
-  id: string;
-  name: string;
-  slug: string;
-  description: string;
-  price: number;
-  currency: string;
-  impact: string;
-  image: string;
-  tags: string[];
-  available: boolean;
-  colors: MerchColor[];
-  sizes: string[];
-};
+export type { MerchColor, MerchItem } from "../../app/features/merch/merch";
+import type { MerchItem } from "../../app/features/merch/merch";
 
 /** The public catalogue, as GET /data/merch.json answers it. */
 export async function catalogue(request: APIRequestContext): Promise<MerchItem[]> {

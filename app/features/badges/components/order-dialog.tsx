@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { ContactFields } from "~/components/ui/contact-fields";
+import { PaymentCodeField } from "~/features/payments/components/payment-code-field";
 import { FieldError, Honeypot, useHydrated } from "~/components/ui/form-parts";
 import type { FormReply } from "~/lib/forms";
 import { site } from "~/lib/site";
@@ -257,32 +258,13 @@ function OrderForm({ tier, fetcher, reply, fromServer, close }: FormProps) {
       ) : null}
 
       <ContactFields prefix="order" names={{ name: "name", email: "email", phone: "phone" }} field={field} errorOf={errorOf} />
-      <div className="field">
-        <label htmlFor="order-paymentReference">Payment confirmation code</label>
-        <input
-          type="text"
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-          maxLength={2000}
-          required
-          className="code-input"
-          {...field("paymentReference")}
-          aria-describedby={`order-code-hint${errorOf("paymentReference") ? " order-paymentReference-error" : ""}`}
-          onChange={(e) => {
-            const el = e.currentTarget;
-            const upper = el.value.toUpperCase();
-            if (upper === el.value) return;
-            const { selectionStart, selectionEnd } = el;
-            el.value = upper;
-            el.setSelectionRange(selectionStart, selectionEnd);
-          }}
-        />
-        <p className="field-hint" id="order-code-hint">
-          The M-Pesa reference, e.g. SKL4Q2ZB7X. Pasting the whole confirmation SMS works too.
-        </p>
-        <FieldError id="order-paymentReference-error" message={errorOf("paymentReference")} />
-      </div>
+      <PaymentCodeField
+        prefix="order"
+        label="Payment confirmation code"
+        hint="The M-Pesa reference, e.g. SKL4Q2ZB7X. Pasting the whole confirmation SMS works too."
+        input={field("paymentReference")}
+        error={errorOf("paymentReference")}
+      />
       <div className="field">
         <label htmlFor="order-notes">
           Notes <span className="optional">(optional)</span>

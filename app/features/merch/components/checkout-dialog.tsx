@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { ContactFields } from "~/components/ui/contact-fields";
+import { PaymentCodeField } from "~/features/payments/components/payment-code-field";
 import { FieldError, Honeypot, useHydrated } from "~/components/ui/form-parts";
 import { site } from "~/lib/site";
 import { trackEvent } from "~/lib/track";
@@ -192,32 +193,13 @@ function CheckoutForm({ bag, serverReply, onPlaced }: Omit<Props, "onClose">) {
         <textarea maxLength={1000} rows={3} {...field("notes")} />
         <FieldError id="checkout-notes-error" message={errorOf("notes")} />
       </div>
-      <div className="field">
-        <label htmlFor="checkout-paymentReference">M-Pesa confirmation code</label>
-        <input
-          type="text"
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-          maxLength={2000}
-          required
-          className="code-input"
-          {...field("paymentReference")}
-          aria-describedby={`checkout-code-hint${errorOf("paymentReference") ? " checkout-paymentReference-error" : ""}`}
-          onChange={(e) => {
-            const el = e.currentTarget;
-            const upper = el.value.toUpperCase();
-            if (upper === el.value) return;
-            const { selectionStart, selectionEnd } = el;
-            el.value = upper;
-            el.setSelectionRange(selectionStart, selectionEnd);
-          }}
-        />
-        <p className="field-hint" id="checkout-code-hint">
-          The code from the M-Pesa SMS, e.g. SKL4Q2ZB7X. Pasting the whole SMS works too.
-        </p>
-        <FieldError id="checkout-paymentReference-error" message={errorOf("paymentReference")} />
-      </div>
+      <PaymentCodeField
+        prefix="checkout"
+        label="M-Pesa confirmation code"
+        hint="The code from the M-Pesa SMS, e.g. SKL4Q2ZB7X. Pasting the whole SMS works too."
+        input={field("paymentReference")}
+        error={errorOf("paymentReference")}
+      />
       <button type="submit" className="button-lamp checkout-submit" disabled={busy || empty}>
         {busy ? "Submitting…" : "Place order"}
       </button>
