@@ -164,6 +164,16 @@ describe("POST /api/badge_orders.php (public): a supporter's confirmation", () =
     ]);
   });
 
+  it.each([
+    ["letters only", "QKABCDEFGH", "QKABCDEFGH"],
+    ["digits inside", "TKL9ZX2M4Q", "TKL9ZX2M4Q"],
+    ["typed lower-case with spaces", " tkl9 zx2m4q ", "TKL9ZX2M4Q"],
+    ["a pasted SMS with a letters-only code", "QKABCDEFGH Confirmed. Ksh1,300.00 sent to STREET LIGHT OUTREACH for account T3 on 12/11/25 at 7:42 PM.", "QKABCDEFGH"],
+  ])("a real M-Pesa code (%s) is accepted and stored as the code", async (_, typed, stored) => {
+    const id = await create({ paymentReference: typed });
+    expect((await rowOf(id)).payment_reference).toBe(stored);
+  });
+
   it("accepts a url-encoded form body with hardCopy 'on'", async () => {
     const fields = { tierKey: "t2", name: "Otieno", email: "o@example.org", paymentReference: "SKL4Q2ZB7X", hardCopy: "on" };
     const res = await badgeOrdersApi.action(args(formPost(URL_, fields)));

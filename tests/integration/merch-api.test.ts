@@ -317,6 +317,11 @@ describe("POST /api/merch_orders.php (public)", () => {
     ]);
   });
 
+  it("a code without digits, typed lower-case with spaces, is a real M-Pesa code: accepted", async () => {
+    const id = await create({ paymentReference: " qkab cdefgh " });
+    expect((await rowOf(id)).payment_reference).toBe("QKABCDEFGH");
+  });
+
   it("the colour may be a label string, an object with a label, or absent (null) for a one-colour item", async () => {
     const id = await create({
       items: [hoodieLine({ color: "Lamp Amber", size: "S" }), hoodieLine({ color: { label: " Night Blue " } }), capLine({ color: null, size: null })],

@@ -31,7 +31,7 @@ const ALNUM = "ABCDEFGHJKLMNPQRSTUVWXYZ0123456789";
 let counter = 0;
 
 /**
- * A fresh, valid M-Pesa code (ten letters and digits, at least one of each) for this test and
+ * A fresh, valid M-Pesa code (ten letters and digits, opening with a letter) for this test and
  * project: one code pays for one order, and the two projects run side by side on one database.
  * Letter 2 tells the projects apart, a per-worker counter and random letters do the rest.
  */

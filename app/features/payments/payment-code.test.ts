@@ -12,6 +12,18 @@ describe("normalisePaymentCode", () => {
       "SKL4Q2ZB7X",
     ],
     ["Confirmed. Code: tkm9ab12cd thanks", "TKM9AB12CD"],
+    // Real codes need not hold a digit.
+    ["QKABCDEFGH", "QKABCDEFGH"],
+    ["TKL9ZX2M4Q", "TKL9ZX2M4Q"],
+    [" tkl9 zx2m4q ", "TKL9ZX2M4Q"],
+    [
+      "QKABCDEFGH Confirmed. Ksh2,500.00 sent to STREET LIGHT OUTREACH for account SUCCESSFUL on 12/11/25 at 7:42 PM. New M-PESA balance is Ksh1,000.00.",
+      "QKABCDEFGH",
+    ],
+    [
+      "qkabcdefgh confirmed. Ksh1,300.00 sent to STREET LIGHT OUTREACH for account T2 on 12/11/25 at 7:42 PM New M-PESA balance is Ksh12,000.00",
+      "QKABCDEFGH",
+    ],
     ["", ""],
     ["   ", ""],
   ])("%j gives %j", (input, expected) => {
@@ -23,12 +35,13 @@ describe("normalisePaymentCode", () => {
     expect(isValidPaymentCode(code)).toBe(false);
   });
 
-  test("validity: ten letters and digits, with at least one of each", () => {
+  test("validity: ten letters and digits, opening with a letter", () => {
     expect(isValidPaymentCode("SKL4Q2ZB7X")).toBe(true);
+    expect(isValidPaymentCode("QKABCDEFGH")).toBe(true);
+    expect(isValidPaymentCode("ABCDEFGHIJ")).toBe(true);
     expect(isValidPaymentCode("AB12")).toBe(false);
     expect(isValidPaymentCode("SKL4Q2ZB7X!")).toBe(false);
     expect(isValidPaymentCode("SKL4Q2ZB7XY")).toBe(false);
-    expect(isValidPaymentCode("ABCDEFGHIJ")).toBe(false);
     expect(isValidPaymentCode("0712345678")).toBe(false);
     expect(isValidPaymentCode(normalisePaymentCode("paid cash"))).toBe(false);
   });

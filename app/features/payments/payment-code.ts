@@ -1,22 +1,32 @@
 /**
- * M-Pesa confirmation codes are ten letters and digits (e.g. "SKL4Q2ZB7X"). People type
- * them, or paste the whole confirmation SMS; both give the same code, trimmed and upper-cased.
+ * M-Pesa confirmation codes are ten upper-case letters and digits (e.g. "SKL4Q2ZB7X",
+ * "QKABCDEFGH"). Nothing guarantees a digit in them: the leading letters follow the date and
+ * the rest is a sequence. People type them (any case, with spaces or dashes), or paste the
+ * whole confirmation SMS; both give the same code.
  */
-const CODE_IN_TEXT = /(?:^|[^A-Z0-9])((?=[A-Z0-9]{0,9}[A-Z])(?=[A-Z0-9]{0,9}\d)[A-Z0-9]{10})(?![A-Z0-9])/;
-
 export const PAYMENT_CODE_REQUIRED = "Payment confirmation code is required.";
 export const PAYMENT_CODE_INVALID =
   "Enter the M-Pesa confirmation code (10 letters and numbers), or paste the whole confirmation SMS.";
 
+/** A code: ten letters and digits, the first a letter (codes open with the date's letters). */
+const CODE = /^[A-Z][A-Z0-9]{9}$/;
+/** In an SMS the code stands right before "Confirmed": "SKL4Q2ZB7X Confirmed. Ksh1,300.00 sent to …". */
+const BEFORE_CONFIRMED = /(?:^|[^A-Z0-9])([A-Z][A-Z0-9]{9})[\s.,:;-]*CONFIRMED\b/;
+
 export function normalisePaymentCode(raw: string): string {
   const text = raw.trim().toUpperCase();
   if (text === "") return "";
-  // A ten-character run holding letters and digits: a typed code, or the code in a pasted SMS.
-  const found = CODE_IN_TEXT.exec(text);
-  if (found) return found[1]!;
-  // Otherwise a code typed with spaces or dashes in it; validation judges what is left.
-  return text.replace(/[\s-]/g, "");
+  // A typed code, perhaps with spaces or dashes inside.
+  const compact = text.replace(/[\s-]/g, "");
+  if (CODE.test(compact)) return compact;
+  // A pasted SMS: the token before "Confirmed", else a ten-character token holding a digit
+  // (a word such as "SUCCESSFUL" is ten letters too, so a letters-only token is not guessed).
+  const confirmed = BEFORE_CONFIRMED.exec(text);
+  if (confirmed) return confirmed[1]!;
+  const withDigit = text.split(/[^A-Z0-9]+/).find((t) => CODE.test(t) && /\d/.test(t));
+  if (withDigit) return withDigit;
+  // Validation judges what is left, and says what is expected.
+  return compact;
 }
 
-/** Ten letters and digits, holding at least one of each. */
-export const isValidPaymentCode = (code: string) => /^(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{10}$/.test(code);
+export const isValidPaymentCode = (code: string) => CODE.test(code);
