@@ -24,7 +24,8 @@ export default function handleRequest(
     responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce, routeCspSources(routerContext)));
   }
   // Pages may carry a visitor's bag, session or form result: never stored by shared caches.
-  responseHeaders.set("Cache-Control", "private, no-cache");
+  // A route may ask for stricter (the staff layout's no-store).
+  if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-cache");
   capturePageView(request, responseStatusCode, responseHeaders, routerContext);
 
   if (request.method.toUpperCase() === "HEAD") {

@@ -5,6 +5,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useMatches,
   type LinksFunction,
 } from "react-router";
 import type { Route } from "./+types/root";
@@ -51,14 +52,23 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
+/** Staff screens draw their own slim shell (routes/admin/layout.tsx): no public menu or footer. */
+const hasOwnShell = (matches: ReturnType<typeof useMatches>) =>
+  matches.some((m) => (m.handle as { staffShell?: boolean } | undefined)?.staffShell);
+
 export default function App() {
+  const ownShell = hasOwnShell(useMatches());
   return (
     <>
-      <SiteHeader />
-      <main id="main">
+      {ownShell ? null : <SiteHeader />}
+      {ownShell ? (
         <Outlet />
-      </main>
-      <SiteFooter />
+      ) : (
+        <main id="main">
+          <Outlet />
+        </main>
+      )}
+      {ownShell ? null : <SiteFooter />}
       <PageViewBeacon />
     </>
   );

@@ -1,4 +1,4 @@
-import { type RouteConfig, index, route } from "@react-router/dev/routes";
+import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
 
 export default [
   // Public pages
@@ -18,11 +18,9 @@ export default [
   route("share/:file", "routes/share/badge-share.ts"),
   route("event/previews/image.png", "routes/event/preview-image.ts"),
   route("merchandise", "routes/merch/store.tsx"),
-  route("merchandise/admin", "routes/merch/admin.tsx"),
   route("share/merchandise/:file", "routes/share/merch-share.ts"),
   route("data/merch.json", "routes/api/merch-data.ts"),
   route("blogs", "routes/blog/index.tsx"),
-  route("blogs/admin", "routes/blog/admin.tsx"),
   route("blogs/rss.xml", "routes/blog/rss.ts"),
   route("blogs/:slug", "routes/blog/post.tsx"),
   route("share/blogs/:file", "routes/share/blog-share.ts"),
@@ -32,12 +30,16 @@ export default [
   route("merch", "routes/site/merch-redirect.tsx", { id: "merch-redirect" }),
   route("merch/admin", "routes/site/merch-redirect.tsx", { id: "merch-admin-redirect" }),
 
-  // Staff
-  route("admin", "routes/admin/index.tsx"),
-  route("admin/badge-orders", "routes/admin/badge-orders.tsx"),
-  route("admin/merch-orders", "routes/admin/merch-orders.tsx"),
-  route("admin/activity", "routes/admin/activity.tsx"),
-  route("admin/engagement", "routes/admin/engagement.tsx"),
+  // Staff screens: one pathless layout owns the session check, the sign-in form and the shell.
+  layout("routes/admin/layout.tsx", [
+    route("admin", "routes/admin/index.tsx"),
+    route("admin/badge-orders", "routes/admin/badge-orders.tsx"),
+    route("admin/merch-orders", "routes/admin/merch-orders.tsx"),
+    route("admin/activity", "routes/admin/activity.tsx"),
+    route("admin/engagement", "routes/admin/engagement.tsx"),
+    route("blogs/admin", "routes/blog/admin.tsx"),
+    route("merchandise/admin", "routes/merch/admin.tsx"),
+  ]),
   route("admin/badge-orders/:id/:file", "routes/admin/badge-order-asset.ts"),
 
   // The JSON calls existing clients depend on (spec section 7)

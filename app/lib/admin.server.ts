@@ -1,44 +1,50 @@
-import { createCookieSessionStorage, data, redirect, type AppLoadContext } from "react-router";
+import crypto from "node:crypto";
+import { createCookie, data, redirect, type AppLoadContext, type Cookie } from "react-router";
+import { recordWrongKey } from "~/features/admin/wrong-keys.server";
+import { getDb, nowIso } from "./db.server";
 import { env } from "./env.server";
-import { clientAddress, HttpError, isCrossSiteBrowserRequest } from "./http.server";
-import { consume, isBlocked, tooManyMessage, type LimitRule } from "./rate-limit.server";
+import { clientAddress, HttpError, isCrossSiteBrowserRequest, isSameSiteFormPost } from "./http.server";
+import { consume, tooManyMessage, type LimitRule } from "./rate-limit.server";
 import { adminKeyFingerprint, getAdminKey, getSessionSecret, safeEqual } from "./secrets.server";
 
-/** Wrong admin keys: five from one address in 15 minutes, then a 15-minute wait. */
+/** Wrong admin keys: five from one address in 15 minutes, then that address's guesses wait 15 minutes. */
 const WRONG_KEY_RULE: LimitRule = { points: 5, durationSeconds: 900, blockSeconds: 900 };
+const SESSION_SECONDS = 60 * 60 * 12;
+const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
 
-let storage: ReturnType<typeof createCookieSessionStorage<{ kf: string }>> | undefined;
+let cookie: Cookie | undefined;
 
-function sessionStorage() {
-  storage ??= createCookieSessionStorage<{ kf: string }>({
-    cookie: {
-      name: "__admin",
-      httpOnly: true,
-      sameSite: "strict",
-      secure: env().publicUrl.startsWith("https://"),
-      path: "/",
-      maxAge: 60 * 60 * 12,
-      secrets: [getSessionSecret()],
-    },
+/** The signed `__admin` cookie; it holds only a random session id. */
+function sessionCookie() {
+  cookie ??= createCookie("__admin", {
+    httpOnly: true,
+    sameSite: "strict",
+    secure: env().publicUrl.startsWith("https://"),
+    path: "/",
+    maxAge: SESSION_SECONDS,
+    secrets: [getSessionSecret()],
   });
-  return storage;
+  return cookie;
 }
+
+/** Rows are keyed by a hash of the id, so a copy of the database opens no session. */
+const rowId = (sessionId: string) => crypto.createHash("sha256").update(sessionId).digest("base64url");
 
 export type KeyCheck =
   | { ok: true }
   | { ok: false; status: 401 | 429; error: string; retryAfterSeconds?: number };
 
-/** Checks a typed or sent key, throttling wrong guesses per address. */
-export async function checkAdminKey(key: string, address: string): Promise<KeyCheck> {
-  const blocked = await isBlocked("admin-key", WRONG_KEY_RULE, address);
-  if (!blocked.ok) {
-    const s = blocked.retryAfterSeconds;
-    return { ok: false, status: 429, error: tooManyMessage(s), retryAfterSeconds: s };
-  }
-  // No key at all is a missing field, not a guess: it costs nothing.
+/**
+ * Checks a typed or sent key. The right key is always accepted, whatever came from the same
+ * address before (staff often share a carrier's or a hall's address with strangers). Wrong
+ * keys are counted per address: after five in 15 minutes that address's wrong keys get a 429
+ * for 15 minutes, which costs it one hash comparison each. A missing key is not a guess.
+ */
+export async function checkAdminKey(key: string, address: string, via: "form" | "api"): Promise<KeyCheck> {
   if (!key) return { ok: false, status: 401, error: "Admin key required." };
   if (safeEqual(key, getAdminKey())) return { ok: true };
   const after = await consume("admin-key", WRONG_KEY_RULE, address, { force: true });
+  await recordWrongKey(await getDb(), { address, via, throttled: !after.ok });
   if (!after.ok) {
     const s = after.retryAfterSeconds;
     return { ok: false, status: 429, error: tooManyMessage(s), retryAfterSeconds: s };
@@ -46,29 +52,108 @@ export async function checkAdminKey(key: string, address: string): Promise<KeyCh
   return { ok: false, status: 401, error: "That admin key is not right." };
 }
 
+export type StaffSession = { id: string; createdAt: string; expiresAt: string };
+
+// The staff layout and the screen below it both ask for the same request: one lookup.
+const lookups = new WeakMap<Request, Promise<StaffSession | null>>();
+
+/** The staff session the request's cookie names: signed, still in the table, unexpired, opened under this key. */
+export function getStaffSession(request: Request): Promise<StaffSession | null> {
+  let lookup = lookups.get(request);
+  if (!lookup) {
+    lookup = readStaffSession(request);
+    lookups.set(request, lookup);
+  }
+  return lookup;
+}
+
+async function readSessionId(request: Request): Promise<string | null> {
+  const value: unknown = await sessionCookie().parse(request.headers.get("Cookie"));
+  return typeof value === "string" && SESSION_ID.test(value) ? value : null;
+}
+
+async function readStaffSession(request: Request): Promise<StaffSession | null> {
+  const sessionId = await readSessionId(request);
+  if (!sessionId) return null;
+  const row = await (await getDb())
+    .selectFrom("staff_sessions")
+    .selectAll()
+    .where("id", "=", rowId(sessionId))
+    .executeTakeFirst();
+  if (!row || row.expires_at <= nowIso() || !safeEqual(row.key_fingerprint, adminKeyFingerprint())) return null;
+  return { id: row.id, createdAt: row.created_at, expiresAt: row.expires_at };
+}
+
 export async function isAdminSession(request: Request): Promise<boolean> {
-  const session = await sessionStorage().getSession(request.headers.get("Cookie"));
-  const kf = session.get("kf");
-  return typeof kf === "string" && safeEqual(kf, adminKeyFingerprint());
-}
-
-export async function createAdminSessionCookie(request: Request) {
-  const session = await sessionStorage().getSession(request.headers.get("Cookie"));
-  session.set("kf", adminKeyFingerprint());
-  return sessionStorage().commitSession(session);
-}
-
-export async function destroyAdminSessionCookie(request: Request) {
-  const session = await sessionStorage().getSession(request.headers.get("Cookie"));
-  return sessionStorage().destroySession(session);
+  return (await getStaffSession(request)) !== null;
 }
 
 /**
- * For admin HTML actions: a signed-in session from this site, or a 403/redirect. Loaders of
- * admin screens use isAdminSession to choose between the screen and the sign-in form.
+ * Opens a staff session (after the right key) and answers the Set-Cookie value. The session
+ * the request's cookie named, if any, is ended, and expired sessions and those of an earlier
+ * key are deleted.
  */
+export async function createAdminSessionCookie(request: Request, address = ""): Promise<string> {
+  const sessionId = crypto.randomBytes(32).toString("base64url");
+  const previous = await readSessionId(request);
+  const now = new Date();
+  const fingerprint = adminKeyFingerprint();
+  await (await getDb()).transaction().execute(async (trx) => {
+    await trx
+      .deleteFrom("staff_sessions")
+      .where((eb) =>
+        eb.or([
+          eb("expires_at", "<=", now.toISOString()),
+          eb("key_fingerprint", "!=", fingerprint),
+          ...(previous ? [eb("id", "=", rowId(previous))] : []),
+        ]),
+      )
+      .execute();
+    await trx
+      .insertInto("staff_sessions")
+      .values({
+        id: rowId(sessionId),
+        key_fingerprint: fingerprint,
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + SESSION_SECONDS * 1000).toISOString(),
+        actor_ip: address.slice(0, 64),
+      })
+      .execute();
+  });
+  return sessionCookie().serialize(sessionId);
+}
+
+/** Ends the request's session on the server and answers the Set-Cookie value that clears it. */
+export async function destroyAdminSessionCookie(request: Request): Promise<string> {
+  const sessionId = await readSessionId(request);
+  if (sessionId) await (await getDb()).deleteFrom("staff_sessions").where("id", "=", rowId(sessionId)).execute();
+  return sessionCookie().serialize("", { maxAge: undefined, expires: new Date(0) });
+}
+
+/** Ends every staff session, on every device. */
+export async function endAllStaffSessions() {
+  await (await getDb()).deleteFrom("staff_sessions").execute();
+}
+
+/**
+ * Staff forms are accepted from this site's own pages only. Browsers send Origin (and
+ * Sec-Fetch-Site) with every POST, so a staff form without either did not come from a page.
+ */
+export function requireSameSiteForm(request: Request) {
+  if (!isSameSiteFormPost(request)) throw data("Cross-site request refused.", { status: 403 });
+}
+
+/**
+ * For the loader of a staff screen: its data for signed-in staff, null for anyone else (the
+ * staff layout shows the sign-in form then, and never the screen).
+ */
+export async function staffOnly<T>(request: Request, load: () => Promise<T>): Promise<T | null> {
+  return (await isAdminSession(request)) ? load() : null;
+}
+
+/** For the actions of staff screens: a signed-in session posting from this site, or a 403/redirect. */
 export async function requireAdminSession(request: Request, returnTo = "/admin") {
-  if (isCrossSiteBrowserRequest(request)) throw data("Cross-site request refused.", { status: 403 });
+  requireSameSiteForm(request);
   if (!(await isAdminSession(request))) {
     throw redirect(`/admin?returnTo=${encodeURIComponent(returnTo)}`);
   }
@@ -84,7 +169,7 @@ export async function requireAdminApi(request: Request, context: AppLoadContext 
   }
   const key = request.headers.get("x-admin-key")?.trim() ?? "";
   if (!key && (await isAdminSession(request))) return;
-  const check = await checkAdminKey(key, clientAddress(context));
+  const check = await checkAdminKey(key, clientAddress(context), "api");
   if (!check.ok) {
     const headers: Record<string, string> = check.retryAfterSeconds
       ? { "Retry-After": String(check.retryAfterSeconds) }
@@ -94,5 +179,5 @@ export async function requireAdminApi(request: Request, context: AppLoadContext 
 }
 
 export function resetAdminForTests() {
-  storage = undefined;
+  cookie = undefined;
 }

@@ -13,6 +13,7 @@ import * as analyticsRollup from "../../db/migrations/2026-11-21-05-analytics-ro
 import * as badges from "../../db/migrations/2026-11-21-02-badges";
 import * as blog from "../../db/migrations/2026-11-21-04-blog";
 import * as foundation from "../../db/migrations/2026-11-21-01-foundation";
+import * as staffSessions from "../../db/migrations/2026-11-21-06-staff-sessions";
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import { env } from "./env.server";
 
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-21-03-store": store,
   "2026-11-21-04-blog": blog,
   "2026-11-21-05-analytics-rollup": analyticsRollup,
+  "2026-11-21-06-staff-sessions": staffSessions,
 };
 
 export interface SubscribersTable {
@@ -73,6 +75,15 @@ export interface ActivityTable {
   type: string;
   message: string;
   meta: string;
+  actor_ip: string;
+}
+
+export interface StaffSessionsTable {
+  /** SHA-256 (base64url) of the random id in the session cookie. */
+  id: string;
+  key_fingerprint: string;
+  created_at: string;
+  expires_at: string;
   actor_ip: string;
 }
 
@@ -283,6 +294,7 @@ export interface DB {
   applications: ApplicationsTable;
   outbox: OutboxTable;
   activity: ActivityTable;
+  staff_sessions: StaffSessionsTable;
   analytics_events: AnalyticsEventsTable;
   analytics_daily: AnalyticsDailyTable;
   analytics_daily_refs: AnalyticsDailyRefsTable;

@@ -68,6 +68,24 @@ describe("parseEnv", () => {
     expect(e.message).toMatch(new RegExp(`^\\s*${name}: `, "m"));
   });
 
+  it.each([
+    ["fewer than 16 characters", "Abc-123"],
+    ["letters only", "correcthorsebatterystaple"],
+    ["mixed-case letters only", "CorrectHorseBatteryStaple"],
+    ["digits only", "12345678901234567890"],
+    ["symbols only", "-----------------_____"],
+  ])("a weak custom ADMIN_KEY (%s) stops the start with a message naming ADMIN_KEY", (_label, key) => {
+    const e = configError({ ADMIN_KEY: key });
+    expect(e.message).toMatch(/^\s*ADMIN_KEY: must /m);
+  });
+
+  it.each(["e2e-admin-key-0123456789", "test-admin-key-0123456789", "a-long-enough-admin-key", "0123456789abcdefgh", "Hq3vT9xLm2Zp7RwK"])(
+    "a custom ADMIN_KEY of 16+ characters mixing two kinds (%s) is accepted",
+    (key) => {
+      expect(parseEnv({ ADMIN_KEY: key }).adminKey).toBe(key);
+    },
+  );
+
   it("names every bad variable at once", () => {
     const e = configError({ PORT: "x", ADMIN_KEY: "short" });
     expect(e.message).toContain("PORT:");

@@ -13,6 +13,12 @@ const Switch = z
   })
   .transform((v) => v === "on" || v === "true" || v === "1" || v === "yes");
 
+/** Letters only, digits only, or symbols only: a guessable shape for a typed-in key. */
+export function isOneClassKey(key: string): boolean {
+  const classes = [/\p{L}/u, /\p{N}/u, /[^\p{L}\p{N}]/u].filter((re) => re.test(key));
+  return classes.length < 2;
+}
+
 const EnvSchema = z.object({
   NODE_ENV: z.string().default("production"),
   PORT: Port.default(3000),
@@ -27,6 +33,10 @@ const EnvSchema = z.object({
     .string()
     .min(16, "must be at least 16 characters (or unset it to have one generated)")
     .max(256, "must be at most 256 characters")
+    .refine(
+      (k) => k.length < 16 || !isOneClassKey(k),
+      "must mix at least two of letters, digits and other characters, not only one kind (or unset it to have one generated)",
+    )
     .optional(),
   SMTP_URL: z
     .string()

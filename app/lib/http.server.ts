@@ -111,6 +111,17 @@ export function isCrossSiteBrowserRequest(request: Request): boolean {
   return origin === "null";
 }
 
+/**
+ * True for a form post from a page of this site: not cross-site, and saying where it came from
+ * (browsers send Origin, and Sec-Fetch-Site, with every POST). For actions a cookie signs in,
+ * where a request without these headers cannot be judged by a key.
+ */
+export function isSameSiteFormPost(request: Request): boolean {
+  if (isCrossSiteBrowserRequest(request)) return false;
+  const origin = request.headers.get("origin");
+  return request.headers.get("sec-fetch-site") === "same-origin" || (!!origin && origin !== "null");
+}
+
 /** A local path to send someone back to; anything else falls back to "/". */
 export function safeReturnPath(value: unknown): string {
   if (typeof value !== "string") return "/";

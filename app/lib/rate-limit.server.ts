@@ -55,15 +55,6 @@ export async function consume(
   }
 }
 
-/** Checks without taking a point: is `key` blocked right now? */
-export async function isBlocked(name: string, rule: LimitRule, key: string): Promise<LimitResult> {
-  const res = await limiterFor(name, rule).get(key || "unknown");
-  if (res && res.consumedPoints >= rule.points) {
-    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
-  }
-  return { ok: true };
-}
-
 export function tooManyMessage(retryAfterSeconds: number) {
   const minutes = Math.ceil(retryAfterSeconds / 60);
   return retryAfterSeconds < 60

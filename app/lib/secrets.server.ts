@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { env } from "./env.server";
+import { env, isOneClassKey } from "./env.server";
 
 /** Reads a secret kept in DATA_DIR, creating it (mode 0600) on first use. */
 function fileSecret(name: string): { value: string; created: boolean } {
@@ -13,7 +13,10 @@ function fileSecret(name: string): { value: string; created: boolean } {
     // missing: create below
   }
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const value = crypto.randomBytes(24).toString("base64url");
+  let value: string;
+  // About one in 750 draws is letters only, which ADMIN_KEY would refuse if copied there.
+  do value = crypto.randomBytes(24).toString("base64url");
+  while (isOneClassKey(value));
   fs.writeFileSync(file, value + "\n", { mode: 0o600 });
   fs.chmodSync(file, 0o600);
   return { value, created: true };

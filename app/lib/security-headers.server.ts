@@ -23,13 +23,16 @@ export function routeCspSources(context: EntryContext): CspSources {
   return data?.csp ?? {};
 }
 
-/** The enforced policy for HTML documents: scripts only from this site or with the nonce. */
-export function contentSecurityPolicy(nonce: string, extra: CspSources = {}) {
+/**
+ * The enforced policy for HTML documents: scripts only from this site or with the nonce.
+ * `null` is for HTML that runs no script at all (the share pages): then no script may run.
+ */
+export function contentSecurityPolicy(nonce: string | null, extra: CspSources = {}) {
   const scripts = allowed("scriptSrc", extra.scriptSrc);
   const frames = allowed("frameSrc", extra.frameSrc);
   return [
     "default-src 'self'",
-    ["script-src 'self'", `'nonce-${nonce}'`, ...scripts].join(" "),
+    nonce === null ? "script-src 'none'" : ["script-src 'self'", `'nonce-${nonce}'`, ...scripts].join(" "),
     // Inline style attributes (tier colours, progress bars) need this; no inline scripts do.
     "style-src 'self' 'unsafe-inline'",
     // https images: covers and in-post pictures staff link to (images cannot run code).

@@ -1,4 +1,5 @@
 import { escapeHtml as e } from "./email-layout";
+import { contentSecurityPolicy } from "./security-headers.server";
 import { site } from "./site";
 
 /**
@@ -77,4 +78,19 @@ export function renderShareNotFound(p: { title: string; message: string; linkHre
 </body>
 </html>
 `;
+}
+
+/**
+ * A share page (or its 404) as the answer of a /share/... resource route, with the site's
+ * Content-Security-Policy like every other document (these run no script, so none may run).
+ */
+export function sharePageResponse(html: string, found: boolean): Response {
+  return new Response(html, {
+    status: found ? 200 : 404,
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": found ? "public, max-age=300" : "no-store",
+      "Content-Security-Policy": contentSecurityPolicy(null),
+    },
+  });
 }

@@ -337,7 +337,8 @@ function tableSizes(dbPath) {
 async function signIn(origin, adminKey) {
   const res = await fetch(`${origin}/admin`, {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
+    // Staff forms are accepted from the site's own pages only: a browser sends its Origin.
+    headers: { "content-type": "application/x-www-form-urlencoded", Origin: origin },
     body: new URLSearchParams({ intent: "sign-in", key: adminKey, returnTo: "/admin" }),
     redirect: "manual",
   });

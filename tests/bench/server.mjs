@@ -127,7 +127,8 @@ async function startOnce({ label = "bench", readyTimeoutMs = 300_000, quiet = fa
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `site-${label}-data-`));
-  const adminKey = crypto.randomBytes(24).toString("base64url");
+  // "bench-" keeps the key mixed (letters and a symbol), as ADMIN_KEY requires.
+  const adminKey = `bench-${crypto.randomBytes(24).toString("base64url")}`;
   const logDir = path.join(TMP_DIR, "bench");
   fs.mkdirSync(logDir, { recursive: true });
   for (const name of fs.readdirSync(logDir)) {

@@ -18,11 +18,11 @@ test("admin: sign-in form, wrong key refused, right key signs in, activity liste
   await keyField.fill("definitely-not-the-key");
   await signIn.click();
   await expect(main.getByRole("status")).toHaveText("That admin key is not right.");
-  await expect(main.getByRole("button", { name: "Sign out" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Sign out", exact: true })).toHaveCount(0);
 
   await main.getByLabel("Admin key").fill(ADMIN_KEY);
   await main.getByRole("button", { name: "Sign in" }).click();
-  const signOut = main.getByRole("button", { name: "Sign out" });
+  const signOut = page.getByRole("banner").getByRole("button", { name: "Sign out", exact: true });
   await expect(signOut).toBeVisible();
   await expect(page).toHaveURL(`${BASE_URL}/admin`);
   await expect(main.getByRole("heading", { name: "Staff", exact: true })).toBeVisible();
@@ -37,7 +37,7 @@ test("admin: sign-in form, wrong key refused, right key signs in, activity liste
   if (jsEnabled) await hydrated(signOut);
   await signOut.click();
   await expect(main.getByRole("heading", { name: "Staff sign-in" })).toBeVisible();
-  await expect(main.getByRole("button", { name: "Sign out" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Sign out", exact: true })).toHaveCount(0);
   // Signed out for good: a fresh load shows the form again.
   await page.reload();
   await expect(page.getByRole("main").getByRole("heading", { name: "Staff sign-in" })).toBeVisible();

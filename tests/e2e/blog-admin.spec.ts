@@ -47,7 +47,7 @@ test("staff add a post with unsafe HTML (shown sanitised), notify subscribers (m
   const main = await signInTo(page, SCREEN, jsEnabled);
   await expect(page).toHaveURL(`${BASE_URL}${SCREEN}`);
   await expect(main.getByRole("heading", { level: 1 })).toHaveText("Blog editor");
-  const tools = main.getByRole("navigation", { name: "Staff tools" });
+  const tools = page.getByRole("banner").getByRole("navigation", { name: "Staff tools" });
   await expect(tools.getByRole("link", { name: "Activity" })).toHaveAttribute("href", "/admin/activity");
   await expect(tools.getByRole("link", { name: "Badge orders" })).toHaveAttribute("href", "/admin/badge-orders");
   await expect(tools.getByRole("link", { name: "Merchandise editor" })).toHaveAttribute("href", "/merchandise/admin");

@@ -49,7 +49,7 @@ test("staff: sign in at /admin/merch-orders, find an order by id, approve with a
   const main = await signInTo(page, ORDERS, jsEnabled);
   await expect(page).toHaveURL(`${BASE_URL}${ORDERS}`);
   await expect(main.getByRole("heading", { level: 1 })).toHaveText("Merch Orders");
-  const tools = main.getByRole("navigation", { name: "Store tools" });
+  const tools = page.getByRole("banner").getByRole("navigation", { name: "Staff tools" });
   await expect(tools.getByRole("link", { name: "Merchandise editor" })).toHaveAttribute("href", EDITOR);
 
   await main.getByRole("searchbox", { name: "Filter orders" }).fill(id);
@@ -170,7 +170,7 @@ test("staff: /merchandise/admin adds a throwaway item, changes its price, refuse
       expect(before.map((i) => i.id)).not.toContain(item.id);
       const main = await signInTo(page, EDITOR, jsEnabled);
       await expect(main.getByRole("heading", { level: 1 })).toHaveText("Merchandise");
-      const tools = main.getByRole("navigation", { name: "Store tools" });
+      const tools = page.getByRole("banner").getByRole("navigation", { name: "Staff tools" });
       await expect(tools.getByRole("link", { name: "Merch orders" })).toHaveAttribute("href", ORDERS);
       await expect(tools.getByRole("link", { name: "Blog editor" })).toHaveAttribute("href", "/blogs/admin");
 

@@ -16,6 +16,7 @@ import * as robotsRoute from "~/routes/site/robots";
 import * as sitemapRoute from "~/routes/site/sitemap";
 import { ORIGIN, args, formPost, get, jsonPost, readJson, type ApiError } from "../support/http";
 import { freshApp } from "../support/reset";
+import { expectSharePagePolicy } from "../support/share-pages";
 import { startSmtpReceiver, type SmtpReceiver } from "../support/smtp";
 
 const KEY = "test-admin-key-0123456789";
@@ -401,6 +402,7 @@ describe("/share/blogs/{slug}.html", () => {
     const res = await sharePage("friday-night.html");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expectSharePagePolicy(res);
     const html = await res.text();
     expect(html).toContain(`<title>Tea &amp; &quot;songs&quot; &lt;b&gt;live&lt;/b&gt; | `);
     expect(html).toContain(`<meta property="og:title" content="Tea &amp; &quot;songs&quot; &lt;b&gt;live&lt;/b&gt;">`);
@@ -427,6 +429,7 @@ describe("/share/blogs/{slug}.html", () => {
       const res = await sharePage(file);
       expect(res.status).toBe(404);
       expect(res.headers.get("cache-control")).toBe("no-store");
+      expectSharePagePolicy(res);
       expect(await res.text()).toContain("Article not found");
     },
   );

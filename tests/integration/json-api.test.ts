@@ -150,9 +150,9 @@ describe("GET /api/subscribers.php?mode=list (admin)", () => {
     await expectApiError(res, 400);
   });
 
-  it("five wrong keys from one address, then even the right key is a 429; other addresses are not affected", async () => {
+  it("five wrong keys from one address, then the right key still works there and elsewhere", async () => {
     for (let i = 0; i < 5; i++) await expectApiError(await list({ "X-Admin-Key": "wrong-key-0000000000" }, "10.0.0.66"), 401);
-    await expectApiError(await list({ "X-Admin-Key": KEY }, "10.0.0.66"), 429);
+    expect((await list({ "X-Admin-Key": KEY }, "10.0.0.66")).status).toBe(200);
     expect((await list({ "X-Admin-Key": KEY }, "10.0.0.67")).status).toBe(200);
   });
 

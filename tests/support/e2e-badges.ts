@@ -125,6 +125,6 @@ export async function signInTo(page: Page, screen: string, jsEnabled: boolean) {
   if (jsEnabled) await hydrated(signIn);
   await main.getByLabel("Admin key").fill(ADMIN_KEY);
   await signIn.click();
-  await expect(main.getByRole("button", { name: "Sign out" })).toBeVisible();
+  await expect(page.getByRole("banner").getByRole("button", { name: "Sign out", exact: true })).toBeVisible();
   return main;
 }

@@ -7,11 +7,12 @@ export function get(path: string, headers: Headers_ = {}) {
   return new Request(ORIGIN + path, { method: "GET", headers });
 }
 
+/** A form post as a browser sends it from a page of this site (with its Origin). */
 export function formPost(path: string, fields: Record<string, string>, headers: Headers_ = {}) {
   return new Request(ORIGIN + path, {
     method: "POST",
     body: new URLSearchParams(fields),
-    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+    headers: { "content-type": "application/x-www-form-urlencoded", Origin: ORIGIN, ...headers },
   });
 }
 

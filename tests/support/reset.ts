@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { flushWrongKeys, resetWrongKeysForTests } from "~/features/admin/wrong-keys.server";
 import { flushAnalytics } from "~/features/analytics/analytics.server";
 import { resetAdminForTests } from "~/lib/admin.server";
 import { closeDb, getDb, migrateToLatest, openDatabase, type Db } from "~/lib/db.server";
@@ -48,6 +49,8 @@ export async function resetApp() {
     await drainOutbox(); // finishes a pass already under way; nothing else is due
   }
   await flushAnalytics();
+  if (active) await flushWrongKeys();
+  resetWrongKeysForTests();
   stopMailWorker();
   await closeDb();
   for (const [k, v] of saved) {

@@ -9,11 +9,12 @@ export type ActivityItem = {
   actorIp: string;
 };
 
+/** Adds one entry to the activity log; returns its id. */
 export async function recordActivity(
   db: Db,
   entry: { type: string; message: string; meta?: Record<string, unknown>; actorIp: string },
-) {
-  await db
+): Promise<number> {
+  const result = await db
     .insertInto("activity")
     .values({
       ts: nowIso(),
@@ -22,7 +23,8 @@ export async function recordActivity(
       meta: JSON.stringify(entry.meta ?? {}),
       actor_ip: entry.actorIp.slice(0, 64),
     })
-    .execute();
+    .executeTakeFirstOrThrow();
+  return Number(result.insertId);
 }
 
 /** The newest `limit` entries (of `type`, when given), oldest first as the log reads. */

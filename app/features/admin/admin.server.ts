@@ -1,41 +1,83 @@
 import { data, redirect, type AppLoadContext } from "react-router";
-import { recordActivity } from "~/features/activity/activity.server";
+import { listActivity, recordActivity } from "~/features/activity/activity.server";
 import {
   checkAdminKey,
   createAdminSessionCookie,
   destroyAdminSessionCookie,
+  endAllStaffSessions,
+  isAdminSession,
+  requireSameSiteForm,
 } from "~/lib/admin.server";
 import { getDb } from "~/lib/db.server";
 import { readForm } from "~/lib/forms.server";
-import { asRouteError, clientAddress, isCrossSiteBrowserRequest, safeReturnPath } from "~/lib/http.server";
+import { asRouteError, clientAddress, safeReturnPath } from "~/lib/http.server";
+import { STAFF_HOME } from "./staff-screen";
+import { wrongKeySummary } from "./wrong-keys.server";
 
-export type SignInReply = { error: string };
+export type SignInReply = { error: string; returnTo: string };
 
-/** The sign-in and sign-out forms of every admin screen post here (/admin). */
-export async function adminSessionAction(request: Request, context: AppLoadContext | undefined) {
-  if (isCrossSiteBrowserRequest(request)) throw data("Cross-site request refused.", { status: 403 });
+/** Where the sign-in form sends staff back to: the screen they opened (on /admin, its ?returnTo=). */
+function signInReturnTo(url: URL) {
+  if (url.pathname === STAFF_HOME) return safeReturnPath(url.searchParams.get("returnTo") ?? STAFF_HOME);
+  const here = url.pathname + url.search;
+  return safeReturnPath(here.length <= 300 ? here : url.pathname);
+}
+
+/**
+ * The loader of the staff layout: signed in, the wrong-key notice for the shell; signed out,
+ * where the sign-in form returns to. Screens below load their own data with staffOnly.
+ */
+export async function loadStaffShell(request: Request) {
+  if (!(await isAdminSession(request))) {
+    return { signedIn: false as const, returnTo: signInReturnTo(new URL(request.url)) };
+  }
+  return { signedIn: true as const, wrongKeys: await wrongKeySummary(await getDb()) };
+}
+
+/**
+ * The session forms of every staff screen post here (/admin; a pathless layout has no URL of
+ * its own to post to): sign in with the key and returnTo, sign out, or sign out everywhere.
+ */
+export async function staffSessionAction(request: Request, context: AppLoadContext | undefined) {
+  requireSameSiteForm(request);
   const form = await asRouteError(() => readForm(request, 4096));
   const address = clientAddress(context);
   const db = await getDb();
-  if (form.get("intent") === "sign-out") {
-    await recordActivity(db, { type: "admin.sign_out", message: "Staff signed out", actorIp: address });
-    throw redirect("/admin", { headers: { "Set-Cookie": await destroyAdminSessionCookie(request) } });
+  const intent = form.get("intent");
+  if (intent === "sign-out" || intent === "sign-out-everywhere") {
+    // Only a signed-in session can end the others, and only those are worth a log entry.
+    if (await isAdminSession(request)) {
+      const everywhere = intent === "sign-out-everywhere";
+      if (everywhere) await endAllStaffSessions();
+      await recordActivity(db, {
+        type: everywhere ? "admin.sign_out_everywhere" : "admin.sign_out",
+        message: everywhere ? "Staff signed out on every device" : "Staff signed out",
+        actorIp: address,
+      });
+    }
+    throw redirect(STAFF_HOME, { headers: { "Set-Cookie": await destroyAdminSessionCookie(request) } });
   }
   const key = String(form.get("key") ?? "").trim();
   const returnTo = safeReturnPath(form.get("returnTo"));
-  if (!key) return data<SignInReply>({ error: "Admin key required." }, 400);
-  const check = await checkAdminKey(key, address);
+  if (!key) return data<SignInReply>({ error: "Admin key required.", returnTo }, 400);
+  const check = await checkAdminKey(key, address, "form");
   if (!check.ok) {
-    if (check.status === 401) {
-      await recordActivity(db, { type: "admin.sign_in_failed", message: "Wrong admin key", actorIp: address });
-    }
     const headers: Record<string, string> = check.retryAfterSeconds
       ? { "Retry-After": String(check.retryAfterSeconds) }
       : {};
-    return data<SignInReply>({ error: check.error }, { status: check.status, headers });
+    return data<SignInReply>({ error: check.error, returnTo }, { status: check.status, headers });
   }
   await recordActivity(db, { type: "admin.sign_in", message: "Staff signed in", actorIp: address });
-  throw redirect(returnTo, { headers: { "Set-Cookie": await createAdminSessionCookie(request) } });
+  throw redirect(returnTo, { headers: { "Set-Cookie": await createAdminSessionCookie(request, address) } });
+}
+
+/** The staff home: the latest log entries, newest first, and the outbox's counts. */
+export async function loadStaffHome() {
+  const db = await getDb();
+  return {
+    activity: (await listActivity(db, { limit: 20 })).reverse(),
+    mail: await outboxSummary(),
+  };
 }
 
 export async function outboxSummary() {

@@ -4,13 +4,12 @@ import { recordActivity } from "~/features/activity/activity.server";
 import { feedbackPollOptions, REACTIONS } from "~/features/blog/blog";
 import { allPolls, allReactionCounts, ensurePoll } from "~/features/blog/blog.server";
 import { listSubscribers } from "~/features/newsletter/newsletter.server";
-import { isAdminSession } from "~/lib/admin.server";
+import { isAdminSession, requireSameSiteForm } from "~/lib/admin.server";
 import { getDb, type Db } from "~/lib/db.server";
 import { readForm } from "~/lib/forms.server";
-import { asRouteError, clientAddress, isCrossSiteBrowserRequest } from "~/lib/http.server";
+import { asRouteError, clientAddress } from "~/lib/http.server";
 import {
   ENGAGEMENT_MESSAGES as M,
-  ENGAGEMENT_PATH,
   SUBSCRIBER_LIMIT,
   type Block,
   type PollReply,
@@ -53,12 +52,10 @@ export async function loadEngagementData(db: Db) {
   };
 }
 
-/** The loader of /admin/engagement: the sign-in form, or the three blocks. */
-export async function loadEngagementScreen(request: Request) {
-  if (!(await isAdminSession(request))) return { signedIn: false as const, returnTo: ENGAGEMENT_PATH };
+/** The three blocks of /admin/engagement, for signed-in staff. */
+export async function loadEngagementScreen() {
   // Without a database nothing can load: the route's error boundary says 'Load failed'.
-  const db = await getDb();
-  return { signedIn: true as const, ...(await loadEngagementData(db)) };
+  return loadEngagementData(await getDb());
 }
 
 const reply = (body: PollReply, status: number) => data(body, status);
@@ -69,7 +66,7 @@ const reply = (body: PollReply, status: number) => data(body, status);
  * exists with the options asked for, the seed option first, and the log says who did it.
  */
 export async function ensurePollAction(request: Request, context: AppLoadContext | undefined) {
-  if (isCrossSiteBrowserRequest(request)) throw data("Cross-site request refused.", { status: 403 });
+  requireSameSiteForm(request);
   if (!(await isAdminSession(request))) return reply({ tone: "error", message: M.enterKey }, 401);
   const form = await asRouteError(() => readForm(request, 8 * 1024));
   const values = {

@@ -8,6 +8,7 @@ import { HttpError } from "~/lib/http.server";
 import { seedTeamBadges } from "../../../db/seed/team-badges";
 import { args, get, jsonPost, readJson, reply, thrown, formPost } from "../../../tests/support/http";
 import { freshApp } from "../../../tests/support/reset";
+import { expectSharePagePolicy } from "../../../tests/support/share-pages";
 import * as imageRoute from "../../routes/badges/badge-image";
 import * as badgesRoute from "../../routes/badges/badges";
 import * as shareApi from "../../routes/api/generate-badge-share";
@@ -222,6 +223,7 @@ describe("/share/{id}.html", () => {
     const res = await shareRoute.loader(withParams(get("/share/C4410.html"), { file: "C4410.html" }));
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expectSharePagePolicy(res);
     const html = await res.text();
     expect(html).not.toContain("<script>");
     expect(html).not.toContain("<img>");
@@ -246,6 +248,7 @@ describe("/share/{id}.html", () => {
     for (const file of ["q1234.html", "b5692.htm", "..%2fsite.db.html", "b5692", ".html"]) {
       const res = await shareRoute.loader(withParams(get(`/share/${file}`), { file }));
       expect(res.status, file).toBe(404);
+      expectSharePagePolicy(res);
     }
   });
 });

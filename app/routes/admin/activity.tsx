@@ -1,5 +1,5 @@
-import { Link, useNavigation } from "react-router";
-import { AdminSignIn, AdminSignOut } from "~/features/admin/components/admin-sign-in";
+import { useNavigation } from "react-router";
+import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
 import { ACTIVITY_PATH, sinceLabel } from "~/features/analytics/activity-screen";
 import { loadActivityScreen } from "~/features/analytics/activity-screen.server";
 import { ActiveNow, Kpi, PeriodForm } from "~/features/analytics/components/activity-controls";
@@ -7,105 +7,86 @@ import { ActivityLog } from "~/features/analytics/components/activity-log";
 import { DailyViewsChart } from "~/features/analytics/components/daily-views-chart";
 import { TopReferrers } from "~/features/analytics/components/referrers";
 import { ViewsTable } from "~/features/analytics/components/views-table";
-import { pageMeta } from "~/lib/meta";
-import adminCss from "~/styles/admin.css?url";
+import { staffOnly } from "~/lib/admin.server";
 import dashboardsCss from "~/styles/dashboards.css?url";
 import type { Route } from "./+types/activity";
 
-export const handle = { page: "admin.activity" };
+export const handle: StaffHandle = {
+  page: "admin.activity",
+  title: "Activity & analytics",
+  description: "Site activity and analytics for staff.",
+};
 
-export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: adminCss },
-  { rel: "stylesheet", href: dashboardsCss },
-];
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: dashboardsCss }];
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches, { title: "Activity & analytics", description: "Site activity and analytics for staff.", path: ACTIVITY_PATH, noindex: true });
+export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
 export async function loader({ request }: Route.LoaderArgs) {
-  return loadActivityScreen(request);
+  return staffOnly(request, () => loadActivityScreen(request));
 }
 
 const sum = (rows: { total: number }[] | null) => (rows ? rows.reduce((s, r) => s + r.total, 0) : null);
 
 export default function AdminActivity({ loaderData: d }: Route.ComponentProps) {
   const navigation = useNavigation();
+  if (!d) return null;
   const loading = navigation.state === "loading" && navigation.location.pathname === ACTIVITY_PATH;
-  if (!d.signedIn) {
-    return (
-      <section className="section admin-screen">
-        <div className="container narrow">
-          <h1>Activity &amp; analytics</h1>
-          <AdminSignIn returnTo={d.returnTo} />
-        </div>
-      </section>
-    );
-  }
   const period = sinceLabel(d.params.since);
   const rankBy = d.params.unique ? "unique" : "total";
   return (
-    <section className="section admin-screen dashboard">
-      <div className="container" aria-busy={loading || undefined}>
-        <p className="admin-crumb">
-          <Link to="/admin">Staff</Link>
-        </p>
-        <div className="admin-bar">
-          <h1>Activity &amp; analytics</h1>
-          <AdminSignOut />
-        </div>
-        <p className="dash-intro muted">
-          Figures for {period}
-          {d.params.unique ? ", ranked by unique visitors" : ""}. Crawlers are not counted; a visitor is a browser&rsquo;s
-          random client id.
-        </p>
-        <PeriodForm params={d.params} error={d.errors.since ?? d.errors.unique} />
+    <div className="dashboard" aria-busy={loading || undefined}>
+      <p className="dash-intro muted">
+        Figures for {period}
+        {d.params.unique ? ", ranked by unique visitors" : ""}. Crawlers are not counted; a visitor is a browser&rsquo;s
+        random client id.
+      </p>
+      <PeriodForm params={d.params} error={d.errors.since ?? d.errors.unique} />
 
-        <div className="kpis">
-          <ActiveNow params={d.params} total={d.activeNow} error={d.errors.window} />
-          <Kpi label="Page views" value={sum(d.pages)} note={period} />
-          <Kpi label="Blog views" value={sum(d.blogViews)} note={period} />
-          <Kpi label="Events" value={sum(d.events)} note={period} />
-        </div>
+      <div className="kpis">
+        <ActiveNow params={d.params} total={d.activeNow} error={d.errors.window} />
+        <Kpi label="Page views" value={sum(d.pages)} note={period} />
+        <Kpi label="Blog views" value={sum(d.blogViews)} note={period} />
+        <Kpi label="Events" value={sum(d.events)} note={period} />
+      </div>
 
-        <div className="dash-split">
-          <section className="dash-card" aria-labelledby="chart-title">
-            <h2 id="chart-title">Page views per day</h2>
-            {d.chart ? <DailyViewsChart days={d.chart} /> : null}
-          </section>
-          <section className="dash-card" aria-labelledby="referrers-title">
-            <h2 id="referrers-title">Top referrers</h2>
-            <TopReferrers rows={d.referrers} period={period} />
-          </section>
-        </div>
-
-        <section className="dash-card" aria-labelledby="blog-views-title">
-          <h2 id="blog-views-title">Blog views</h2>
-          <ViewsTable
-            caption={`Blog views, ${period}`}
-            nameLabel="Slug"
-            rows={d.blogViews}
-            rankBy={rankBy}
-            split
-            empty="No blog views in this period."
-          />
+      <div className="dash-split">
+        <section className="dash-card" aria-labelledby="chart-title">
+          <h2 id="chart-title">Page views per day</h2>
+          {d.chart ? <DailyViewsChart days={d.chart} /> : null}
         </section>
-
-        <div className="dash-grid">
-          <section className="dash-card" aria-labelledby="pages-title">
-            <h2 id="pages-title">Page views</h2>
-            <ViewsTable caption={`Page views, ${period}`} nameLabel="Page" rows={d.pages} rankBy={rankBy} empty="No page views in this period." />
-          </section>
-          <section className="dash-card" aria-labelledby="events-title">
-            <h2 id="events-title">Top events</h2>
-            <ViewsTable caption={`Top events, ${period}`} nameLabel="Event" rows={d.events} rankBy={rankBy} empty="No events in this period." />
-          </section>
-        </div>
-
-        <section className="dash-card" aria-labelledby="activity-title">
-          <h2 id="activity-title">Activity log</h2>
-          <ActivityLog params={d.params} items={d.activity} types={d.activityTypes} error={d.errors.type} />
+        <section className="dash-card" aria-labelledby="referrers-title">
+          <h2 id="referrers-title">Top referrers</h2>
+          <TopReferrers rows={d.referrers} period={period} />
         </section>
       </div>
-    </section>
+
+      <section className="dash-card" aria-labelledby="blog-views-title">
+        <h2 id="blog-views-title">Blog views</h2>
+        <ViewsTable
+          caption={`Blog views, ${period}`}
+          nameLabel="Slug"
+          rows={d.blogViews}
+          rankBy={rankBy}
+          split
+          empty="No blog views in this period."
+        />
+      </section>
+
+      <div className="dash-grid">
+        <section className="dash-card" aria-labelledby="pages-title">
+          <h2 id="pages-title">Page views</h2>
+          <ViewsTable caption={`Page views, ${period}`} nameLabel="Page" rows={d.pages} rankBy={rankBy} empty="No page views in this period." />
+        </section>
+        <section className="dash-card" aria-labelledby="events-title">
+          <h2 id="events-title">Top events</h2>
+          <ViewsTable caption={`Top events, ${period}`} nameLabel="Event" rows={d.events} rankBy={rankBy} empty="No events in this period." />
+        </section>
+      </div>
+
+      <section className="dash-card" aria-labelledby="activity-title">
+        <h2 id="activity-title">Activity log</h2>
+        <ActivityLog params={d.params} items={d.activity} types={d.activityTypes} error={d.errors.type} />
+      </section>
+    </div>
   );
 }

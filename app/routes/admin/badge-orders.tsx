@@ -1,22 +1,18 @@
-import { Link, useNavigation, type ShouldRevalidateFunction } from "react-router";
-import { AdminSignIn, AdminSignOut } from "~/features/admin/components/admin-sign-in";
+import { useNavigation, type ShouldRevalidateFunction } from "react-router";
+import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
 import { badgeOrdersAdminAction, loadBadgeOrdersScreen } from "~/features/badges/admin/badge-orders-admin.server";
 import { BadgeOrderFilters } from "~/features/badges/admin/badge-order-filters";
 import { SCREEN_PATH } from "~/features/badges/admin/badge-orders-screen";
 import { BadgeOrdersTable } from "~/features/badges/admin/badge-orders-table";
-import { pageMeta } from "~/lib/meta";
-import adminCss from "~/styles/admin.css?url";
+import { staffOnly } from "~/lib/admin.server";
 import type { Route } from "./+types/badge-orders";
 
-export const handle = { page: "admin" };
+export const handle: StaffHandle = { page: "admin", title: "Badge Orders", description: "Review badge order confirmations." };
 
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: adminCss }];
-
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches, { title: "Badge Orders", description: "Review badge order confirmations.", path: SCREEN_PATH, noindex: true });
+export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
 export async function loader({ request }: Route.LoaderArgs) {
-  return loadBadgeOrdersScreen(request);
+  return staffOnly(request, () => loadBadgeOrdersScreen(request));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -30,35 +26,19 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, formAct
 
 export default function BadgeOrders({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
+  if (!loaderData) return null;
   const loading = navigation.state === "loading" && navigation.location.pathname === SCREEN_PATH;
   return (
-    <section className="section admin-screen">
-      <div className="container">
-        <p className="admin-crumb">
-          <Link to="/admin">Staff</Link>
-        </p>
-        <div className="admin-bar">
-          <h1>Badge Orders</h1>
-          {loaderData.signedIn ? <AdminSignOut /> : null}
-        </div>
-        {loaderData.signedIn ? (
-          <>
-            <BadgeOrderFilters filter={loaderData.filter} loading={loading} />
-            <BadgeOrdersTable
-              key={loaderData.loadedAt}
-              orders={loaderData.orders}
-              action={loaderData.actionPath}
-              serverReply={actionData}
-              filterError={loaderData.filterError}
-              loading={loading}
-            />
-          </>
-        ) : (
-          <div className="narrow">
-            <AdminSignIn returnTo={loaderData.returnTo} />
-          </div>
-        )}
-      </div>
-    </section>
+    <>
+      <BadgeOrderFilters filter={loaderData.filter} loading={loading} />
+      <BadgeOrdersTable
+        key={loaderData.loadedAt}
+        orders={loaderData.orders}
+        action={loaderData.actionPath}
+        serverReply={actionData}
+        filterError={loaderData.filterError}
+        loading={loading}
+      />
+    </>
   );
 }

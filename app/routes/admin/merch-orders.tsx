@@ -1,25 +1,20 @@
-import { Link, useNavigation, type ShouldRevalidateFunction } from "react-router";
-import { AdminSignIn, AdminSignOut } from "~/features/admin/components/admin-sign-in";
+import { useNavigation, type ShouldRevalidateFunction } from "react-router";
+import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
 import { loadMerchOrdersScreen, merchOrdersAction } from "~/features/merch/admin/merch-admin.server";
-import { EDITOR_PATH, ORDERS_PATH } from "~/features/merch/admin/merch-admin-screen";
+import { ORDERS_PATH } from "~/features/merch/admin/merch-admin-screen";
 import { MerchOrderFilters, MerchOrdersList } from "~/features/merch/admin/merch-orders-list";
-import { pageMeta } from "~/lib/meta";
-import adminCss from "~/styles/admin.css?url";
+import { staffOnly } from "~/lib/admin.server";
 import merchAdminCss from "~/styles/merch-admin.css?url";
 import type { Route } from "./+types/merch-orders";
 
-export const handle = { page: "admin.merch_orders" };
+export const handle: StaffHandle = { page: "admin.merch_orders", title: "Merch Orders", description: "Review merchandise orders." };
 
-export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: adminCss },
-  { rel: "stylesheet", href: merchAdminCss },
-];
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: merchAdminCss }];
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches, { title: "Merch Orders", description: "Review merchandise orders.", path: ORDERS_PATH, noindex: true });
+export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
 export async function loader({ request }: Route.LoaderArgs) {
-  return loadMerchOrdersScreen(request);
+  return staffOnly(request, () => loadMerchOrdersScreen(request));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -33,40 +28,20 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, formAct
 
 export default function MerchOrders({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
+  if (!loaderData) return null;
   const loading = navigation.state === "loading" && navigation.location.pathname === ORDERS_PATH;
   return (
-    <section className="section admin-screen merch-admin">
-      <div className="container">
-        <p className="admin-crumb">
-          <Link to="/admin">Staff</Link>
-        </p>
-        <div className="admin-bar">
-          <h1>Merch Orders</h1>
-          {loaderData.signedIn ? <AdminSignOut /> : null}
-        </div>
-        {loaderData.signedIn ? (
-          <>
-            <nav aria-label="Store tools" className="admin-links">
-              <Link to={EDITOR_PATH}>Merchandise editor</Link>
-              <Link to="/blogs/admin">Blog editor</Link>
-            </nav>
-            <MerchOrderFilters q={loaderData.q} loading={loading} />
-            <MerchOrdersList
-              key={loaderData.loadedAt}
-              orders={loaderData.orders}
-              q={loaderData.q}
-              action={loaderData.actionPath}
-              serverReply={actionData}
-              loadError={loaderData.loadError}
-              loading={loading}
-            />
-          </>
-        ) : (
-          <div className="narrow">
-            <AdminSignIn returnTo={loaderData.returnTo} />
-          </div>
-        )}
-      </div>
-    </section>
+    <div className="merch-admin">
+      <MerchOrderFilters q={loaderData.q} loading={loading} />
+      <MerchOrdersList
+        key={loaderData.loadedAt}
+        orders={loaderData.orders}
+        q={loaderData.q}
+        action={loaderData.actionPath}
+        serverReply={actionData}
+        loadError={loaderData.loadError}
+        loading={loading}
+      />
+    </div>
   );
 }

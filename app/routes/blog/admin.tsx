@@ -1,26 +1,20 @@
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
-import { AdminSignIn, AdminSignOut } from "~/features/admin/components/admin-sign-in";
+import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
 import { blogEditorAction, loadBlogEditorScreen } from "~/features/blog/admin/blog-admin.server";
-import { EDITOR_PATH } from "~/features/blog/admin/blog-admin-screen";
 import { BlogPostEditor } from "~/features/blog/admin/blog-post-editor";
-import { pageMeta } from "~/lib/meta";
-import adminCss from "~/styles/admin.css?url";
+import { staffOnly } from "~/lib/admin.server";
 import blogAdminCss from "~/styles/blog-admin.css?url";
 import type { Route } from "./+types/admin";
 
-export const handle = { page: "blogs.admin" };
+export const handle: StaffHandle = { page: "blogs.admin", title: "Blog editor", description: "Edit the blog's posts." };
 
-export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: adminCss },
-  { rel: "stylesheet", href: blogAdminCss },
-];
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: blogAdminCss }];
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches, { title: "Blog editor", description: "Edit the blog's posts.", path: EDITOR_PATH, noindex: true });
+export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
 export async function loader({ request }: Route.LoaderArgs) {
-  return loadBlogEditorScreen(request);
+  return staffOnly(request, loadBlogEditorScreen);
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -30,45 +24,25 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function BlogAdmin({ loaderData, actionData }: Route.ComponentProps) {
   // The form is mounted afresh only after this screen's own save succeeds: refreshes of the
   // notify counts (or an edit elsewhere) never throw away what is being typed.
-  const version = loaderData.signedIn ? loaderData.version : "";
+  const version = loaderData?.version ?? "";
   const [editorKey, setEditorKey] = useState(version);
   useEffect(() => {
     if (actionData?.intent === "save" && actionData.tone === "success") setEditorKey(version);
   }, [actionData, version]);
+  if (!loaderData) return null;
   return (
-    <section className="section admin-screen blog-admin">
-      <div className="container">
-        <p className="admin-crumb">
-          <Link to="/admin">Staff</Link>
-        </p>
-        <div className="admin-bar">
-          <h1>Blog editor</h1>
-          {loaderData.signedIn ? <AdminSignOut /> : null}
-        </div>
-        {loaderData.signedIn ? (
-          <>
-            <nav aria-label="Staff tools" className="admin-links">
-              <Link to="/admin/activity">Activity</Link>
-              <Link to="/admin/badge-orders">Badge orders</Link>
-              <Link to="/merchandise/admin">Merchandise editor</Link>
-              <Link to="/admin">All staff tools</Link>
-              <Link to="/blogs">View the blog</Link>
-            </nav>
-            <BlogPostEditor
-              key={editorKey}
-              rows={actionData?.rows ?? loaderData.rows}
-              reply={actionData}
-              year={loaderData.year}
-              savedSlugs={loaderData.savedSlugs}
-              notifications={loaderData.notifications}
-            />
-          </>
-        ) : (
-          <div className="narrow">
-            <AdminSignIn returnTo={loaderData.returnTo} />
-          </div>
-        )}
-      </div>
-    </section>
+    <div className="blog-admin">
+      <p className="admin-links">
+        <Link to="/blogs">View the blog</Link>
+      </p>
+      <BlogPostEditor
+        key={editorKey}
+        rows={actionData?.rows ?? loaderData.rows}
+        reply={actionData}
+        year={loaderData.year}
+        savedSlugs={loaderData.savedSlugs}
+        notifications={loaderData.notifications}
+      />
+    </div>
   );
 }

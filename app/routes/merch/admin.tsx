@@ -1,25 +1,24 @@
 import { Link } from "react-router";
-import { AdminSignIn, AdminSignOut } from "~/features/admin/components/admin-sign-in";
+import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
 import { loadMerchEditorScreen, merchEditorAction } from "~/features/merch/admin/merch-admin.server";
-import { EDITOR_PATH, ORDERS_PATH } from "~/features/merch/admin/merch-admin-screen";
 import { MerchItemEditor } from "~/features/merch/admin/merch-item-editor";
-import { pageMeta } from "~/lib/meta";
-import adminCss from "~/styles/admin.css?url";
+import { staffOnly } from "~/lib/admin.server";
 import merchAdminCss from "~/styles/merch-admin.css?url";
 import type { Route } from "./+types/admin";
 
-export const handle = { page: "merch.admin" };
+export const handle: StaffHandle = {
+  page: "merch.admin",
+  title: "Merchandise editor",
+  heading: "Merchandise",
+  description: "Edit the store's items.",
+};
 
-export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: adminCss },
-  { rel: "stylesheet", href: merchAdminCss },
-];
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: merchAdminCss }];
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches, { title: "Merchandise editor", description: "Edit the store's items.", path: EDITOR_PATH, noindex: true });
+export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
 export async function loader({ request }: Route.LoaderArgs) {
-  return loadMerchEditorScreen(request);
+  return staffOnly(request, loadMerchEditorScreen);
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -27,32 +26,14 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function MerchAdmin({ loaderData, actionData }: Route.ComponentProps) {
+  if (!loaderData) return null;
   return (
-    <section className="section admin-screen merch-admin">
-      <div className="container">
-        <p className="admin-crumb">
-          <Link to="/admin">Staff</Link>
-        </p>
-        <div className="admin-bar">
-          <h1>Merchandise</h1>
-          {loaderData.signedIn ? <AdminSignOut /> : null}
-        </div>
-        {loaderData.signedIn ? (
-          <>
-            <nav aria-label="Store tools" className="admin-links">
-              <Link to={ORDERS_PATH}>Merch orders</Link>
-              <Link to="/blogs/admin">Blog editor</Link>
-              <Link to="/merchandise">View the store</Link>
-            </nav>
-            {/* A new version (a save) mounts the form afresh; a refused save keeps what was typed. */}
-            <MerchItemEditor key={loaderData.version} rows={actionData?.rows ?? loaderData.rows} reply={actionData} />
-          </>
-        ) : (
-          <div className="narrow">
-            <AdminSignIn returnTo={loaderData.returnTo} />
-          </div>
-        )}
-      </div>
-    </section>
+    <div className="merch-admin">
+      <p className="admin-links">
+        <Link to="/merchandise">View the store</Link>
+      </p>
+      {/* A new version (a save) mounts the form afresh; a refused save keeps what was typed. */}
+      <MerchItemEditor key={loaderData.version} rows={actionData?.rows ?? loaderData.rows} reply={actionData} />
+    </div>
   );
 }

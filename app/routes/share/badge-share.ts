@@ -1,5 +1,6 @@
 import { badgeShareNotFoundPage, badgeSharePage, findTeamBadge, readBadgeShare } from "~/features/team-badges/team-badges.server";
 import { getDb } from "~/lib/db.server";
+import { sharePageResponse } from "~/lib/share-page.server";
 import type { Route } from "./+types/badge-share";
 
 const FILE = /^([a-z0-9][a-z0-9_-]{0,39})\.html$/i;
@@ -8,12 +9,6 @@ const FILE = /^([a-z0-9][a-z0-9_-]{0,39})\.html$/i;
 export async function loader({ params }: Route.LoaderArgs) {
   const id = FILE.exec(params.file)?.[1];
   const badge = id ? await findTeamBadge(await getDb(), id) : null;
-  const html = badge ? badgeSharePage(badge, await readBadgeShare(badge.id)) : badgeShareNotFoundPage();
-  return new Response(html, {
-    status: badge ? 200 : 404,
-    headers: {
-      "Content-Type": "text/html; charset=utf-8",
-      "Cache-Control": badge ? "public, max-age=300" : "no-store",
-    },
-  });
+  if (!badge) return sharePageResponse(badgeShareNotFoundPage(), false);
+  return sharePageResponse(badgeSharePage(badge, await readBadgeShare(badge.id)), true);
 }

@@ -1,12 +1,13 @@
 import { Form, useNavigation } from "react-router";
 import { FormStatus } from "~/components/ui/form-parts";
+import { STAFF_HOME } from "../staff-screen";
 
-/** Shown by every admin screen until staff sign in; the key is checked on the server. */
+/** Shown by the staff layout until staff sign in; the key is checked on the server. */
 export function AdminSignIn({ returnTo, error }: { returnTo: string; error?: string }) {
   const nav = useNavigation();
-  const busy = nav.state === "submitting" && nav.formAction === "/admin";
+  const busy = nav.state === "submitting" && nav.formAction === STAFF_HOME && nav.formData?.get("intent") === "sign-in";
   return (
-    <Form method="post" action="/admin" className="form-card admin-sign-in">
+    <Form method="post" action={STAFF_HOME} className="form-card admin-sign-in">
       <h2>Staff sign-in</h2>
       <p className="muted">Enter the shared admin key. You stay signed in on this device for 12 hours.</p>
       <input type="hidden" name="intent" value="sign-in" />
@@ -19,17 +20,6 @@ export function AdminSignIn({ returnTo, error }: { returnTo: string; error?: str
         {busy ? "Signing in…" : "Sign in"}
       </button>
       <FormStatus tone={error ? "error" : null}>{error}</FormStatus>
-    </Form>
-  );
-}
-
-export function AdminSignOut() {
-  return (
-    <Form method="post" action="/admin">
-      <input type="hidden" name="intent" value="sign-out" />
-      <button type="submit" className="button-ghost button-small">
-        Sign out
-      </button>
     </Form>
   );
 }

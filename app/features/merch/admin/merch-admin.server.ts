@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { data, type AppLoadContext } from "react-router";
 import type { z } from "zod";
 import { recordActivity } from "~/features/activity/activity.server";
-import { isAdminSession, requireAdminSession } from "~/lib/admin.server";
+import { requireAdminSession } from "~/lib/admin.server";
 import { getDb, type Db } from "~/lib/db.server";
 import { readForm } from "~/lib/forms.server";
 import { clientAddress, HttpError } from "~/lib/http.server";
@@ -102,11 +102,10 @@ export function checkCatalogue(items: MerchItem[]): CatalogueCheck {
 const version = (items: MerchItem[]) =>
   crypto.createHash("sha256").update(JSON.stringify(items)).digest("base64url").slice(0, 16);
 
-/** The sign-in form, or the editor's rows as saved (and a version that changes with them). */
-export async function loadMerchEditorScreen(request: Request) {
-  if (!(await isAdminSession(request))) return { signedIn: false as const, returnTo: EDITOR_PATH };
+/** The editor's rows as saved (and a version that changes with them), for signed-in staff. */
+export async function loadMerchEditorScreen() {
   const items = await listItems(await getDb());
-  return { signedIn: true as const, rows: items.map(itemToRow), version: version(items) };
+  return { rows: items.map(itemToRow), version: version(items) };
 }
 
 type TypedRow = { fields: EditorFields; remove: boolean };
@@ -199,11 +198,10 @@ export async function merchEditorAction(request: Request, context: AppLoadContex
 
 // ---------------------------------------------------------------- /admin/merch-orders
 
-/** The sign-in form, or the orders (newest first) matching ?q=. A failed read shows none. */
+/** The orders (newest first) matching ?q=, for signed-in staff. A failed read shows none. */
 export async function loadMerchOrdersScreen(request: Request) {
   const url = new URL(request.url);
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
-  if (!(await isAdminSession(request))) return { signedIn: false as const, returnTo: ordersHref(q) };
   let orders: MerchOrderView[] = [];
   let loadError: string | null = null;
   try {
@@ -212,7 +210,7 @@ export async function loadMerchOrdersScreen(request: Request) {
     console.error("[merch-admin] listing orders failed", e);
     loadError = M.loadFailed;
   }
-  return { signedIn: true as const, q, orders, loadError, actionPath: ordersHref(q), loadedAt: Date.now() };
+  return { q, orders, loadError, actionPath: ordersHref(q), loadedAt: Date.now() };
 }
 
 const statusReply = (body: OrderStatusReply, status: number) => data(body, status);
