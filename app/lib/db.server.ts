@@ -1,5 +1,4 @@
 import Database from "better-sqlite3";
-import fs from "node:fs";
 import path from "node:path";
 import {
   Kysely,
@@ -15,6 +14,7 @@ import * as blog from "../../db/migrations/2026-11-21-04-blog";
 import * as foundation from "../../db/migrations/2026-11-21-01-foundation";
 import * as staffSessions from "../../db/migrations/2026-11-21-06-staff-sessions";
 import * as store from "../../db/migrations/2026-11-21-03-store";
+import { ensurePrivateDir } from "./files.server";
 import { env } from "./env.server";
 
 // The server build bundles app code, so migrations are listed here, in order, rather than
@@ -306,7 +306,7 @@ export type Db = Kysely<DB>;
 
 /** Opens a database file with the settings every connection here uses. */
 export function openDatabase(file: string): Db {
-  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ":memory:") ensurePrivateDir(path.dirname(file));
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
   // FULL: a record the visitor was told is saved is on disk before the answer goes out.

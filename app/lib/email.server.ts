@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
 import { site } from "./site";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "./files.server";
 import { env } from "./env.server";
 import { getDb, nowIso, type Db } from "./db.server";
 
@@ -99,12 +100,12 @@ async function deliver(row: {
   if (!env().smtpUrl) {
     // No mail server configured: keep the message as an .eml file and say so.
     const dir = outboxDir();
-    fs.mkdirSync(dir, { recursive: true });
+    ensurePrivateDir(dir);
     const file = path.join(
       dir,
       `${nowIso().replace(/[:.]/g, "-")}-${row.id}-${row.kind.replace(/[^a-z0-9_-]/gi, "")}.eml`,
     );
-    fs.writeFileSync(file, (info as unknown as { message: Buffer }).message);
+    fs.writeFileSync(file, (info as unknown as { message: Buffer }).message, { mode: PRIVATE_FILE_MODE });
     console.log(`[mail] no SMTP_URL: wrote "${row.subject}" to ${path.relative(process.cwd(), file)}`);
     return `file:${path.basename(file)}`;
   }

@@ -52,6 +52,12 @@ const EnvSchema = z.object({
     .min(1, "must be at least 1 day")
     .max(3650, "must be at most 3650 days")
     .default(90),
+  CONNECTIONS_PER_ADDRESS: z.coerce
+    .number({ message: "must be a whole number" })
+    .int("must be a whole number")
+    .min(4, "must be at least 4 (phones open several connections each)")
+    .max(100_000, "must be at most 100000")
+    .default(256),
 });
 
 export type Env = {
@@ -69,6 +75,8 @@ export type Env = {
   trustProxy: boolean;
   /** Raw analytics events older than this are rolled up into daily counts and deleted. */
   analyticsRetentionDays: number;
+  /** Open connections one client address may hold at once (carrier NAT: many phones, one address). */
+  connectionsPerAddress: number;
 };
 
 export class ConfigError extends Error {}
@@ -102,6 +110,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     rateLimit: e.RATE_LIMIT,
     trustProxy: e.TRUST_PROXY,
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
+    connectionsPerAddress: e.CONNECTIONS_PER_ADDRESS,
   };
 }
 

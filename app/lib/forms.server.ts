@@ -5,6 +5,8 @@ import { HONEYPOT_FIELD, type FormReply } from "./forms";
 import { clientAddress, HttpError, readBodyText } from "./http.server";
 import { consume, tooManyMessage, type LimitRule } from "./rate-limit.server";
 
+export const FORM_UNREADABLE = "That form could not be read. Please try sending it again.";
+
 /** Reads a url-encoded form body with a size limit (a plain form, JavaScript or not). */
 export async function readForm(request: Request, maxBytes = 32 * 1024): Promise<FormData> {
   const type = request.headers.get("content-type") ?? "";
@@ -13,7 +15,12 @@ export async function readForm(request: Request, maxBytes = 32 * 1024): Promise<
     if (!Number.isFinite(declared) || declared > maxBytes) {
       throw new HttpError(413, "That form is too large to send.");
     }
-    return request.formData();
+    try {
+      return await request.formData();
+    } catch {
+      // A broken multipart body (no boundary, cut off, not multipart at all).
+      throw new HttpError(400, FORM_UNREADABLE);
+    }
   }
   const text = await readBodyText(request, maxBytes);
   const fd = new FormData();

@@ -101,12 +101,26 @@ export async function readObjectBody(
  * True when a browser says the request came from another site. Requests without these
  * headers (curl, server-to-server) are not browsers and are judged by the key alone.
  */
+/**
+ * True when Origin names the host the browser sent this request to. Request URLs are built from
+ * PUBLIC_URL, so a visitor who reached the site by another name (127.0.0.1 for localhost) is
+ * judged by the Host their own browser sent, which a page on another site cannot set.
+ */
+function sameHost(origin: string, host: string | null): boolean {
+  if (!host) return false;
+  try {
+    return new URL(origin).host === host.toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
 export function isCrossSiteBrowserRequest(request: Request): boolean {
   const fetchSite = request.headers.get("sec-fetch-site");
   if (fetchSite && fetchSite !== "same-origin" && fetchSite !== "none") return true;
   const origin = request.headers.get("origin");
   if (origin && origin !== "null") {
-    return origin !== new URL(env().publicUrl).origin && origin !== new URL(request.url).origin;
+    return origin !== new URL(env().publicUrl).origin && !sameHost(origin, request.headers.get("host"));
   }
   return origin === "null";
 }

@@ -34,18 +34,18 @@ function limiterFor(name: string, rule: LimitRule) {
 export type LimitResult = { ok: true } | { ok: false; retryAfterSeconds: number };
 
 /**
- * Takes one point for `key` (the client address). `force` keeps the limit on when the
- * site-wide RATE_LIMIT switch is off (the admin key throttle).
+ * Takes one point (or `points`) for `key` (the client address). `force` keeps the limit on
+ * when the site-wide RATE_LIMIT switch is off (the admin key throttle).
  */
 export async function consume(
   name: string,
   rule: LimitRule,
   key: string,
-  opts: { force?: boolean } = {},
+  opts: { force?: boolean; points?: number } = {},
 ): Promise<LimitResult> {
   if (!opts.force && !env().rateLimit) return { ok: true };
   try {
-    await limiterFor(name, rule).consume(key || "unknown");
+    await limiterFor(name, rule).consume(key || "unknown", opts.points ?? 1);
     return { ok: true };
   } catch (e) {
     if (e instanceof RateLimiterRes) {

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { ensurePrivateDir } from "./files.server";
 import { env, isOneClassKey } from "./env.server";
 
 /** Reads a secret kept in DATA_DIR, creating it (mode 0600) on first use. */
@@ -12,7 +13,7 @@ function fileSecret(name: string): { value: string; created: boolean } {
   } catch {
     // missing: create below
   }
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  ensurePrivateDir(path.dirname(file));
   let value: string;
   // About one in 750 draws is letters only, which ADMIN_KEY would refuse if copied there.
   do value = crypto.randomBytes(24).toString("base64url");

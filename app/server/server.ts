@@ -1,8 +1,8 @@
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createRequestListener } from "@react-router/node";
 import compression from "compression";
+import { createRequestHandler } from "react-router";
 import sirv from "sirv";
 import * as build from "virtual:react-router/server-build";
 import { flushAnalytics } from "~/features/analytics/analytics.server";
@@ -10,9 +10,19 @@ import { startAnalyticsRollup, stopAnalyticsRollup } from "~/features/analytics/
 import { closeDb, getDb } from "~/lib/db.server";
 import { drainOutbox, startMailWorker, stopMailWorker } from "~/lib/email.server";
 import { ConfigError, env } from "~/lib/env.server";
+import { tightenDataDir } from "~/lib/files.server";
 import { adminKeyInfo } from "~/lib/secrets.server";
 import { baseSecurityHeaders } from "~/lib/security-headers.server";
 import { runSeeds } from "../../db/seed";
+import { ConnectionCounter, plainAnswer, requestUrl, sendResponse, toFetchRequest } from "./edge";
+
+/** Slow phones: headers are small and must arrive quickly; a 6 MB upload at ~160 kbit/s still fits. */
+export const HEADERS_TIMEOUT_MS = 30_000;
+export const REQUEST_TIMEOUT_MS = 300_000;
+/** A connection with nothing moving either way for this long is closed. */
+export const IDLE_TIMEOUT_MS = 60_000;
+/** Idle keep-alive connections are closed soon, so a hall of phones on one address does not pile them up. */
+export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 /** The client address: the socket's, or with TRUST_PROXY the last X-Forwarded-For hop. */
 function addressOf(request: Request, socketAddress: string, trustProxy: boolean) {
@@ -49,8 +59,16 @@ export async function startServer() {
     }
     throw e;
   }
+  // Data files are this user's alone: new folders 0700, new files 0600 (database, outbox, images).
+  process.umask(0o077);
+  tightenDataDir(config.dataDir, [
+    config.databasePath,
+    `${config.databasePath}-wal`,
+    `${config.databasePath}-shm`,
+  ]);
   const db = await getDb();
   await runSeeds(db);
+  tightenDataDir(config.dataDir, [`${config.databasePath}-wal`, `${config.databasePath}-shm`]);
   announceAdminKey();
   await startMailWorker();
 
@@ -68,23 +86,89 @@ export async function startServer() {
   });
   const compress = compression({ threshold: 1024 });
   const security = baseSecurityHeaders(config.publicUrl.startsWith("https://"));
-  const listener = createRequestListener({
-    build,
-    mode: "production",
-    getLoadContext: (request, client) => ({
-      clientAddress: addressOf(request, client.address, config.trustProxy),
-    }),
-  });
+  const handleRequest = createRequestHandler(build, "production");
+  const origin = new URL(config.publicUrl).origin;
+
+  /** The app's part: a fetch Request built from PUBLIC_URL, React Router, and the answer streamed back. */
+  const app = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
+    const controller = new AbortController();
+    res.on("close", () => controller.abort());
+    const request = toFetchRequest(req, url, controller.signal);
+    if (!request) return plainAnswer(res, 400, "Bad request.");
+    let response: Response;
+    try {
+      response = await handleRequest(request, {
+        clientAddress: addressOf(request, req.socket.remoteAddress ?? "", config.trustProxy),
+      });
+    } catch (e) {
+      console.error(`[http] ${req.method} ${url.pathname} failed`, e);
+      response = new Response("Server error. Please try again later.", {
+        status: 500,
+        headers: { "Content-Type": "text/plain; charset=utf-8" },
+      });
+    }
+    await sendResponse(req, res, response);
+  };
 
   const server = http.createServer((req, res) => {
-    for (const [k, v] of Object.entries(security)) res.setHeader(k, v);
-    // @ts-expect-error compression's types expect Express objects; it works on node:http.
-    compress(req, res, () => statics(req, res, () => void listener(req, res)));
+    try {
+      for (const [k, v] of Object.entries(security)) res.setHeader(k, v);
+      // The target is checked before anything reads it: "//x", "http://host/x", "*" and
+      // malformed paths are a 400 here, and the Host header is never used to build a URL.
+      const url = requestUrl(req.url, origin);
+      if (!url) return plainAnswer(res, 400, "Bad request.");
+      // @ts-expect-error compression's types expect Express objects; it works on node:http.
+      compress(req, res, () => {
+        try {
+          statics(req, res, () => {
+            app(req, res, url).catch((e) => {
+              console.error("[http] request failed", e);
+              plainAnswer(res, 500, "Server error. Please try again later.");
+            });
+          });
+        } catch (e) {
+          console.error("[http] static file failed", e);
+          plainAnswer(res, 400, "Bad request.");
+        }
+      });
+    } catch (e) {
+      console.error("[http] request failed at the edge", e);
+      plainAnswer(res, 400, "Bad request.");
+    }
   });
-  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  server.timeout = IDLE_TIMEOUT_MS;
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  // Behind a proxy every connection comes from the proxy: the proxy caps its clients instead.
+  if (!config.trustProxy) {
+    const connections = new ConnectionCounter(config.connectionsPerAddress);
+    server.on("connection", (socket) => {
+      const address = (socket.remoteAddress ?? "unknown").replace(/^::ffff:/, "");
+      if (!connections.admit(socket, address)) {
+        const text = "Too many connections from your address. Please try again in a moment.\n";
+        socket.end(
+          "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nContent-Type: text/plain; charset=utf-8\r\n" +
+            `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+        );
+      }
+    });
+  }
+  server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
+    // Unparseable request lines and headers: Node's own 400/408/431, never a crash.
+    if (!socket.writable || err.code === "ECONNRESET") return socket.destroy();
+    const status = err.code === "HPE_HEADER_OVERFLOW" ? "431 Request Header Fields Too Large" : err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? "408 Request Timeout" : "400 Bad Request";
+    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  });
 
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
-  console.log(`[http] serving ${config.publicUrl} (listening on ${config.host}:${config.port})`);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  console.log(`[http] serving ${config.publicUrl} (listening on ${config.host}:${config.port}, pid ${process.pid})`);
   // Load the badge renderer's fonts and measurements now, not on the first staff click.
   setTimeout(() => {
     import("~/features/badges/render/kit.server")
@@ -95,21 +179,34 @@ export async function startServer() {
   startAnalyticsRollup();
 
   let closing = false;
-  const shutdown = async (signal: string) => {
+  const shutdown = async (reason: string, code = 0) => {
     if (closing) return;
     closing = true;
-    console.log(`[http] ${signal}: closing`);
-    server.close();
+    console.log(`[http] ${reason}: closing`);
+    // Finish the requests under way (their records are written before they answer), then stop.
+    const closed = new Promise((r) => server.close(r));
     server.closeIdleConnections();
+    await Promise.race([closed, new Promise((r) => setTimeout(r, 8000))]);
+    server.closeAllConnections();
     await flushAnalytics();
     await stopAnalyticsRollup();
     await Promise.race([drainOutbox(), new Promise((r) => setTimeout(r, 5000))]);
     stopMailWorker();
     await closeDb();
-    process.exit(0);
+    process.exit(code);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+  // Under the supervisor (app/server/start.mjs): if it is gone, so is this process.
+  process.on("disconnect", () => void shutdown("supervisor gone"));
+  // A rejected promise nobody awaited is logged; it leaves no state half-changed, so serving goes on.
+  process.on("unhandledRejection", (e) => console.error("[http] unhandled rejection (still serving)", e));
+  // An exception thrown out of everything may have left state half-changed: stop cleanly and let
+  // the supervisor start a fresh process (acknowledged writes are already on disk).
+  process.on("uncaughtException", (e) => {
+    console.error("[http] uncaught exception: this process stops and a new one starts", e);
+    void shutdown("uncaught exception", 1);
+  });
   return server;
 }
 

@@ -1,22 +1,11 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { expect, test } from "../support/e2e-fixtures";
-import { ADMIN_KEY, ROOT, TMP_DIR } from "../support/e2e-env";
-
-async function freePort() {
-  return new Promise<number>((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+import { ROOT, TMP_DIR } from "../support/e2e-env";
+import { freePort, siteEnv } from "../support/site-process";
 
 // No browser: a second site process of our own, killed the instant it answers.
 test("an application the visitor was told is saved survives kill -9", async ({}, info) => {
@@ -24,17 +13,7 @@ test("an application the visitor was told is saved survives kill -9", async ({},
   test.setTimeout(60_000);
   const dataDir = fs.mkdtempSync(path.join(TMP_DIR, "durability-"));
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: "production",
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    ADMIN_KEY,
-    RATE_LIMIT: "off",
-  };
-  for (const k of ["SMTP_URL", "DATABASE_PATH", "ORG_INBOX", "MAIL_FROM", "TRUST_PROXY"]) delete env[k];
+  const env = siteEnv(port, dataDir);
   // The built server, started as app/server/start.mjs does once the build is fresh (the
   // site under test was started from the same build): no second build can race the first.
   const entry = pathToFileURL(path.join(ROOT, "build/server/index.js")).href;

@@ -6,6 +6,7 @@ import type { BadgeOrdersTable, Db } from "~/lib/db.server";
 import { nowIso } from "~/lib/db.server";
 import { enqueueMail, kickMailWorker, MAX_ATTEMPTS, randomToken } from "~/lib/email.server";
 import { env } from "~/lib/env.server";
+import { writePrivateFile } from "~/lib/files.server";
 import { absoluteUrl, HttpError } from "~/lib/http.server";
 import { safeEqual } from "~/lib/secrets.server";
 import { claimPaymentCode } from "../payments/payment-codes.server";
@@ -30,19 +31,6 @@ export function newOrderId(prefix = "BO") {
 export function orderDir(id: string) {
   if (!/^BO-[0-9A-Z]{6}$/.test(id)) throw new HttpError(400, ORDER_NOT_FOUND);
   return path.join(env().dataDir, "badge-orders", id);
-}
-
-async function writeFileDurably(file: string, bytes: Buffer) {
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${crypto.randomBytes(6).toString("hex")}.tmp`;
-  const handle = await fs.open(tmp, "w", 0o600);
-  try {
-    await handle.writeFile(bytes);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await fs.rename(tmp, file);
 }
 
 /**
@@ -148,7 +136,7 @@ export async function submitBadgeOrder(db: Db, input: BadgeOrderInput, portraitP
       if (attempt < 20) continue;
       throw new HttpError(503, "Could not create an order reference. Please try again.");
     }
-    if (portraitPng) await writeFileDurably(path.join(orderDir(id), "portrait.png"), portraitPng);
+    if (portraitPng) await writePrivateFile(path.join(orderDir(id), "portrait.png"), portraitPng);
     try {
       await insertOrder(db, id, tier, input, portraitPng !== null);
     } catch (e) {
@@ -256,8 +244,8 @@ async function fileExists(file: string) {
 export async function attachBadgeAssets(db: Db, id: string, images: { badge: Buffer; poster: Buffer }) {
   await loadRow(db, id);
   const dir = orderDir(id);
-  await writeFileDurably(path.join(dir, "badge.png"), images.badge);
-  await writeFileDurably(path.join(dir, "poster.png"), images.poster);
+  await writePrivateFile(path.join(dir, "badge.png"), images.badge);
+  await writePrivateFile(path.join(dir, "poster.png"), images.poster);
   await db.updateTable("badge_orders").set({ badge_file: "badge.png", poster_file: "poster.png" }).where("id", "=", id).execute();
   return getBadgeOrder(db, id);
 }

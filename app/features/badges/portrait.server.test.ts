@@ -1,7 +1,8 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { HttpError } from "~/lib/http.server";
-import { checkKitPng, decodeImageDataUrl, PORTRAIT_SIZE, processPortrait } from "./portrait.server";
+import { PORTRAIT_PIXELS_MESSAGE } from "./portrait";
+import { checkKitPng, decodeImageDataUrl, decodeQueue, IMAGE_DECODES_AT_ONCE, PORTRAIT_SIZE, processPortrait } from "./portrait.server";
 
 const TYPE_MESSAGE = "Please choose an image file (PNG, JPG, or WEBP).";
 const SIZE_MESSAGE = "Please choose an image smaller than 6MB.";
@@ -101,6 +102,44 @@ describe("processPortrait", () => {
     const tooBig = Buffer.concat([png, Buffer.alloc(SIX_MB + 1 - png.length)]);
     expect(await httpError(() => processPortrait(new Uint8Array(tooBig)))).toEqual({ status: 413, message: SIZE_MESSAGE });
     expect(await httpError(() => processPortrait(new Uint8Array(SIX_MB + 1)))).toEqual({ status: 413, message: SIZE_MESSAGE });
+  });
+
+  it("refuses a picture of more than 24 megapixels before decoding it, however few bytes it is", async () => {
+    // 7000x7000 of one colour: about 200 KB as PNG, about 200 MB once decoded.
+    const bomb = await solid(7000, 7000).png({ compressionLevel: 9 }).toBuffer();
+    expect(bomb.byteLength).toBeLessThan(1024 * 1024);
+    const started = Date.now();
+    expect(await httpError(() => processPortrait(new Uint8Array(bomb)))).toEqual({ status: 413, message: PORTRAIT_PIXELS_MESSAGE });
+    // Only the header was read: no 49-megapixel decode happened.
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(decodeQueue()).toEqual({ active: 0, pending: 0 });
+  });
+
+  it("accepts a 24-megapixel phone photo (6000x4000)", async () => {
+    const photo = await solid(6000, 4000, "#884422").jpeg({ quality: 60 }).toBuffer();
+    await expectSquarePng(await processPortrait(new Uint8Array(photo)));
+  });
+
+  it("decodes at most two pictures at once; the rest wait their turn and all finish", async () => {
+    const pictures = await Promise.all(
+      ["#102030", "#203040", "#304050", "#405060", "#506070", "#607080"].map((c) => solid(1600, 1200, c).png().toBuffer()),
+    );
+    let most = 0;
+    let waiting = 0;
+    const sampler = setInterval(() => {
+      const q = decodeQueue();
+      most = Math.max(most, q.active);
+      waiting = Math.max(waiting, q.pending);
+    }, 1);
+    try {
+      const outs = await Promise.all(pictures.map((p) => processPortrait(new Uint8Array(p))));
+      for (const out of outs) await expectSquarePng(out);
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(IMAGE_DECODES_AT_ONCE).toBe(2);
+    expect(most).toBe(2);
+    expect(waiting).toBeGreaterThan(0);
   });
 
   it("accepts exactly 6 MB", async () => {

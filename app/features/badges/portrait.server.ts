@@ -1,6 +1,23 @@
+import pLimit from "p-limit";
 import sharp from "sharp";
 import { HttpError } from "~/lib/http.server";
-import { PORTRAIT_FAILED_MESSAGE, PORTRAIT_MAX_BYTES, PORTRAIT_SIZE_MESSAGE, PORTRAIT_TYPE_MESSAGE } from "./portrait";
+import {
+  PORTRAIT_FAILED_MESSAGE,
+  PORTRAIT_MAX_BYTES,
+  PORTRAIT_MAX_PIXELS,
+  PORTRAIT_PIXELS_MESSAGE,
+  PORTRAIT_SIZE_MESSAGE,
+  PORTRAIT_TYPE_MESSAGE,
+} from "./portrait";
+
+/**
+ * Image decodes at once (portraits and kit uploads): each may hold ~100 MB while it runs, so
+ * a burst of uploads waits in line instead of growing the process without bound.
+ */
+export const IMAGE_DECODES_AT_ONCE = 2;
+const decodeSlot = pLimit(IMAGE_DECODES_AT_ONCE);
+/** For tests: decodes running and waiting now. */
+export const decodeQueue = () => ({ active: decodeSlot.activeCount, pending: decodeSlot.pendingCount });
 
 /** Side of the stored square portrait, in pixels: enough for the 1080px kit's round frame. */
 export const PORTRAIT_SIZE = 720;
@@ -13,22 +30,28 @@ export const PORTRAIT_SIZE = 720;
 export async function processPortrait(bytes: Uint8Array): Promise<Buffer> {
   if (bytes.byteLength === 0) throw new HttpError(400, PORTRAIT_TYPE_MESSAGE);
   if (bytes.byteLength > PORTRAIT_MAX_BYTES) throw new HttpError(413, PORTRAIT_SIZE_MESSAGE);
-  let format: string | undefined;
+  // The header alone says the format and size: a picture refused here is never decoded.
+  let meta: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
   try {
-    format = (await sharp(bytes, { limitInputPixels: 50_000_000 }).metadata()).format;
+    meta = await sharp(bytes).metadata();
   } catch {
     throw new HttpError(400, PORTRAIT_TYPE_MESSAGE);
   }
+  const format = meta.format;
   if (format !== "png" && format !== "jpeg" && format !== "webp") throw new HttpError(400, PORTRAIT_TYPE_MESSAGE);
-  try {
-    return await sharp(bytes, { limitInputPixels: 50_000_000 })
-      .rotate()
-      .resize(PORTRAIT_SIZE, PORTRAIT_SIZE, { fit: "cover", position: sharp.strategy.attention })
-      .png({ compressionLevel: 8 })
-      .toBuffer();
-  } catch {
-    throw new HttpError(400, PORTRAIT_FAILED_MESSAGE);
-  }
+  if (!meta.width || !meta.height) throw new HttpError(400, PORTRAIT_TYPE_MESSAGE);
+  if (meta.width * meta.height > PORTRAIT_MAX_PIXELS) throw new HttpError(413, PORTRAIT_PIXELS_MESSAGE);
+  return decodeSlot(async () => {
+    try {
+      return await sharp(bytes, { limitInputPixels: PORTRAIT_MAX_PIXELS })
+        .rotate()
+        .resize(PORTRAIT_SIZE, PORTRAIT_SIZE, { fit: "cover", position: sharp.strategy.attention })
+        .png({ compressionLevel: 8 })
+        .toBuffer();
+    } catch {
+      throw new HttpError(400, PORTRAIT_FAILED_MESSAGE);
+    }
+  });
 }
 
 /** Decodes `data:image/...;base64,...` (the JSON API's portraitDataUrl and kit images). */
@@ -42,12 +65,14 @@ export function decodeImageDataUrl(value: string, maxBytes: number, tooLarge: st
 
 /** A kit image sent by an admin client: a real PNG, 1080x1080, re-encoded. */
 export async function checkKitPng(bytes: Buffer, label: string): Promise<Buffer> {
-  try {
-    const img = sharp(bytes, { limitInputPixels: 4_000_000 });
-    const meta = await img.metadata();
-    if (meta.format !== "png" || meta.width !== 1080 || meta.height !== 1080) throw new Error("shape");
-    return await img.png({ compressionLevel: 8 }).toBuffer();
-  } catch {
-    throw new HttpError(400, `${label} must be a 1080x1080 PNG image.`);
-  }
+  return decodeSlot(async () => {
+    try {
+      const img = sharp(bytes, { limitInputPixels: 4_000_000 });
+      const meta = await img.metadata();
+      if (meta.format !== "png" || meta.width !== 1080 || meta.height !== 1080) throw new Error("shape");
+      return await img.png({ compressionLevel: 8 }).toBuffer();
+    } catch {
+      throw new HttpError(400, `${label} must be a 1080x1080 PNG image.`);
+    }
+  });
 }

@@ -5,6 +5,7 @@ import sharp from "sharp";
 import { recordActivity } from "~/features/activity/activity.server";
 import type { Db, TeamBadgesTable } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
+import { writePrivateFile } from "~/lib/files.server";
 import { renderShareNotFound, renderSharePage } from "~/lib/share-page.server";
 import { absoluteUrl, HttpError } from "~/lib/http.server";
 import { site } from "~/lib/site";
@@ -117,28 +118,6 @@ async function renderFull(badge: TeamBadge): Promise<Buffer> {
   });
 }
 
-async function writeFileAtomic(file: string, bytes: Buffer | string) {
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${crypto.randomBytes(6).toString("hex")}.tmp`;
-  const handle = await fs.open(tmp, "w", 0o644);
-  try {
-    await handle.writeFile(bytes);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await fs.rename(tmp, file);
-  } catch (e) {
-    await fs.rm(tmp, { force: true });
-    throw e;
-  }
-  const dir = await fs.open(path.dirname(file), "r").catch(() => null);
-  if (dir) {
-    await dir.sync().catch(() => {});
-    await dir.close();
-  }
-}
 
 /** Earlier renders of this badge (other hashes or sizes than `keep`) are removed. */
 async function pruneImages(id: string, keep: string) {
@@ -174,7 +153,7 @@ async function cachedImage(badge: TeamBadge, hash: string, width: number | null)
         bytes = await renderFull(badge);
         await pruneImages(badge.id, hash);
       }
-      await writeFileAtomic(file, bytes);
+      await writePrivateFile(file, bytes);
       return bytes;
     })().finally(() => inFlight.delete(name));
     inFlight.set(name, pending);
@@ -242,7 +221,7 @@ export async function generateBadgeShare(
     image: input.image,
     generatedAt: new Date().toISOString(),
   };
-  await writeFileAtomic(shareFile(badge.id), `${JSON.stringify(overrides, null, 2)}\n`);
+  await writePrivateFile(shareFile(badge.id), `${JSON.stringify(overrides, null, 2)}\n`);
   const sharePath = `/share/${badge.id}.html`;
   await recordActivity(db, {
     type: "badges.generate_share",

@@ -9,13 +9,18 @@ import {
 } from "~/features/badges/badge-orders.server";
 import { PORTRAIT_MAX_BYTES, PORTRAIT_SIZE_MESSAGE } from "~/features/badges/portrait";
 import { checkKitPng, decodeImageDataUrl, processPortrait } from "~/features/badges/portrait.server";
-import { requireAdminApi } from "~/lib/admin.server";
+import type { AppLoadContext } from "react-router";
+import { isAdminSession, requireAdminApi } from "~/lib/admin.server";
 import { enforceLimit, jsonApi, parseOr400, trippedHoneypot } from "~/lib/api.server";
 import { getDb } from "~/lib/db.server";
 import { clientAddress, jsonResponse, readObjectBody } from "~/lib/http.server";
 import { limits } from "~/lib/rate-limit.server";
+import { admitPublicBody } from "~/lib/upload-guard.server";
 
 const KIT_MAX_BYTES = 5 * 1024 * 1024;
+/** Staff send two kit PNGs as data URLs; the public one portrait (6 MB, base64) and a few fields. */
+const STAFF_MAX_BYTES = 12 * 1024 * 1024;
+const PUBLIC_MAX_BYTES = Math.ceil((PORTRAIT_MAX_BYTES * 4) / 3) + 64 * 1024;
 const AssetsSchema = z.object({
   id: OrderIdSchema,
   posterDataUrl: z.string({ error: "posterDataUrl is required." }).max(8_000_000, "posterDataUrl is too large."),
@@ -43,34 +48,47 @@ const api = jsonApi({
     return jsonResponse({ ok: true, items });
   },
   POST: async ({ request, context }) => {
-    const body = await readObjectBody(request, 12 * 1024 * 1024);
-    const db = await getDb();
-    if ("id" in body) {
-      await requireAdminApi(request, context);
-      const actorIp = clientAddress(context);
-      if ("status" in body) {
-        const { id, status } = parseOr400(StatusSchema, body);
-        const order = await setBadgeOrderStatus(db, id, status);
-        await recordActivity(db, { type: `badge_orders.${status === "approved" ? "approve" : "reject"}`, message: `Order ${id} ${status}`, meta: { id }, actorIp });
-        return jsonResponse({ ok: true, order });
-      }
-      const input = parseOr400(AssetsSchema, body);
-      const badge = await checkKitPng(decodeImageDataUrl(input.badgeDataUrl, KIT_MAX_BYTES, "badgeDataUrl is too large."), "badgeDataUrl");
-      const poster = await checkKitPng(decodeImageDataUrl(input.posterDataUrl, KIT_MAX_BYTES, "posterDataUrl is too large."), "posterDataUrl");
-      const order = await attachBadgeAssets(db, input.id, { badge, poster });
-      await recordActivity(db, { type: "badge_orders.assets", message: `Assets attached to ${input.id}`, meta: { id: input.id }, actorIp });
-      return jsonResponse({ ok: true, order });
+    // Who is calling is settled from the headers, before a byte of the body is read: a wrong
+    // key is refused at once, and the public is admitted (counted, capped) before reading.
+    const staff = request.headers.has("x-admin-key")
+      ? (await requireAdminApi(request, context), true)
+      : await isAdminSession(request);
+    const slot = staff ? null : await admitPublicBody(request, context, PUBLIC_MAX_BYTES);
+    try {
+      return await post(request, context, await readObjectBody(request, staff ? STAFF_MAX_BYTES : PUBLIC_MAX_BYTES));
+    } finally {
+      slot?.release();
     }
-    if (trippedHoneypot(body)) return jsonResponse({ ok: true, id: null });
-    const input = parseOr400(BadgeOrderSchema, body);
-    const { portraitDataUrl } = parseOr400(PortraitField, body);
-    await enforceLimit(context, "badge-order", limits.badgeOrder);
-    const portrait = portraitDataUrl
-      ? await processPortrait(decodeImageDataUrl(portraitDataUrl, PORTRAIT_MAX_BYTES, PORTRAIT_SIZE_MESSAGE))
-      : null;
-    const { id } = await submitBadgeOrder(db, input, portrait);
-    return jsonResponse({ ok: true, id });
   },
 });
+
+async function post(request: Request, context: AppLoadContext, body: Record<string, unknown>) {
+  const db = await getDb();
+  if ("id" in body) {
+    await requireAdminApi(request, context);
+    const actorIp = clientAddress(context);
+    if ("status" in body) {
+      const { id, status } = parseOr400(StatusSchema, body);
+      const order = await setBadgeOrderStatus(db, id, status);
+      await recordActivity(db, { type: `badge_orders.${status === "approved" ? "approve" : "reject"}`, message: `Order ${id} ${status}`, meta: { id }, actorIp });
+      return jsonResponse({ ok: true, order });
+    }
+    const input = parseOr400(AssetsSchema, body);
+    const badge = await checkKitPng(decodeImageDataUrl(input.badgeDataUrl, KIT_MAX_BYTES, "badgeDataUrl is too large."), "badgeDataUrl");
+    const poster = await checkKitPng(decodeImageDataUrl(input.posterDataUrl, KIT_MAX_BYTES, "posterDataUrl is too large."), "posterDataUrl");
+    const order = await attachBadgeAssets(db, input.id, { badge, poster });
+    await recordActivity(db, { type: "badge_orders.assets", message: `Assets attached to ${input.id}`, meta: { id: input.id }, actorIp });
+    return jsonResponse({ ok: true, order });
+  }
+  if (trippedHoneypot(body)) return jsonResponse({ ok: true, id: null });
+  const input = parseOr400(BadgeOrderSchema, body);
+  const { portraitDataUrl } = parseOr400(PortraitField, body);
+  await enforceLimit(context, "badge-order", limits.badgeOrder);
+  const portrait = portraitDataUrl
+    ? await processPortrait(decodeImageDataUrl(portraitDataUrl, PORTRAIT_MAX_BYTES, PORTRAIT_SIZE_MESSAGE))
+    : null;
+  const { id } = await submitBadgeOrder(db, input, portrait);
+  return jsonResponse({ ok: true, id });
+}
 export const loader = api.loader;
 export const action = api.action;

@@ -9,6 +9,7 @@ import { badgeLinks, findTeamBadge, listTeamBadges, verifyTeamBadge } from "~/fe
 import { isAdminSession } from "~/lib/admin.server";
 import { getDb } from "~/lib/db.server";
 import { readForm } from "~/lib/forms.server";
+import { asRouteError } from "~/lib/http.server";
 import { pageMeta } from "~/lib/meta";
 import badgesCss from "~/styles/badges.css?url";
 import type { Route } from "./+types/badges";
@@ -59,7 +60,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await readForm(request);
+  const form = await asRouteError(() => readForm(request));
   if (form.get("intent") === "gen-share") return genShareAction(request, context, form);
   return data<GenShareReply>({ intent: "gen-share", ok: false, message: "Failed: unknown action." }, 400);
 }

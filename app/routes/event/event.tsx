@@ -10,6 +10,8 @@ import { EVENT, findTier, formatKes } from "~/features/badges/tiers";
 import { NewsletterForm } from "~/features/newsletter/components/newsletter-form";
 import { newsletterAction } from "~/features/newsletter/newsletter-action.server";
 import { readForm } from "~/lib/forms.server";
+import { HttpError } from "~/lib/http.server";
+import { admitPublicBody, type BodySlot } from "~/lib/upload-guard.server";
 import { pageMeta, publicOrigin } from "~/lib/meta";
 import eventCss from "~/styles/event.css?url";
 import type { Route } from "./+types/event";
@@ -37,6 +39,22 @@ async function readIntent(request: Request) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
+  // A portrait upload is admitted (counted against the address, a site-wide slot) before it is read.
+  let slot: BodySlot | undefined;
+  try {
+    slot = await admitPublicBody(request, context, BADGE_FORM_MAX_BYTES);
+  } catch (e) {
+    if (!(e instanceof HttpError)) throw e;
+    return data<EventReply>({ status: "error", detail: e.message, intent: "order" }, { status: e.status, headers: e.headers });
+  }
+  try {
+    return await answer(request, context);
+  } finally {
+    slot.release();
+  }
+}
+
+async function answer(request: Request, context: Route.ActionArgs["context"]) {
   const intent = await readIntent(request);
   const handler = intent === "order" ? badgeOrderAction : intent === "subscribe" ? newsletterAction : null;
   if (!handler) return data<EventReply>({ status: "error", detail: "This page does not know that form.", intent }, 400);

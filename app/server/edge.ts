@@ -1,0 +1,185 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+
+/**
+ * The server's edge: turning a raw node:http request into a fetch Request and a fetch Response
+ * back into bytes, without ever trusting the request line or the Host header. Nothing here may
+ * throw out of a request: a request that cannot be read is answered 400 and the process goes on.
+ */
+
+/** Longest request target accepted (path and query); Node's 16 KB header cap sits above it. */
+export const MAX_TARGET_LENGTH = 4096;
+
+/**
+ * The request target when it is a plain origin-form path ("/x?y"), else null. Absolute-form
+ * ("http://host/x"), asterisk-form ("*"), authority-form, a path starting "//" (which URL
+ * parsing reads as a host) and anything too long or with control characters are refused.
+ */
+export function originFormTarget(raw: string | undefined): string | null {
+  if (!raw || raw.length > MAX_TARGET_LENGTH) return null;
+  if (raw[0] !== "/" || raw[1] === "/" || raw[1] === "\\") return null;
+  // Control characters, spaces and backslashes never belong in a target browsers send.
+  if (/[\u0000-\u0020\u007f\\]/.test(raw)) return null;
+  // Percent-escapes in the path must decode ("/%", "/%zz" and overlong UTF-8 never do).
+  const q = raw.indexOf("?");
+  try {
+    decodeURIComponent(q >= 0 ? raw.slice(0, q) : raw);
+  } catch {
+    return null;
+  }
+  return raw;
+}
+
+/**
+ * The URL the app sees: PUBLIC_URL's origin with the request's path and query, never the Host
+ * header's. Null when the target is not one this site serves.
+ */
+export function requestUrl(rawTarget: string | undefined, publicOrigin: string): URL | null {
+  const target = originFormTarget(rawTarget);
+  if (!target) return null;
+  try {
+    const url = new URL(target, publicOrigin);
+    // The path must stay a path on this origin (URL parsing may not move it elsewhere).
+    return url.origin === publicOrigin ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Request headers as fetch Headers; a header fetch refuses is dropped, never thrown. */
+export function headersOf(rawHeaders: string[]): Headers {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    try {
+      headers.append(rawHeaders[i]!, rawHeaders[i + 1]!);
+    } catch {
+      // An invalid name or value: the app never sees it.
+    }
+  }
+  return headers;
+}
+
+/** The fetch Request for a node:http request, or null when it cannot be one (answer 400). */
+export function toFetchRequest(req: IncomingMessage, url: URL, signal: AbortSignal): Request | null {
+  const method = req.method ?? "GET";
+  const init: RequestInit & { duplex?: "half" } = { method, headers: headersOf(req.rawHeaders), signal };
+  if (method !== "GET" && method !== "HEAD") {
+    init.body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        let done = false;
+        const fail = (e: unknown) => {
+          if (done) return;
+          done = true;
+          try {
+            controller.error(e instanceof Error ? e : new Error("The request body was cut off."));
+          } catch {
+            /* already closed */
+          }
+        };
+        req.on("data", (chunk: Buffer) => {
+          if (done) return;
+          try {
+            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          } catch (e) {
+            fail(e);
+          }
+        });
+        req.on("end", () => {
+          if (done) return;
+          done = true;
+          try {
+            controller.close();
+          } catch {
+            /* already closed */
+          }
+        });
+        req.on("error", fail);
+        req.on("aborted", () => fail(new Error("The request was aborted.")));
+      },
+      cancel() {
+        req.resume();
+      },
+    });
+    init.duplex = "half";
+  }
+  try {
+    return new Request(url, init);
+  } catch {
+    return null;
+  }
+}
+
+/** Writes a plain-text answer (used for requests the app never sees). */
+export function plainAnswer(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}) {
+  if (res.headersSent || res.destroyed) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, {
+    "Content-Type": "text/plain; charset=utf-8",
+    "Cache-Control": "no-store",
+    Connection: "close",
+    ...headers,
+  });
+  res.end(text);
+}
+
+/** Streams a fetch Response to node:http. Never throws: a broken stream ends the connection. */
+export async function sendResponse(req: IncomingMessage, res: ServerResponse, response: Response) {
+  try {
+    const raw: string[] = [];
+    for (const [key, value] of response.headers) raw.push(key, value);
+    res.writeHead(response.status, raw);
+    if (response.body && req.method !== "HEAD") {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        if (res.destroyed) break;
+        if (!res.write(chunk)) {
+          await new Promise<void>((resolve) => {
+            const go = () => {
+              res.off("drain", go);
+              res.off("close", go);
+              resolve();
+            };
+            res.on("drain", go);
+            res.on("close", go);
+          });
+        }
+      }
+    }
+    res.end();
+  } catch (e) {
+    if (!res.headersSent) {
+      console.error("[http] could not send a response", e);
+      plainAnswer(res, 500, "Server error. Please try again later.");
+    } else {
+      // Mid-stream: the only honest thing left is to cut the connection.
+      res.destroy();
+    }
+  }
+}
+
+/**
+ * Open connections per client address, with a cap: many visitors share one carrier address,
+ * so the cap is generous; it exists to stop one machine from holding every socket open.
+ */
+export class ConnectionCounter {
+  private open = new Map<string, number>();
+  constructor(private perAddress: number) {}
+
+  /** Counts the socket; false when its address is over the cap (the caller closes it). */
+  admit(socket: Socket, address: string): boolean {
+    const n = this.open.get(address) ?? 0;
+    if (n >= this.perAddress) return false;
+    this.open.set(address, n + 1);
+    socket.once("close", () => {
+      const left = (this.open.get(address) ?? 1) - 1;
+      if (left <= 0) this.open.delete(address);
+      else this.open.set(address, left);
+    });
+    return true;
+  }
+
+  count(address: string) {
+    return this.open.get(address) ?? 0;
+  }
+}
