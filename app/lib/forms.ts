@@ -1,6 +1,13 @@
-/** The answer every HTML form action gives; the form's component turns it into words. */
-export type FormReply = {
+/**
+ * The answer every HTML form action gives; the form's component turns it into words. `R` is
+ * what the success view needs (an order reference, say).
+ */
+export type Reply<R = Record<string, string | number>> = {
   status: "success" | "error";
+  /** Which of a page's forms this answers. */
+  intent?: string;
+  /** Set in the browser when the request never reached the server (a dropped connection). */
+  network?: boolean;
   /** For errors that are not about one field (rate limit, server trouble). */
   detail?: string;
   /** Seconds to wait, when the reply is a rate limit. */
@@ -9,8 +16,11 @@ export type FormReply = {
   /** What was typed, so a failed form keeps it. */
   values?: Record<string, string>;
   /** Anything the success view needs (an order reference, say). */
-  result?: Record<string, string | number>;
+  result?: R;
 };
+
+/** The plain form reply (kept as a name for the many forms that need nothing more). */
+export type FormReply = Reply;
 
 export const HONEYPOT_FIELD = "website";
 

@@ -1,10 +1,14 @@
 import { data, type AppLoadContext } from "react-router";
+import type { Db } from "./db.server";
+import { DomainError, STATUS_OF_CODE } from "./domain-error";
 import { env } from "./env.server";
 
 declare module "react-router" {
   interface AppLoadContext {
     /** The client's address as the server saw it (X-Forwarded-For only with TRUST_PROXY). */
     clientAddress?: string;
+    /** The site's database, opened and migrated once at start-up; routes take it from here. */
+    db: Db;
   }
 }
 
@@ -26,6 +30,16 @@ export class HttpError extends Error {
 }
 
 /**
+ * The one place a feature's DomainError becomes an HTTP status (an HttpError passes as it
+ * is); anything else is not an answer for the caller and gives null.
+ */
+export function httpErrorOf(e: unknown): HttpError | null {
+  if (e instanceof HttpError) return e;
+  if (e instanceof DomainError) return new HttpError(STATUS_OF_CODE[e.code], e.message, {}, e.field);
+  return null;
+}
+
+/**
  * In HTML routes, React Router answers any thrown Error with a 500: an HttpError must become
  * a thrown data() response to keep its 4xx status and message.
  */
@@ -33,7 +47,8 @@ export async function asRouteError<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (e) {
-    if (e instanceof HttpError) throw data(e.message, { status: e.status, headers: e.headers });
+    const http = httpErrorOf(e);
+    if (http) throw data(http.message, { status: http.status, headers: http.headers });
     throw e;
   }
 }

@@ -99,6 +99,7 @@ export async function startServer() {
     try {
       response = await handleRequest(request, {
         clientAddress: addressOf(request, req.socket.remoteAddress ?? "", config.trustProxy),
+        db,
       });
     } catch (e) {
       console.error(`[http] ${req.method} ${url.pathname} failed`, e);

@@ -7,7 +7,7 @@ import * as assetRoute from "~/routes/admin/badge-order-asset";
 import { createAdminSessionCookie } from "~/lib/admin.server";
 import type { Db } from "~/lib/db.server";
 import { drainOutbox } from "~/lib/email.server";
-import { ORIGIN, args, formPost, get, jsonPost, readJson, type ApiError } from "../support/http";
+import { ORIGIN, args, formPost, get, jsonPost, readJson, type ApiError, testContext } from "../support/http";
 import { freshApp } from "../support/reset";
 import { startSmtpReceiver, type SmtpReceiver } from "../support/smtp";
 
@@ -143,7 +143,7 @@ function fetchAsset(link: string, headers: Record<string, string> = {}) {
   return assetRoute.loader({
     request: new Request(url, { headers }),
     params: { id: id!, file: file! },
-    context: {},
+    context: testContext(),
   } as unknown as Parameters<typeof assetRoute.loader>[0]);
 }
 
@@ -518,7 +518,7 @@ describe("asset links (GET /admin/badge-orders/:id/:file)", () => {
       assetRoute.loader({
         request: new Request(`${ORIGIN}/admin/badge-orders/x/y?t=${token}`),
         params: { id, file },
-        context: {},
+        context: testContext(),
       } as unknown as Parameters<typeof assetRoute.loader>[0]);
     expect((await call(o.id, "badge.png")).status).toBe(200);
     for (const [id, file] of [

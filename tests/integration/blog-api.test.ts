@@ -14,7 +14,7 @@ import * as rssRoute from "~/routes/blog/rss";
 import * as shareRoute from "~/routes/share/blog-share";
 import * as robotsRoute from "~/routes/site/robots";
 import * as sitemapRoute from "~/routes/site/sitemap";
-import { ORIGIN, args, formPost, get, jsonPost, readJson, type ApiError } from "../support/http";
+import { ORIGIN, args, formPost, get, jsonPost, readJson, type ApiError, testContext } from "../support/http";
 import { freshApp } from "../support/reset";
 import { expectSharePagePolicy } from "../support/share-pages";
 import { startSmtpReceiver, type SmtpReceiver } from "../support/smtp";
@@ -77,7 +77,7 @@ const sharePage = (file: string) =>
   shareRoute.loader({
     request: new Request(`${ORIGIN}/share/blogs/${file}`),
     params: { file },
-    context: {},
+    context: testContext(),
   } as unknown as Parameters<typeof shareRoute.loader>[0]);
 
 let smtp: SmtpReceiver;
@@ -441,7 +441,7 @@ describe("feeds", () => {
       BlogPostSchema.parse({ ...VESPERS, title: "Tea & <songs>", summary: `"Quoted" & 'single' <i>` }),
       BlogPostSchema.parse(CAMPUS),
     ]);
-    const res = await rssRoute.loader();
+    const res = await rssRoute.loader(args(get("/blogs/rss.xml")));
     expect(res.headers.get("content-type")).toBe("application/rss+xml; charset=utf-8");
     const xml = await res.text();
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<rss version="2.0"/);
@@ -458,7 +458,7 @@ describe("feeds", () => {
   });
 
   it("/sitemap.xml lists the public pages and every post, absolute", async () => {
-    const res = await sitemapRoute.loader();
+    const res = await sitemapRoute.loader(args(get("/sitemap.xml")));
     expect(res.headers.get("content-type")).toBe("application/xml; charset=utf-8");
     const xml = await res.text();
     const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);

@@ -11,7 +11,7 @@ import * as merchApi from "~/routes/api/merch";
 import * as merchDataApi from "~/routes/api/merch-data";
 import * as ordersApi from "~/routes/api/merch-orders";
 import * as shareRoute from "~/routes/share/merch-share";
-import { ORIGIN, args, get, jsonPost, readJson, type ApiError } from "../support/http";
+import { ORIGIN, args, get, jsonPost, readJson, type ApiError, testContext } from "../support/http";
 import { freshApp } from "../support/reset";
 import { expectSharePagePolicy } from "../support/share-pages";
 import { startSmtpReceiver, type SmtpReceiver } from "../support/smtp";
@@ -106,7 +106,7 @@ const sharePage = (file: string) =>
   shareRoute.loader({
     request: new Request(`${ORIGIN}/share/merchandise/${file}`),
     params: { file },
-    context: {},
+    context: testContext(),
   } as unknown as Parameters<typeof shareRoute.loader>[0]);
 
 async function create(fields: Record<string, unknown> = {}) {

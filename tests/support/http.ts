@@ -1,3 +1,4 @@
+import { currentTestDb } from "./reset";
 export const ORIGIN = "http://site.test";
 export const VISITOR = "10.0.0.1";
 
@@ -29,7 +30,18 @@ export function jsonPost(path: string, body: unknown, headers: Headers_ = {}) {
  * generated files; this is the one place tests step around that.
  */
 export function args(request: Request, clientAddress: string = VISITOR): any {
-  return { request, context: { clientAddress }, params: {} };
+  return { request, context: testContext(clientAddress), params: {} };
+}
+
+/** The load context the server hands every route: the client's address and the database. */
+export function testContext(clientAddress: string = VISITOR) {
+  return {
+    clientAddress,
+    // The database of the test's freshApp(), as the server hands routes its one database.
+    get db() {
+      return currentTestDb();
+    },
+  };
 }
 
 /** Runs a loader or action that is expected to throw a Response (a redirect), and returns it. */

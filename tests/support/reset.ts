@@ -53,6 +53,7 @@ export async function resetApp() {
   resetWrongKeysForTests();
   stopMailWorker();
   await closeDb();
+  current = undefined;
   for (const [k, v] of saved) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
@@ -82,5 +83,14 @@ export async function freshApp(env: Record<string, string | undefined> = {}): Pr
   }
   resetEnvForTests();
   active = true;
-  return getDb();
+  current = await getDb();
+  return current;
+}
+
+let current: Db | undefined;
+
+/** The database of the running test's freshApp() (what the server puts in a route's context). */
+export function currentTestDb(): Db {
+  if (!current) throw new Error("no database: call freshApp() in a beforeEach first");
+  return current;
 }

@@ -9,7 +9,7 @@ import {
   requireSameSiteForm,
 } from "~/lib/admin.server";
 import { getDb } from "~/lib/db.server";
-import { readForm } from "~/lib/forms.server";
+import { readForm } from "~/lib/submission.server";
 import { asRouteError, clientAddress, safeReturnPath } from "~/lib/http.server";
 import { STAFF_HOME } from "./staff-screen";
 import { wrongKeySummary } from "./wrong-keys.server";

@@ -1,6 +1,6 @@
 import { redirect, type AppLoadContext } from "react-router";
 import { getDb } from "~/lib/db.server";
-import { handleForm } from "~/lib/forms.server";
+import { handleForm } from "~/lib/submission.server";
 import { limits } from "~/lib/rate-limit.server";
 import { GENERAL_INTEREST, HeroSchema, JoinSchema } from "./applications.schema";
 import { submitApplication } from "./applications.server";

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "react-router";
 import { getDb } from "~/lib/db.server";
-import { handleForm } from "~/lib/forms.server";
+import { handleForm } from "~/lib/submission.server";
 import { HttpError } from "~/lib/http.server";
 import { limits } from "~/lib/rate-limit.server";
 import { BadgeOrderSchema } from "./badge-order.schema";
@@ -33,8 +33,8 @@ export function badgeOrderAction(request: Request, context: AppLoadContext | und
     schema: BadgeOrderSchema,
     maxBytes: BADGE_FORM_MAX_BYTES,
     limit: { name: "badge-order", rule: limits.badgeOrder },
-    run: async (input, formData) => {
-      const portrait = await portraitFrom(formData);
+    run: async (input, submission) => {
+      const portrait = submission.form ? await portraitFrom(submission.form) : null;
       return submitBadgeOrder(await getDb(), input, portrait);
     },
   });

@@ -3,7 +3,7 @@ import { clientIdCookie, newClientId, readClientId } from "~/features/analytics/
 import { newsletterAction } from "~/features/newsletter/newsletter-action.server";
 import { getDb } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
-import { readForm } from "~/lib/forms.server";
+import { readForm } from "~/lib/submission.server";
 import { clientAddress, HttpError } from "~/lib/http.server";
 import { consume, tooManyMessage, type LimitRule } from "~/lib/rate-limit.server";
 import { BLOG_MESSAGES, feedbackPollId, postPollId } from "./blog";

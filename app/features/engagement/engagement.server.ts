@@ -6,7 +6,7 @@ import { allPolls, allReactionCounts, ensurePoll } from "~/features/blog/blog.se
 import { listSubscribers } from "~/features/newsletter/newsletter.server";
 import { isAdminSession, requireSameSiteForm } from "~/lib/admin.server";
 import { getDb, type Db } from "~/lib/db.server";
-import { readForm } from "~/lib/forms.server";
+import { readForm } from "~/lib/submission.server";
 import { asRouteError, clientAddress } from "~/lib/http.server";
 import {
   ENGAGEMENT_MESSAGES as M,

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type AppLoadContext } from "react-router";
 import { getDb } from "~/lib/db.server";
-import { handleForm, readForm } from "~/lib/forms.server";
+import { handleForm, readForm, submissionOf } from "~/lib/submission.server";
 import { HttpError } from "~/lib/http.server";
 import { limits } from "~/lib/rate-limit.server";
 import { BAG_HREF, ENHANCED_FIELD, type StoreReply } from "./components/store-links";
@@ -36,7 +36,7 @@ export async function addToBagAction(request: Request, context: AppLoadContext |
   const reply = await handleForm({
     request,
     context,
-    formData,
+    submission: submissionOf(formData),
     schema: AddToBagSchema,
     limit: { name: "merch-bag", rule: limits.merchBag },
     run: async (input) => {
@@ -78,7 +78,7 @@ export async function checkoutAction(request: Request, context: AppLoadContext |
   const reply = await handleForm({
     request,
     context,
-    formData,
+    submission: submissionOf(formData),
     schema: CheckoutSchema,
     limit: { name: "merch-order", rule: limits.merchOrder },
     run: async (input) => {

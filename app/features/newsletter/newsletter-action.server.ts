@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "react-router";
 import { getDb } from "~/lib/db.server";
-import { handleForm } from "~/lib/forms.server";
+import { handleForm } from "~/lib/submission.server";
 import { limits } from "~/lib/rate-limit.server";
 import { SubscribeSchema } from "./newsletter.schema";
 import { subscribe } from "./newsletter.server";

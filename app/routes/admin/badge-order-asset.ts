@@ -1,18 +1,17 @@
 import { readOrderAsset } from "~/features/badges/badge-orders.server";
 import { isAdminSession } from "~/lib/admin.server";
-import { getDb } from "~/lib/db.server";
 import { HttpError } from "~/lib/http.server";
 import type { Route } from "./+types/badge-order-asset";
 
 const FILES = { "portrait.png": "portrait", "badge.png": "badge", "poster.png": "poster" } as const;
 
 /** An order's portrait, badge or poster: for signed-in staff, or with the order's random token. */
-export async function loader({ request, params }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const kind = FILES[params.file as keyof typeof FILES];
   if (!kind || !/^BO-[0-9A-Z]{6}$/.test(params.id)) return new Response("Not found", { status: 404 });
   try {
     const token = new URL(request.url).searchParams.get("t");
-    const bytes = await readOrderAsset(await getDb(), params.id, kind, token, await isAdminSession(request));
+    const bytes = await readOrderAsset(context.db, params.id, kind, token, await isAdminSession(request));
     return new Response(new Uint8Array(bytes), {
       headers: {
         "Content-Type": "image/png",

@@ -2,8 +2,8 @@ import { z } from "zod";
 import { listActivity } from "~/features/activity/activity.server";
 import { NAME_PATTERN } from "~/features/analytics/analytics.schema";
 import { requireAdminApi } from "~/lib/admin.server";
-import { jsonApi, parseOr400 } from "~/lib/api.server";
-import { getDb } from "~/lib/db.server";
+import { jsonApi } from "~/lib/api.server";
+import { parseOr400 } from "~/lib/submission.server";
 import { jsonResponse } from "~/lib/http.server";
 
 const QuerySchema = z.object({
@@ -16,7 +16,7 @@ const api = jsonApi({
     await requireAdminApi(request, context);
     const params = Object.fromEntries(new URL(request.url).searchParams);
     const query = parseOr400(QuerySchema, { limit: params.limit || undefined, type: params.type || undefined });
-    return jsonResponse({ ok: true, items: await listActivity(await getDb(), query) });
+    return jsonResponse({ ok: true, items: await listActivity(context.db, query) });
   },
 });
 export const loader = api.loader;

@@ -1,15 +1,15 @@
 import { AnalyticsQuerySchema, queryValues } from "~/features/analytics/reports.schema";
 import { analyticsReply } from "~/features/analytics/reports.server";
 import { requireAdminApi } from "~/lib/admin.server";
-import { jsonApi, parseOr400 } from "~/lib/api.server";
-import { getDb } from "~/lib/db.server";
+import { jsonApi } from "~/lib/api.server";
+import { parseOr400 } from "~/lib/submission.server";
 import { jsonResponse } from "~/lib/http.server";
 
 const api = jsonApi({
   GET: async ({ request, context }) => {
     await requireAdminApi(request, context);
     const query = parseOr400(AnalyticsQuerySchema, queryValues(new URL(request.url).searchParams));
-    return jsonResponse(await analyticsReply(await getDb(), query));
+    return jsonResponse(await analyticsReply(context.db, query));
   },
 });
 export const loader = api.loader;

@@ -11,8 +11,8 @@ import { PORTRAIT_MAX_BYTES, PORTRAIT_SIZE_MESSAGE } from "~/features/badges/por
 import { checkKitPng, decodeImageDataUrl, processPortrait } from "~/features/badges/portrait.server";
 import type { AppLoadContext } from "react-router";
 import { isAdminSession, requireAdminApi } from "~/lib/admin.server";
-import { enforceLimit, jsonApi, parseOr400, trippedHoneypot } from "~/lib/api.server";
-import { getDb } from "~/lib/db.server";
+import { jsonApi } from "~/lib/api.server";
+import { acceptJson, parseOr400 } from "~/lib/submission.server";
 import { clientAddress, jsonResponse, readObjectBody } from "~/lib/http.server";
 import { limits } from "~/lib/rate-limit.server";
 import { admitPublicBody } from "~/lib/upload-guard.server";
@@ -44,7 +44,7 @@ const api = jsonApi({
       q: params.get("q") || undefined,
     });
     // Oldest first: the legacy screen reverses the list to show the newest on top.
-    const items = (await listBadgeOrders(await getDb(), query)).reverse();
+    const items = (await listBadgeOrders(context.db, query)).reverse();
     return jsonResponse({ ok: true, items });
   },
   POST: async ({ request, context }) => {
@@ -63,7 +63,7 @@ const api = jsonApi({
 });
 
 async function post(request: Request, context: AppLoadContext, body: Record<string, unknown>) {
-  const db = await getDb();
+  const db = context.db;
   if ("id" in body) {
     await requireAdminApi(request, context);
     const actorIp = clientAddress(context);
@@ -80,10 +80,12 @@ async function post(request: Request, context: AppLoadContext, body: Record<stri
     await recordActivity(db, { type: "badge_orders.assets", message: `Assets attached to ${input.id}`, meta: { id: input.id }, actorIp });
     return jsonResponse({ ok: true, order });
   }
-  if (trippedHoneypot(body)) return jsonResponse({ ok: true, id: null });
-  const input = parseOr400(BadgeOrderSchema, body);
+  const taken = await acceptJson(request, context, BadgeOrderSchema, { name: "badge-order", rule: limits.badgeOrder }, {
+    submission: { form: null, fields: body },
+  });
+  if (!taken) return jsonResponse({ ok: true, id: null });
+  const { input } = taken;
   const { portraitDataUrl } = parseOr400(PortraitField, body);
-  await enforceLimit(context, "badge-order", limits.badgeOrder);
   const portrait = portraitDataUrl
     ? await processPortrait(decodeImageDataUrl(portraitDataUrl, PORTRAIT_MAX_BYTES, PORTRAIT_SIZE_MESSAGE))
     : null;

@@ -1,12 +1,11 @@
 import { listPosts } from "~/features/blog/blog.server";
 import { jsonApi } from "~/lib/api.server";
-import { getDb } from "~/lib/db.server";
 import { jsonResponse } from "~/lib/http.server";
 
 /** GET /data/blogs.json: the posts, always fresh (the client falls back to its bundled list on failure). */
 const api = jsonApi({
-  GET: async () => {
-    const res = jsonResponse(await listPosts(await getDb()));
+  GET: async ({ context }) => {
+    const res = jsonResponse(await listPosts(context.db));
     res.headers.set("Cache-Control", "no-cache");
     return res;
   },

@@ -3,7 +3,6 @@ import { parseTags } from "~/features/blog/blog";
 import { listPosts } from "~/features/blog/blog.server";
 import { requireAdminApi } from "~/lib/admin.server";
 import { jsonApi } from "~/lib/api.server";
-import { getDb } from "~/lib/db.server";
 import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http.server";
 
 /** Legacy editors send null for an absent field and may send tags as the comma text staff typed. */
@@ -17,14 +16,14 @@ const asPostInput = (item: unknown) => {
 
 /** GET: the posts for the editor. POST (admin) {items}: replace them. */
 const api = jsonApi({
-  GET: async () => jsonResponse(await listPosts(await getDb())),
+  GET: async ({ context }) => jsonResponse(await listPosts(context.db)),
   POST: async ({ request, context }) => {
     await requireAdminApi(request, context);
     const body = await readObjectBody(request, 4 * 1024 * 1024);
     if (!Array.isArray(body.items)) throw new HttpError(400, "items must be a list of blog posts.");
     const check = checkPosts(body.items.map(asPostInput));
     if (!check.ok) throw new HttpError(400, check.message);
-    const saved = await saveBlogList(await getDb(), check.posts, clientAddress(context));
+    const saved = await saveBlogList(context.db, check.posts, clientAddress(context));
     return jsonResponse({ ok: true, count: saved.length });
   },
 });

@@ -1,8 +1,8 @@
 import { GenerateBadgeShareSchema } from "~/features/team-badges/team-badges.schema";
 import { generateBadgeShare } from "~/features/team-badges/team-badges.server";
 import { requireAdminApi } from "~/lib/admin.server";
-import { jsonApi, parseOr400 } from "~/lib/api.server";
-import { getDb } from "~/lib/db.server";
+import { jsonApi } from "~/lib/api.server";
+import { parseOr400 } from "~/lib/submission.server";
 import { clientAddress, readObjectBody } from "~/lib/http.server";
 
 /** Staff: store a team badge's share page fields. Legacy clients read the answer as text. */
@@ -10,7 +10,7 @@ const api = jsonApi({
   POST: async ({ request, context }) => {
     await requireAdminApi(request, context);
     const input = parseOr400(GenerateBadgeShareSchema, await readObjectBody(request));
-    const share = await generateBadgeShare(await getDb(), input, { ip: clientAddress(context) });
+    const share = await generateBadgeShare(context.db, input, { ip: clientAddress(context) });
     return new Response(`Share file generated: ${share.path}`, {
       headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
     });

@@ -1,7 +1,6 @@
 import { generateBlogShareFiles } from "~/features/blog/admin/blog-admin.server";
 import { requireAdminApi } from "~/lib/admin.server";
 import { jsonApi } from "~/lib/api.server";
-import { getDb } from "~/lib/db.server";
 import { clientAddress, jsonResponse, readObjectBody } from "~/lib/http.server";
 
 /** Staff: 'Generate Social Share Files'. The pages are drawn on request; this reports how many there are. */
@@ -9,7 +8,7 @@ const api = jsonApi({
   POST: async ({ request, context }) => {
     await requireAdminApi(request, context);
     await readObjectBody(request);
-    const { count } = await generateBlogShareFiles(await getDb(), clientAddress(context));
+    const { count } = await generateBlogShareFiles(context.db, clientAddress(context));
     return jsonResponse({ ok: true, count });
   },
 });

@@ -1,15 +1,14 @@
 import { FALLBACK_CATALOGUE } from "~/features/merch/merch";
 import { loadCatalogue } from "~/features/merch/merch.server";
 import { jsonApi } from "~/lib/api.server";
-import { getDb } from "~/lib/db.server";
 import { jsonResponse } from "~/lib/http.server";
 
 /** GET /data/merch.json: the public catalogue; the built-in items when it cannot be read. */
 const api = jsonApi({
-  GET: async () => {
-    // loadCatalogue falls back when the query fails; the catch covers a database that will not open.
-    const items = await getDb()
-      .then(async (db) => (await loadCatalogue(db)).items)
+  GET: async ({ context }) => {
+    // loadCatalogue falls back when the query fails; the catch covers anything else.
+    const items = await loadCatalogue(context.db)
+      .then((c) => c.items)
       .catch(() => FALLBACK_CATALOGUE);
     const res = jsonResponse(items);
     res.headers.set("Cache-Control", "no-cache");

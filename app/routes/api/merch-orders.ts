@@ -2,8 +2,8 @@ import { recordActivity } from "~/features/activity/activity.server";
 import { MerchOrderApiSchema, MerchOrderStatusSchema } from "~/features/merch/merch.schema";
 import { listMerchOrders, setMerchOrderStatus, submitMerchOrder } from "~/features/merch/merch.server";
 import { requireAdminApi } from "~/lib/admin.server";
-import { enforceLimit, jsonApi, parseOr400, trippedHoneypot } from "~/lib/api.server";
-import { getDb } from "~/lib/db.server";
+import { jsonApi } from "~/lib/api.server";
+import { acceptJson, parseOr400 } from "~/lib/submission.server";
 import { clientAddress, jsonResponse, readObjectBody } from "~/lib/http.server";
 import { limits } from "~/lib/rate-limit.server";
 
@@ -21,24 +21,23 @@ const toLine = (l: ApiLine) => ({
 /** POST (public): place an order. GET (admin): list them. PATCH (admin): set a status. */
 const api = jsonApi({
   POST: async ({ request, context }) => {
-    const body = await readObjectBody(request, 64 * 1024);
-    if (trippedHoneypot(body)) return jsonResponse({ ok: true, id: null });
-    const input = parseOr400(MerchOrderApiSchema, body);
-    await enforceLimit(context, "merch-order", limits.merchOrder);
-    const { id } = await submitMerchOrder(await getDb(), input, input.items.map(toLine), { clientCurrency: input.currency || undefined });
+    const taken = await acceptJson(request, context, MerchOrderApiSchema, { name: "merch-order", rule: limits.merchOrder }, { maxBytes: 64 * 1024 });
+    if (!taken) return jsonResponse({ ok: true, id: null });
+    const { input } = taken;
+    const { id } = await submitMerchOrder(context.db, input, input.items.map(toLine), { clientCurrency: input.currency || undefined });
     return jsonResponse({ ok: true, id });
   },
   GET: async ({ request, context }) => {
     await requireAdminApi(request, context);
     const q = new URL(request.url).searchParams.get("q") ?? undefined;
-    return jsonResponse({ ok: true, orders: await listMerchOrders(await getDb(), q) });
+    return jsonResponse({ ok: true, orders: await listMerchOrders(context.db, q) });
   },
   PATCH: async ({ request, context }) => {
     await requireAdminApi(request, context);
     const body = await readObjectBody(request);
     // A cancelled note prompt sends null: the current note stays.
     const { id, status, notes } = parseOr400(MerchOrderStatusSchema, { ...body, notes: body.notes ?? undefined });
-    const db = await getDb();
+    const db = context.db;
     const order = await setMerchOrderStatus(db, id, status, notes);
     await recordActivity(db, { type: "merch.order_status", message: `Order ${id} marked ${status}`, meta: { id, status }, actorIp: clientAddress(context) });
     return jsonResponse({ ok: true, order });

@@ -4,7 +4,6 @@ import { CatalogueSchema } from "~/features/merch/merch.schema";
 import { listItems, saveCatalogue } from "~/features/merch/merch.server";
 import { requireAdminApi } from "~/lib/admin.server";
 import { jsonApi } from "~/lib/api.server";
-import { getDb } from "~/lib/db.server";
 import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http.server";
 import { clearPageCache } from "~/lib/page-cache.server";
 
@@ -26,11 +25,11 @@ function parseCatalogue(body: Record<string, unknown>) {
 
 /** GET: the catalogue for the editor (no fallback: staff must never save the built-in items over theirs). POST (admin): replace it. */
 const api = jsonApi({
-  GET: async () => jsonResponse(await listItems(await getDb())),
+  GET: async ({ context }) => jsonResponse(await listItems(context.db)),
   POST: async ({ request, context }) => {
     await requireAdminApi(request, context);
     const items = parseCatalogue(await readObjectBody(request, 1024 * 1024));
-    const db = await getDb();
+    const db = context.db;
     const saved = await saveCatalogue(db, items);
     clearPageCache();
     await recordActivity(db, { type: "merch.save", message: `Merch catalogue saved (${saved.length} items)`, meta: { count: saved.length }, actorIp: clientAddress(context) });

@@ -2,7 +2,6 @@ import { notifyBlogSubscribers } from "~/features/blog/admin/blog-admin.server";
 import { SLUG_PATTERN } from "~/features/blog/blog.schema";
 import { requireAdminApi } from "~/lib/admin.server";
 import { jsonApi } from "~/lib/api.server";
-import { getDb } from "~/lib/db.server";
 import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http.server";
 
 /** Staff {slug}: answers at once with the number of subscribers; the mail goes out in the background. */
@@ -12,7 +11,7 @@ const api = jsonApi({
     const { slug } = await readObjectBody(request);
     if (typeof slug !== "string" || !slug.trim()) throw new HttpError(400, "slug is required.");
     if (!SLUG_PATTERN.test(slug.trim())) throw new HttpError(404, "Unknown post.");
-    const run = await notifyBlogSubscribers(await getDb(), slug.trim(), clientAddress(context));
+    const run = await notifyBlogSubscribers(context.db, slug.trim(), clientAddress(context));
     return jsonResponse({ ok: true, recipients: run.recipients, notification: run.id });
   },
 });

@@ -3,8 +3,8 @@ import { readClientId, requireClientId } from "~/features/analytics/analytics.se
 import { PollCreateSchema, PollVoteSchema } from "~/features/blog/blog.schema";
 import { allPolls, clientVotes, ensurePoll, pollCounts, vote } from "~/features/blog/blog.server";
 import { requireAdminApi } from "~/lib/admin.server";
-import { enforceLimit, jsonApi, parseOr400 } from "~/lib/api.server";
-import { getDb } from "~/lib/db.server";
+import { jsonApi } from "~/lib/api.server";
+import { acceptJson, parseOr400, readSubmission } from "~/lib/submission.server";
 import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http.server";
 import { limits } from "~/lib/rate-limit.server";
 
@@ -22,7 +22,7 @@ const withText = (body: Record<string, unknown>, ...keys: string[]) =>
 const api = jsonApi({
   GET: async ({ request, context }) => {
     const params = new URL(request.url).searchParams;
-    const db = await getDb();
+    const db = context.db;
     if (params.get("mode") === "all") {
       await requireAdminApi(request, context);
       return jsonResponse({ ok: true, polls: await allPolls(db) });
@@ -33,8 +33,9 @@ const api = jsonApi({
     return jsonResponse({ ok: true, options, mine: await clientVotes(db, id, readClientId(request)) });
   },
   POST: async ({ request, context }) => {
-    const body = await readObjectBody(request);
-    const db = await getDb();
+    const submission = await readSubmission(request, 16 * 1024);
+    const body = submission.fields;
+    const db = context.db;
     if (request.headers.has("x-admin-key")) {
       await requireAdminApi(request, context);
       const input = parseOr400(PollCreateSchema, withText(body, "id"));
@@ -47,9 +48,12 @@ const api = jsonApi({
       });
       return jsonResponse({ ok: true, options });
     }
-    const input = parseOr400(PollVoteSchema, withText(body, "id", "option"));
+    const taken = await acceptJson(request, context, PollVoteSchema, { name: "poll-votes", rule: limits.votes }, {
+      submission: { form: null, fields: withText(body, "id", "option") },
+    });
+    if (!taken) return jsonResponse({ ok: true });
+    const { input } = taken;
     const cid = requireClientId(request, input.cid);
-    await enforceLimit(context, "poll-votes", limits.votes);
     const options = await vote(db, { id: input.id, option: input.option, cid });
     return jsonResponse({ ok: true, options, mine: await clientVotes(db, input.id, cid) });
   },

@@ -3,9 +3,9 @@ import { ReactionSchema } from "~/features/blog/blog.schema";
 import { allReactionCounts, clientReactions, getPost, reactionCounts, toggleReaction } from "~/features/blog/blog.server";
 import type { ReactionCounts } from "~/features/blog/blog";
 import { requireAdminApi } from "~/lib/admin.server";
-import { enforceLimit, jsonApi, parseOr400 } from "~/lib/api.server";
-import { getDb } from "~/lib/db.server";
-import { HttpError, jsonResponse, readObjectBody } from "~/lib/http.server";
+import { jsonApi } from "~/lib/api.server";
+import { acceptJson } from "~/lib/submission.server";
+import { HttpError, jsonResponse } from "~/lib/http.server";
 import { limits } from "~/lib/rate-limit.server";
 
 
@@ -17,7 +17,7 @@ const answer = (counts: ReactionCounts, mine: string[]) => jsonResponse({ ok: tr
 const api = jsonApi({
   GET: async ({ request, context }) => {
     const params = new URL(request.url).searchParams;
-    const db = await getDb();
+    const db = context.db;
     if (params.get("mode") === "all") {
       await requireAdminApi(request, context);
       return jsonResponse({ ok: true, slugs: await allReactionCounts(db) });
@@ -29,10 +29,11 @@ const api = jsonApi({
     return answer(await reactionCounts(db, slug), await clientReactions(db, slug, readClientId(request)));
   },
   POST: async ({ request, context }) => {
-    const input = parseOr400(ReactionSchema, await readObjectBody(request));
+    const taken = await acceptJson(request, context, ReactionSchema, { name: "reactions", rule: limits.reactions });
+    if (!taken) return jsonResponse({ ok: true });
+    const { input } = taken;
     const cid = requireClientId(request, input.cid);
-    await enforceLimit(context, "reactions", limits.reactions);
-    const db = await getDb();
+    const db = context.db;
     const counts = await toggleReaction(db, { slug: input.slug, reaction: input.reaction, undo: input.undo, cid });
     return answer(counts, await clientReactions(db, input.slug, cid));
   },

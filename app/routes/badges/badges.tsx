@@ -7,8 +7,7 @@ import { genShareAction } from "~/features/team-badges/team-badge-actions.server
 import { parseBadgeQuery } from "~/features/team-badges/team-badges.schema";
 import { badgeLinks, findTeamBadge, listTeamBadges, verifyTeamBadge } from "~/features/team-badges/team-badges.server";
 import { isAdminSession } from "~/lib/admin.server";
-import { getDb } from "~/lib/db.server";
-import { readForm } from "~/lib/forms.server";
+import { readForm } from "~/lib/submission.server";
 import { asRouteError } from "~/lib/http.server";
 import { pageMeta } from "~/lib/meta";
 import badgesCss from "~/styles/badges.css?url";
@@ -36,12 +35,12 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
   });
 };
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const query = parseBadgeQuery(new URL(request.url).searchParams);
   // ?id= pre-fills the search and the verify box, and opens that badge.
   const searchText = query.q || query.id;
   const verifyText = query.verify || query.id;
-  const db = await getDb();
+  const db = context.db;
   const [badges, verify, selected, isAdmin] = await Promise.all([
     listTeamBadges(db, { q: searchText, wonOnly: query.wonOnly, category: query.category }),
     verifyText ? verifyTeamBadge(db, verifyText) : null,

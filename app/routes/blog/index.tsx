@@ -6,7 +6,6 @@ import { replyFor, type BlogReply } from "~/features/blog/components/blog-reply"
 import { BlogSubscribe } from "~/features/blog/components/blog-subscribe";
 import { PostListCard } from "~/features/blog/components/post-card";
 import { toCard } from "~/features/blog/components/post-format";
-import { getDb } from "~/lib/db.server";
 import { pageMeta } from "~/lib/meta";
 import { site } from "~/lib/site";
 import blogCss from "~/styles/blog.css?url";
@@ -23,8 +22,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     path: "/blogs",
   });
 
-export async function loader() {
-  const posts = await listPostCards(await getDb());
+export async function loader({ context }: Route.LoaderArgs) {
+  const posts = await listPostCards(context.db);
   return { posts: posts.map(toCard) };
 }
 

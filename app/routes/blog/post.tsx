@@ -24,7 +24,6 @@ import { QuestionPoll } from "~/features/blog/components/question-poll";
 import { ReactionBar } from "~/features/blog/components/reaction-bar";
 import { ReadingProgress } from "~/features/blog/components/reading-progress";
 import { ShareBar } from "~/features/blog/components/share-bar";
-import { getDb } from "~/lib/db.server";
 import { pageMeta, publicOrigin } from "~/lib/meta";
 import { site } from "~/lib/site";
 import blogCss from "~/styles/blog.css?url";
@@ -72,7 +71,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
 };
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const db = await getDb();
+  const db = context.db;
   const post = await getPost(db, params.slug);
   if (!post) throw data(BLOG_MESSAGES.notFound, { status: 404 });
   const cid = clientIdOf(request, context);

@@ -9,7 +9,7 @@ import { TierGrid } from "~/features/badges/components/tier-grid";
 import { EVENT, findTier, formatKes } from "~/features/badges/tiers";
 import { NewsletterForm } from "~/features/newsletter/components/newsletter-form";
 import { newsletterAction } from "~/features/newsletter/newsletter-action.server";
-import { readForm } from "~/lib/forms.server";
+import { readForm } from "~/lib/submission.server";
 import { HttpError } from "~/lib/http.server";
 import { admitPublicBody, type BodySlot } from "~/lib/upload-guard.server";
 import { pageMeta, publicOrigin } from "~/lib/meta";

@@ -15,7 +15,6 @@ import {
   removeLineAction,
   unknownIntent,
 } from "~/features/merch/store-actions.server";
-import { getDb } from "~/lib/db.server";
 import { pageMeta, publicOrigin } from "~/lib/meta";
 import { site } from "~/lib/site";
 import { trackEvent } from "~/lib/track";
@@ -45,8 +44,8 @@ export const meta: Route.MetaFunction = ({ matches, loaderData, location }) => {
   });
 };
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const db = await getDb();
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const db = context.db;
   const [catalogue, bag] = await Promise.all([
     loadCatalogue(db),
     getBag(db, readBagId(request)).catch((e): BagView => {

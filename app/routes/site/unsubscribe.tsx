@@ -1,8 +1,7 @@
 import { Form, data } from "react-router";
 import { UnsubscribeTokenSchema } from "~/features/newsletter/newsletter.schema";
 import { findSubscriberByToken, maskEmail, unsubscribe } from "~/features/newsletter/newsletter.server";
-import { getDb } from "~/lib/db.server";
-import { readForm } from "~/lib/forms.server";
+import { readForm } from "~/lib/submission.server";
 import { asRouteError } from "~/lib/http.server";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/unsubscribe";
@@ -17,18 +16,18 @@ function tokenFrom(value: unknown) {
   return parsed.success ? parsed.data : null;
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const token = tokenFrom(new URL(request.url).searchParams.get("token"));
-  const sub = token ? await findSubscriberByToken(await getDb(), token) : undefined;
+  const sub = token ? await findSubscriberByToken(context.db, token) : undefined;
   if (!token || !sub) return data({ state: "unknown" as const, token: "", email: "" }, 404);
   return { state: sub.status === "active" ? ("active" as const) : ("done" as const), token, email: maskEmail(sub.email) };
 }
 
 // Also answers RFC 8058 one-click requests from mail apps (token in the query string).
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const form = await asRouteError(() => readForm(request, 4096));
   const token = tokenFrom(form.get("token") ?? new URL(request.url).searchParams.get("token"));
-  const ok = token ? await unsubscribe(await getDb(), token) : false;
+  const ok = token ? await unsubscribe(context.db, token) : false;
   return ok ? { state: "done" as const } : data({ state: "unknown" as const }, 404);
 }
 

@@ -2,7 +2,7 @@ import { data, type AppLoadContext } from "react-router";
 import { recordActivity } from "~/features/activity/activity.server";
 import { requireAdminSession } from "~/lib/admin.server";
 import { getDb, type Db } from "~/lib/db.server";
-import { readForm } from "~/lib/forms.server";
+import { readForm } from "~/lib/submission.server";
 import { clientAddress, HttpError } from "~/lib/http.server";
 import { ListQuerySchema, OrderIdSchema } from "../badge-order.schema";
 import {

@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { recordActivity } from "~/features/activity/activity.server";
 import { requireAdminSession } from "~/lib/admin.server";
 import { getDb, type Db } from "~/lib/db.server";
-import { readForm } from "~/lib/forms.server";
+import { readForm } from "~/lib/submission.server";
 import { clientAddress, HttpError } from "~/lib/http.server";
 import { clearPageCache } from "~/lib/page-cache.server";
 import type { MerchItem } from "../merch";

@@ -1,0 +1,223 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type AppLoadContext } from "react-router";
+import type { z } from "zod";
+import { HONEYPOT_FIELD, type Reply } from "./forms";
+import { clientAddress, HttpError, httpErrorOf, readBodyText, readObjectBody } from "./http.server";
+import { consume, tooManyMessage, type LimitRule } from "./rate-limit.server";
+
+/**
+ * One road for every submission, HTML form or JSON call: the body is read once, then
+ * honeypot → schema → per-address limit → the feature call. `handleForm` words the outcome as
+ * a form reply; `acceptJson` as the legacy JSON answers.
+ */
+
+export const FORM_UNREADABLE = "That form could not be read. Please try sending it again.";
+
+/** A request body, read once. */
+export type Submission = {
+  /** The form as sent (url-encoded or multipart), or null for a JSON body. */
+  form: FormData | null;
+  /** The body's fields: a form's text fields, or the JSON object. */
+  fields: Record<string, unknown>;
+};
+
+/** Reads a form body with a size limit (a plain form, JavaScript or not). */
+export async function readForm(request: Request, maxBytes = 32 * 1024): Promise<FormData> {
+  const type = request.headers.get("content-type") ?? "";
+  if (type.includes("multipart/form-data")) {
+    const declared = Number(request.headers.get("content-length") ?? "NaN");
+    if (!Number.isFinite(declared) || declared > maxBytes) {
+      throw new HttpError(413, "That form is too large to send.");
+    }
+    try {
+      return await request.formData();
+    } catch {
+      // A broken multipart body (no boundary, cut off, not multipart at all).
+      throw new HttpError(400, FORM_UNREADABLE);
+    }
+  }
+  const text = await readBodyText(request, maxBytes);
+  const fd = new FormData();
+  for (const [k, v] of new URLSearchParams(text)) fd.append(k, v);
+  return fd;
+}
+
+const isFormType = (type: string) => type.includes("multipart/form-data") || type.includes("application/x-www-form-urlencoded");
+
+/** A form already read, as a submission (its text fields; the first of repeated names). */
+export function submissionOf(form: FormData): Submission {
+  const fields: Record<string, unknown> = {};
+  for (const [k, v] of form) if (typeof v === "string" && !(k in fields)) fields[k] = v;
+  return { form, fields };
+}
+
+/** Reads the body once: a form (url-encoded or multipart), or else a JSON object. */
+export async function readSubmission(request: Request, maxBytes = 32 * 1024): Promise<Submission> {
+  if (isFormType(request.headers.get("content-type") ?? "")) return submissionOf(await readForm(request, maxBytes));
+  return { form: null, fields: await readObjectBody(request, maxBytes) };
+}
+
+/** What was typed, so a form that failed keeps it (never the honeypot or private fields). */
+export function typedValues(submission: Submission): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(submission.fields)) {
+    if (typeof v === "string" && k !== HONEYPOT_FIELD && !k.startsWith("_")) out[k] = v.slice(0, 2000);
+  }
+  return out;
+}
+
+export const trippedHoneypot = (submission: Submission) => {
+  const trap = submission.fields[HONEYPOT_FIELD];
+  return typeof trap === "string" && trap.trim() !== "";
+};
+
+export type Intake<T> =
+  | { kind: "trap" }
+  | { kind: "invalid"; fieldErrors: Record<string, string[]>; message: string }
+  | { kind: "limited"; retryAfterSeconds: number; message: string }
+  | { kind: "ok"; value: T };
+
+/** Our own messages are sentences; zod's generic ones get the field name in front. */
+function sentence(field: string, message: string) {
+  const generic = /^(Invalid (input|option|string|key|element|union)|Too (small|big)|Unrecognized key)/.test(message);
+  const plain = !generic && (/^[A-Z]/.test(message) || (!!field && message.startsWith(field)));
+  return plain ? message : `${field || "request"}: ${message}`;
+}
+
+/**
+ * Honeypot → schema → limit. Only well-formed submissions count against the limit: a typo
+ * costs nothing. A form is parsed by Conform (empty inputs are absent), JSON by the schema.
+ */
+export async function intake<S extends z.ZodType>(
+  submission: Submission,
+  schema: S,
+  limit: { name: string; rule: LimitRule } | null,
+  context: AppLoadContext | undefined,
+  /** "form": Conform reads the form as a browser sent it; "fields": the schema reads the fields. */
+  how: "form" | "fields" = submission.form ? "form" : "fields",
+): Promise<Intake<z.output<S>>> {
+  if (trippedHoneypot(submission)) return { kind: "trap" };
+  let value: z.output<S>;
+  if (how === "form" && submission.form) {
+    const parsed = parseWithZod(submission.form, { schema });
+    if (parsed.status !== "success") {
+      const fieldErrors: Record<string, string[]> = {};
+      for (const [k, v] of Object.entries(parsed.error ?? {})) if (v) fieldErrors[k] = v;
+      const [field, messages] = Object.entries(fieldErrors)[0] ?? ["", ["Invalid request."]];
+      return { kind: "invalid", fieldErrors, message: sentence(field, messages[0] ?? "Invalid request.") };
+    }
+    value = parsed.value as z.output<S>;
+  } else {
+    const parsed = schema.safeParse(submission.fields);
+    if (!parsed.success) {
+      const fieldErrors: Record<string, string[]> = {};
+      for (const issue of parsed.error.issues) (fieldErrors[issue.path.join(".")] ??= []).push(issue.message);
+      const issue = parsed.error.issues[0];
+      return { kind: "invalid", fieldErrors, message: sentence(issue?.path.join(".") ?? "", issue?.message ?? "Invalid request.") };
+    }
+    value = parsed.data;
+  }
+  if (limit) {
+    const limited = await consume(limit.name, limit.rule, clientAddress(context));
+    if (!limited.ok) {
+      return { kind: "limited", retryAfterSeconds: limited.retryAfterSeconds, message: tooManyMessage(limited.retryAfterSeconds) };
+    }
+  }
+  return { kind: "ok", value };
+}
+
+/** Parses with a schema outside a submission (admin JSON, queries): the first problem is a 400. */
+export function parseOr400<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  throw new HttpError(400, sentence(issue?.path.join(".") ?? "", issue?.message ?? "Invalid request."));
+}
+
+type HandleFormOptions<S extends z.ZodType, R> = {
+  request: Request;
+  context: AppLoadContext | undefined;
+  schema: S;
+  limit: { name: string; rule: LimitRule };
+  /** Runs with the valid input; its return value is put in the reply's `result`. */
+  run: (value: z.output<S>, submission: Submission) => Promise<R>;
+  /** Largest body accepted (default 32 KB; forms with uploads set more). */
+  maxBytes?: number;
+  /** A body the route already read (pages with several forms read once, then dispatch). */
+  submission?: Submission;
+  /** Put in every reply, so a page with several forms knows whose answer it is. */
+  intent?: string;
+};
+
+/**
+ * The HTML action recipe: read once, intake, one feature call. Bad input is a 400 reply that
+ * keeps what was typed; the limit is a 429; a feature's DomainError keeps its field.
+ */
+export async function handleForm<S extends z.ZodType, R extends Record<string, string | number> | void>(
+  opts: HandleFormOptions<S, R>,
+) {
+  const intent = opts.intent ? { intent: opts.intent } : {};
+  let submission: Submission;
+  try {
+    submission = opts.submission ?? (await readSubmission(opts.request, opts.maxBytes));
+  } catch (e) {
+    const http = httpErrorOf(e);
+    if (http) return data<Reply>({ status: "error", detail: http.message, ...intent }, http.status);
+    throw e;
+  }
+  const values = typedValues(submission);
+  const taken = await intake(submission, opts.schema, opts.limit, opts.context);
+  switch (taken.kind) {
+    case "trap":
+      // Looks like a bot: answer as if all went well, keep nothing.
+      return data<Reply>({ status: "success", ...intent }, 200);
+    case "invalid":
+      return data<Reply>({ status: "error", fieldErrors: taken.fieldErrors, values, ...intent }, 400);
+    case "limited":
+      return data<Reply>(
+        { status: "error", detail: taken.message, retryAfter: taken.retryAfterSeconds, values, ...intent },
+        { status: 429, headers: { "Retry-After": String(taken.retryAfterSeconds) } },
+      );
+  }
+  let result: R;
+  try {
+    result = await opts.run(taken.value, submission);
+  } catch (e) {
+    const http = httpErrorOf(e);
+    if (http) {
+      const reply: Reply = http.field
+        ? { status: "error", fieldErrors: { [http.field]: [http.message] }, values, ...intent }
+        : { status: "error", detail: http.message, values, ...intent };
+      return data<Reply>(reply, { status: http.status, headers: http.headers });
+    }
+    // Nothing was saved and the visitor is told so (with the spec's email fallback).
+    console.error("[form] could not complete a submission", e);
+    return data<Reply>({ status: "error", detail: "the server could not save it", values, ...intent }, 500);
+  }
+  return data<Reply>({ status: "success", result: result ?? undefined, ...intent }, 200);
+}
+
+/**
+ * The JSON adapters' intake: the valid input, or null when a bot filled the honeypot (answer
+ * as if all went well). Bad input is an HttpError 400 with the first message; the limit a 429.
+ */
+export async function acceptJson<S extends z.ZodType>(
+  request: Request,
+  context: AppLoadContext | undefined,
+  schema: S,
+  limit: { name: string; rule: LimitRule } | null,
+  opts: { maxBytes?: number; submission?: Submission } = {},
+): Promise<{ input: z.output<S>; submission: Submission } | null> {
+  const submission = opts.submission ?? (await readSubmission(request, opts.maxBytes ?? 16 * 1024));
+  const taken = await intake(submission, schema, limit, context, "fields");
+  switch (taken.kind) {
+    case "trap":
+      return null;
+    case "invalid":
+      throw new HttpError(400, taken.message);
+    case "limited":
+      throw new HttpError(429, taken.message, { "Retry-After": String(taken.retryAfterSeconds) });
+    case "ok":
+      return { input: taken.value, submission };
+  }
+}
