@@ -1,3 +1,4 @@
+import { actorLabel, type Actor } from "~/lib/actor";
 import type { Db } from "~/lib/db.server";
 import { nowIso } from "~/lib/db.server";
 
@@ -25,6 +26,16 @@ export async function recordActivity(
     })
     .executeTakeFirstOrThrow();
   return Number(result.insertId);
+}
+
+/** An entry written by the domain function that did the work, for the actor who asked for it. */
+export function logAction(
+  db: Db,
+  actor: Actor,
+  entry: { type: string; message: string; meta?: Record<string, unknown> },
+): Promise<number> {
+  const meta = actor.kind === "system" ? { ...entry.meta, automatic: actor.reason } : entry.meta;
+  return recordActivity(db, { ...entry, meta, actorIp: actorLabel(actor) });
 }
 
 /** The newest `limit` entries (of `type`, when given), oldest first as the log reads. */

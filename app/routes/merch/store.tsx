@@ -19,6 +19,7 @@ import { pageMeta, publicOrigin } from "~/lib/meta";
 import { site } from "~/lib/site";
 import { trackEvent } from "~/lib/track";
 import storeCss from "~/styles/store.css?url";
+import { networkSafe } from "~/lib/client-action";
 import type { Route } from "./+types/store";
 
 export const handle = { page: "merch.store" };
@@ -81,14 +82,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 /** A dropped connection becomes a reply the forms can word, instead of an error page. */
-export async function clientAction({ serverAction }: Route.ClientActionArgs): Promise<StoreReply> {
-  try {
-    return await serverAction();
-  } catch (e) {
-    if (e instanceof Response) throw e;
-    return isRouteErrorResponse(e) ? { status: "error" } : { status: "error", network: true };
-  }
-}
+export const clientAction = ({ serverAction }: Route.ClientActionArgs) => networkSafe<StoreReply>(serverAction);
 
 export default function StorePage({ loaderData, actionData }: Route.ComponentProps) {
   const { items } = loaderData;
