@@ -2,7 +2,6 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { BODY_BYTES_RULE, BUSY_RECEIVING, LARGE_BODIES_AT_ONCE, largeBodiesInFlight } from "~/lib/upload-guard.server";
 import * as badgeOrdersApi from "~/routes/api/badge-orders";
 import * as eventRoute from "~/routes/event/event";
-import type { Db } from "~/lib/db.server";
 import { ORIGIN, args, readJson, reply, type ApiError } from "../support/http";
 import { freshApp } from "../support/reset";
 
@@ -37,9 +36,8 @@ function probeRequest(path: string, declared: number, headers: Record<string, st
   return { request, wasRead: () => read, finish };
 }
 
-let db: Db;
 beforeEach(async () => {
-  db = await freshApp();
+  await freshApp();
 });
 
 async function expectError(res: Response, status: number) {

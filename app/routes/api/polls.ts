@@ -5,7 +5,7 @@ import { allPolls, clientVotes, ensurePoll, pollCounts, vote } from "~/features/
 import { requireAdminApi } from "~/lib/admin.server";
 import { jsonApi } from "~/lib/api.server";
 import { acceptJson, parseOr400, readSubmission } from "~/lib/submission.server";
-import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http.server";
+import { clientAddress, HttpError, jsonResponse } from "~/lib/http.server";
 import { limits } from "~/lib/rate-limit.server";
 
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { isRouteErrorResponse, Link, type ShouldRevalidateFunction, useLocation, useMatches, useNavigate, useSearchParams } from "react-router";
+import { Link, type ShouldRevalidateFunction, useLocation, useMatches, useNavigate, useSearchParams } from "react-router";
 import { BagDialog, useOptimisticBag } from "~/features/merch/components/bag-dialog";
 import { CatalogueGrid } from "~/features/merch/components/catalogue-grid";
 import { CheckoutDialog } from "~/features/merch/components/checkout-dialog";
