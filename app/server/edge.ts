@@ -59,47 +59,53 @@ export function headersOf(rawHeaders: string[]): Headers {
   return headers;
 }
 
+/**
+ * The request body as a web stream that reads only when the app reads: bytes nobody asked for
+ * stay in the socket (and are discarded when the answer closes the connection), so a refused
+ * upload never sits in memory. A body cut off mid-way ends the stream with an error.
+ */
+export function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let ended = false;
+  let failure: Error | null = null;
+  req.once("end", () => (ended = true));
+  req.once("error", (e) => (failure = e));
+  req.once("aborted", () => (failure ??= new Error("The request was aborted.")));
+  /** Resolves when there may be something new to read (data, the end, an error, a close). */
+  const change = () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        for (const ev of ["readable", "end", "error", "close", "aborted"]) req.off(ev, done);
+        resolve();
+      };
+      for (const ev of ["readable", "end", "error", "close", "aborted"]) req.once(ev, done);
+    });
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        for (;;) {
+          if (failure) return controller.error(failure);
+          const chunk: Buffer | null = req.read();
+          if (chunk) return controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if (ended || req.readableEnded) return controller.close();
+          if (req.destroyed) return controller.error(new Error("The request body was cut off."));
+          await change();
+        }
+      },
+      cancel() {
+        // The app stopped reading: what is left is dropped, not buffered.
+        req.resume();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
 /** The fetch Request for a node:http request, or null when it cannot be one (answer 400). */
 export function toFetchRequest(req: IncomingMessage, url: URL, signal: AbortSignal): Request | null {
   const method = req.method ?? "GET";
   const init: RequestInit & { duplex?: "half" } = { method, headers: headersOf(req.rawHeaders), signal };
   if (method !== "GET" && method !== "HEAD") {
-    init.body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        let done = false;
-        const fail = (e: unknown) => {
-          if (done) return;
-          done = true;
-          try {
-            controller.error(e instanceof Error ? e : new Error("The request body was cut off."));
-          } catch {
-            /* already closed */
-          }
-        };
-        req.on("data", (chunk: Buffer) => {
-          if (done) return;
-          try {
-            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          } catch (e) {
-            fail(e);
-          }
-        });
-        req.on("end", () => {
-          if (done) return;
-          done = true;
-          try {
-            controller.close();
-          } catch {
-            /* already closed */
-          }
-        });
-        req.on("error", fail);
-        req.on("aborted", () => fail(new Error("The request was aborted.")));
-      },
-      cancel() {
-        req.resume();
-      },
-    });
+    init.body = bodyStream(req);
     init.duplex = "half";
   }
   try {
@@ -129,6 +135,8 @@ export async function sendResponse(req: IncomingMessage, res: ServerResponse, re
   try {
     const raw: string[] = [];
     for (const [key, value] of response.headers) raw.push(key, value);
+    // A body the app did not read (a refused upload): close rather than drain it.
+    if (!req.complete && !response.headers.has("connection")) raw.push("Connection", "close");
     res.writeHead(response.status, raw);
     if (response.body && req.method !== "HEAD") {
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {

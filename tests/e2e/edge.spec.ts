@@ -145,6 +145,39 @@ test("300 fuzzed bodies to every form and JSON endpoint: never a 5xx, never a re
   expect(servingPids(site.output()).at(-1)).toBe(pid);
 });
 
+test("40 parallel 11 MB bodies the site refuses are never held in memory", async () => {
+  const pid = servingPids(site.output()).at(-1)!;
+  const rssKb = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))![1]);
+  const before = rssKb();
+  const body = Buffer.alloc(11 * 1024 * 1024, "A");
+  const http = await import("node:http");
+  const send = (i: number) =>
+    new Promise<number | "reset">((resolve) => {
+      const req = http.request(
+        {
+          host: "127.0.0.1",
+          port: site.port,
+          path: "/api/badge_orders.php",
+          method: "POST",
+          headers: { "Content-Type": "application/json", "Content-Length": body.length, "X-Forwarded-For": `10.88.0.${i}` },
+        },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode!));
+        },
+      );
+      // The site may close the connection before all 11 MB are sent: that is the point.
+      req.on("error", () => resolve("reset"));
+      req.end(body);
+    });
+  const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => send(i)));
+  for (const a of answers) expect([413, "reset"]).toContain(a);
+  expect(answers.filter((a) => a === 413).length).toBeGreaterThan(0);
+  const grownMb = (rssKb() - before) / 1024;
+  expect(grownMb, `the server process grew by ${grownMb.toFixed(0)} MB`).toBeLessThan(100);
+  expect(await home()).toBe(200);
+});
+
 test(`one address may hold ${CONNECTIONS_PER_ADDRESS} connections; the next is told to retry, others are served`, async () => {
   const net = await import("node:net");
   const open: import("node:net").Socket[] = [];
