@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "react-router";
 import { getDb } from "~/lib/db.server";
 import { handleForm } from "~/lib/submission.server";
-import { HttpError } from "~/lib/http.server";
+import { DomainError, onField } from "~/lib/domain-error";
 import { limits } from "~/lib/rate-limit.server";
 import { BadgeOrderSchema } from "./badge-order.schema";
 import { submitBadgeOrder } from "./badge-orders.server";
@@ -17,7 +17,7 @@ async function portraitFrom(formData: FormData): Promise<Buffer | null> {
   try {
     return await processPortrait(new Uint8Array(await file.arrayBuffer()));
   } catch (e) {
-    if (e instanceof HttpError) throw new HttpError(e.status, e.message, {}, "portrait");
+    if (e instanceof DomainError) throw onField(e, "portrait");
     throw e;
   }
 }

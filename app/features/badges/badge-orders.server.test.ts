@@ -4,7 +4,8 @@ import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "~/lib/db.server";
 import { drainOutbox, MAX_ATTEMPTS } from "~/lib/email.server";
-import { HttpError } from "~/lib/http.server";
+import { DomainError } from "~/lib/domain-error";
+import { httpErrorOf } from "~/lib/http.server";
 import { freshApp } from "../../../tests/support/reset";
 import { closedPort, startSmtpReceiver, type SmtpReceiver } from "../../../tests/support/smtp";
 import { BadgeOrderSchema } from "./badge-order.schema";
@@ -46,15 +47,15 @@ let BADGE: Buffer;
 let POSTER: Buffer;
 const withAssets = (db: Db, id: string) => attachBadgeAssets(db, id, { badge: BADGE, poster: POSTER });
 
-/** Runs `work`, expecting an HttpError; returns its status and message. */
+/** Runs `work`, expecting the feature's DomainError; returns the status it maps to and its message. */
 async function httpError(work: () => Promise<unknown>): Promise<{ status: number; message: string }> {
   try {
     await work();
   } catch (e) {
-    if (e instanceof HttpError) return { status: e.status, message: e.message };
+    if (e instanceof DomainError) return { status: httpErrorOf(e)!.status, message: e.message };
     throw e;
   }
-  throw new Error("expected an HttpError, but the call succeeded");
+  throw new Error("expected a DomainError, but the call succeeded");
 }
 
 const rowOf = (db: Db, id: string) => db.selectFrom("badge_orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
@@ -216,8 +217,8 @@ describe("submitBadgeOrder", () => {
     expect(ok).toHaveLength(1);
     expect(refused).toHaveLength(19);
     for (const r of refused) {
-      expect(r.reason).toBeInstanceOf(HttpError);
-      expect(r.reason).toMatchObject({ status: 409, message: USED });
+      expect(r.reason).toBeInstanceOf(DomainError);
+      expect(r.reason).toMatchObject({ code: "conflict", message: USED });
     }
     expect(await count(db, "badge_orders")).toBe(1);
     expect(await count(db, "payment_codes")).toBe(1);
@@ -358,7 +359,7 @@ describe("status rules", () => {
     const settled = await Promise.allSettled([setBadgeOrderStatus(db, id, "approved"), setBadgeOrderStatus(db, id, "approved")]);
     expect(settled.map((s) => s.status).sort()).toEqual(["fulfilled", "rejected"]);
     const refused = settled.find((s): s is PromiseRejectedResult => s.status === "rejected")!;
-    expect(refused.reason).toMatchObject({ status: 409, message: "Order is already approved." });
+    expect(refused.reason).toMatchObject({ code: "conflict", message: "Order is already approved." });
     expect(await db.selectFrom("outbox").select("id").where("kind", "=", "badge.kit").execute()).toHaveLength(1);
   });
 

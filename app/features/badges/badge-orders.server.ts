@@ -7,7 +7,8 @@ import { nowIso } from "~/lib/db.server";
 import { enqueueMail, kickMailWorker, MAX_ATTEMPTS, randomToken } from "~/lib/email.server";
 import { env } from "~/lib/env.server";
 import { writePrivateFile } from "~/lib/files.server";
-import { absoluteUrl, HttpError } from "~/lib/http.server";
+import { DomainError } from "~/lib/domain-error";
+import { absoluteUrl } from "~/lib/http.server";
 import { safeEqual } from "~/lib/secrets.server";
 import { claimPaymentCode } from "../payments/payment-codes.server";
 import type { BadgeOrderInput, BadgeOrderStatus } from "./badge-order.schema";
@@ -29,7 +30,7 @@ export function newOrderId(prefix = "BO") {
 
 /** Files of an order live in DATA_DIR/badge-orders/<id>/; ids are checked before use. */
 export function orderDir(id: string) {
-  if (!/^BO-[0-9A-Z]{6}$/.test(id)) throw new HttpError(400, ORDER_NOT_FOUND);
+  if (!/^BO-[0-9A-Z]{6}$/.test(id)) throw new DomainError("invalid", ORDER_NOT_FOUND);
   return path.join(env().dataDir, "badge-orders", id);
 }
 
@@ -128,13 +129,13 @@ function mailFields(r: Pick<BadgeOrdersTable, "id" | "name" | "tier_name" | "amo
  */
 export async function submitBadgeOrder(db: Db, input: BadgeOrderInput, portraitPng: Buffer | null) {
   const tier = findTier(input.tierKey);
-  if (!tier) throw new HttpError(400, "Tier configuration missing.");
+  if (!tier) throw new DomainError("invalid", "Tier configuration missing.");
   for (let attempt = 0; ; attempt++) {
     const id = newOrderId();
     const exists = await db.selectFrom("badge_orders").select("id").where("id", "=", id).executeTakeFirst();
     if (exists) {
       if (attempt < 20) continue;
-      throw new HttpError(503, "Could not create an order reference. Please try again.");
+      throw new DomainError("busy", "Could not create an order reference. Please try again.");
     }
     if (portraitPng) await writePrivateFile(path.join(orderDir(id), "portrait.png"), portraitPng);
     try {
@@ -184,7 +185,7 @@ async function insertOrder(db: Db, id: string, tier: Tier, input: BadgeOrderInpu
 
 async function loadRow(db: Db, id: string) {
   const row = await db.selectFrom("badge_orders").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!row) throw new HttpError(404, ORDER_NOT_FOUND);
+  if (!row) throw new DomainError("not_found", ORDER_NOT_FOUND);
   return row;
 }
 
@@ -256,7 +257,7 @@ export async function readOrderAsset(db: Db, id: string, kind: "portrait" | "bad
   // One answer for an unknown order, a wrong token and a missing image: nothing to probe.
   const allowed = !!row && (staff || (!!token && safeEqual(token, row.asset_token)));
   const file = allowed ? row[`${kind}_file`] : null;
-  if (!file) throw new HttpError(404, "No such image.");
+  if (!file) throw new DomainError("not_found", "No such image.");
   return fs.readFile(path.join(orderDir(id), `${kind}.png`));
 }
 
@@ -274,14 +275,14 @@ export async function readPortrait(db: Db, id: string): Promise<Buffer | null> {
 export async function setBadgeOrderStatus(db: Db, id: string, status: "approved" | "rejected") {
   const row = await loadRow(db, id);
   if (status === "approved") {
-    if (row.status === "approved") throw new HttpError(409, "Order is already approved.");
+    if (row.status === "approved") throw new DomainError("conflict", "Order is already approved.");
     const dir = orderDir(id);
     const ready =
       !!row.badge_file &&
       !!row.poster_file &&
       (await fileExists(path.join(dir, "badge.png"))) &&
       (await fileExists(path.join(dir, "poster.png")));
-    if (!ready) throw new HttpError(409, ASSETS_REQUIRED);
+    if (!ready) throw new DomainError("conflict", ASSETS_REQUIRED);
     await db.transaction().execute(async (trx) => {
       // Checked again inside the transaction: two approvals at once send one kit.
       const updated = await trx
@@ -290,20 +291,20 @@ export async function setBadgeOrderStatus(db: Db, id: string, status: "approved"
         .where("id", "=", id)
         .where("status", "!=", "approved")
         .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) !== 1) throw new HttpError(409, "Order is already approved.");
+      if (Number(updated.numUpdatedRows) !== 1) throw new DomainError("conflict", "Order is already approved.");
       const outboxId = await enqueueKitMail(trx, row);
       await trx.updateTable("badge_orders").set({ delivery_outbox_id: outboxId }).where("id", "=", id).execute();
     });
     void kickMailWorker();
   } else {
-    if (row.status === "rejected") throw new HttpError(409, "Order is already rejected.");
+    if (row.status === "rejected") throw new DomainError("conflict", "Order is already rejected.");
     const updated = await db
       .updateTable("badge_orders")
       .set({ status: "rejected", rejected_at: nowIso() })
       .where("id", "=", id)
       .where("status", "!=", "rejected")
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) throw new HttpError(409, "Order is already rejected.");
+    if (Number(updated.numUpdatedRows) !== 1) throw new DomainError("conflict", "Order is already rejected.");
   }
   return getBadgeOrder(db, id);
 }
@@ -323,7 +324,7 @@ function enqueueKitMail(db: Db, row: BadgeOrdersTable) {
 /** Sends the kit again to an approved order (after a failed delivery, say). */
 export async function resendBadgeKit(db: Db, id: string) {
   const row = await loadRow(db, id);
-  if (row.status !== "approved") throw new HttpError(409, "Only approved orders can be resent.");
+  if (row.status !== "approved") throw new DomainError("conflict", "Only approved orders can be resent.");
   await db.transaction().execute(async (trx) => {
     const outboxId = await enqueueKitMail(trx, row);
     await trx.updateTable("badge_orders").set({ delivery_outbox_id: outboxId }).where("id", "=", id).execute();
@@ -339,7 +340,7 @@ export async function resendBadgeKit(db: Db, id: string) {
 export async function generateBadgeAssets(db: Db, id: string) {
   const row = await loadRow(db, id);
   const tier = findTier(row.tier_key);
-  if (!tier) throw new HttpError(409, "Tier configuration missing.");
+  if (!tier) throw new DomainError("conflict", "Tier configuration missing.");
   const { renderKit } = await import("./render/kit.server");
   const images = await renderKit({
     tier,

@@ -1,6 +1,6 @@
 import pLimit from "p-limit";
 import sharp from "sharp";
-import { HttpError } from "~/lib/http.server";
+import { DomainError } from "~/lib/domain-error";
 import {
   PORTRAIT_FAILED_MESSAGE,
   PORTRAIT_MAX_BYTES,
@@ -28,19 +28,19 @@ export const PORTRAIT_SIZE = 720;
  * already cropped portrait stays as it is), metadata stripped. The original bytes are never kept.
  */
 export async function processPortrait(bytes: Uint8Array): Promise<Buffer> {
-  if (bytes.byteLength === 0) throw new HttpError(400, PORTRAIT_TYPE_MESSAGE);
-  if (bytes.byteLength > PORTRAIT_MAX_BYTES) throw new HttpError(413, PORTRAIT_SIZE_MESSAGE);
+  if (bytes.byteLength === 0) throw new DomainError("invalid", PORTRAIT_TYPE_MESSAGE);
+  if (bytes.byteLength > PORTRAIT_MAX_BYTES) throw new DomainError("too_large", PORTRAIT_SIZE_MESSAGE);
   // The header alone says the format and size: a picture refused here is never decoded.
   let meta: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
   try {
     meta = await sharp(bytes).metadata();
   } catch {
-    throw new HttpError(400, PORTRAIT_TYPE_MESSAGE);
+    throw new DomainError("invalid", PORTRAIT_TYPE_MESSAGE);
   }
   const format = meta.format;
-  if (format !== "png" && format !== "jpeg" && format !== "webp") throw new HttpError(400, PORTRAIT_TYPE_MESSAGE);
-  if (!meta.width || !meta.height) throw new HttpError(400, PORTRAIT_TYPE_MESSAGE);
-  if (meta.width * meta.height > PORTRAIT_MAX_PIXELS) throw new HttpError(413, PORTRAIT_PIXELS_MESSAGE);
+  if (format !== "png" && format !== "jpeg" && format !== "webp") throw new DomainError("invalid", PORTRAIT_TYPE_MESSAGE);
+  if (!meta.width || !meta.height) throw new DomainError("invalid", PORTRAIT_TYPE_MESSAGE);
+  if (meta.width * meta.height > PORTRAIT_MAX_PIXELS) throw new DomainError("too_large", PORTRAIT_PIXELS_MESSAGE);
   return decodeSlot(async () => {
     try {
       return await sharp(bytes, { limitInputPixels: PORTRAIT_MAX_PIXELS })
@@ -49,7 +49,7 @@ export async function processPortrait(bytes: Uint8Array): Promise<Buffer> {
         .png({ compressionLevel: 8 })
         .toBuffer();
     } catch {
-      throw new HttpError(400, PORTRAIT_FAILED_MESSAGE);
+      throw new DomainError("invalid", PORTRAIT_FAILED_MESSAGE);
     }
   });
 }
@@ -57,9 +57,9 @@ export async function processPortrait(bytes: Uint8Array): Promise<Buffer> {
 /** Decodes `data:image/...;base64,...` (the JSON API's portraitDataUrl and kit images). */
 export function decodeImageDataUrl(value: string, maxBytes: number, tooLarge: string): Buffer {
   const m = /^data:image\/(png|jpeg|jpg|webp);base64,([A-Za-z0-9+/=\s]+)$/.exec(value);
-  if (!m) throw new HttpError(400, PORTRAIT_TYPE_MESSAGE);
+  if (!m) throw new DomainError("invalid", PORTRAIT_TYPE_MESSAGE);
   const b64 = m[2]!.replace(/\s/g, "");
-  if ((b64.length * 3) / 4 > maxBytes + 4) throw new HttpError(413, tooLarge);
+  if ((b64.length * 3) / 4 > maxBytes + 4) throw new DomainError("too_large", tooLarge);
   return Buffer.from(b64, "base64");
 }
 
@@ -72,7 +72,7 @@ export async function checkKitPng(bytes: Buffer, label: string): Promise<Buffer>
       if (meta.format !== "png" || meta.width !== 1080 || meta.height !== 1080) throw new Error("shape");
       return await img.png({ compressionLevel: 8 }).toBuffer();
     } catch {
-      throw new HttpError(400, `${label} must be a 1080x1080 PNG image.`);
+      throw new DomainError("invalid", `${label} must be a 1080x1080 PNG image.`);
     }
   });
 }

@@ -4,7 +4,7 @@ import { newsletterAction } from "~/features/newsletter/newsletter-action.server
 import { getDb } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { readForm } from "~/lib/submission.server";
-import { clientAddress, HttpError } from "~/lib/http.server";
+import { clientAddress, HttpError, httpErrorOf } from "~/lib/http.server";
 import { consume, tooManyMessage, type LimitRule } from "~/lib/rate-limit.server";
 import { BLOG_MESSAGES, feedbackPollId, postPollId } from "./blog";
 import { PollVoteSchema, ReactionSchema } from "./blog.schema";
@@ -24,7 +24,8 @@ export async function readBlogForm(request: Request): Promise<FormData | Reply> 
   try {
     return await readForm(request.clone());
   } catch (e) {
-    if (e instanceof HttpError) return data<BlogReply>({ status: "error", detail: e.message }, e.status);
+    const http = httpErrorOf(e);
+    if (http) return data<BlogReply>({ status: "error", detail: http.message }, http.status);
     throw e;
   }
 }
@@ -76,7 +77,8 @@ async function engage(
   try {
     return data<BlogReply>({ ...(await run(cid)), intent, ...about }, { headers });
   } catch (e) {
-    if (e instanceof HttpError) return data<BlogReply>({ status: "error", intent, ...about, detail: e.message }, { status: e.status, headers });
+    const http = httpErrorOf(e);
+    if (http) return data<BlogReply>({ status: "error", intent, ...about, detail: http.message }, { status: http.status, headers });
     throw e;
   }
 }

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "~/lib/db.server";
 import { drainOutbox } from "~/lib/email.server";
-import { HttpError } from "~/lib/http.server";
+import { DomainError } from "~/lib/domain-error";
+import { httpErrorOf, type HttpError } from "~/lib/http.server";
 import { freshApp } from "../../../tests/support/reset";
 import { headerText, startSmtpReceiver, type SmtpReceiver } from "../../../tests/support/smtp";
 import { DEFAULT_POLL_QUESTION, feedbackPollId, feedbackPollOptions, postPollId } from "./blog";
@@ -55,12 +56,12 @@ beforeEach(async () => {
   await savePosts(db, [input("friday-night"), input("campus-week", { tags: ["campus"] })]);
 });
 
-/** What a call threw, for asserting on HttpError status and message. */
+/** What a call threw (the feature's DomainError), as the status it maps to and its message. */
 async function failure(promise: Promise<unknown>): Promise<HttpError> {
   try {
     await promise;
   } catch (e) {
-    if (e instanceof HttpError) return e;
+    if (e instanceof DomainError) return httpErrorOf(e)!;
     throw e;
   }
   throw new Error("expected the call to fail");

@@ -2,7 +2,8 @@ import { sql } from "kysely";
 import type { BlogPostsTable, Db } from "~/lib/db.server";
 import { getDb, nowIso } from "~/lib/db.server";
 import { enqueueMail, kickMailWorker } from "~/lib/email.server";
-import { absoluteUrl, HttpError } from "~/lib/http.server";
+import { DomainError } from "~/lib/domain-error";
+import { absoluteUrl } from "~/lib/http.server";
 import { unsubscribeUrl } from "../newsletter/newsletter.server";
 import {
   DEFAULT_POLL_OPTIONS,
@@ -134,7 +135,7 @@ export async function clientReactions(db: Db, slug: string, cid: string | undefi
 
 /** Adds the client's reaction, or with `undo` removes it; counts can never go below 0. */
 export async function toggleReaction(db: Db, input: { slug: string; reaction: Reaction; undo: boolean; cid: string }) {
-  if (!(await postExists(db, input.slug))) throw new HttpError(404, "Unknown post.");
+  if (!(await postExists(db, input.slug))) throw new DomainError("not_found", "Unknown post.");
   if (input.undo) {
     await db
       .deleteFrom("blog_reactions")
@@ -204,7 +205,7 @@ export async function vote(db: Db, input: { id: string; option: string; cid: str
     .executeTakeFirst();
   if (!option) {
     const poll = await db.selectFrom("polls").select("id").where("id", "=", input.id).executeTakeFirst();
-    throw new HttpError(poll ? 400 : 404, poll ? "Unknown option." : "Unknown poll.");
+    throw poll ? new DomainError("invalid", "Unknown option.") : new DomainError("not_found", "Unknown poll.");
   }
   await db.transaction().execute(async (trx) => {
     const rated = /^(.*):[1-5]$/.exec(input.option);
@@ -252,7 +253,7 @@ const NOTIFY_BATCH = 200;
  */
 export async function notifyNewBlog(db: Db, slug: string) {
   const post = await getPost(db, slug);
-  if (!post) throw new HttpError(404, "Unknown post.");
+  if (!post) throw new DomainError("not_found", "Unknown post.");
   const { n } = await db
     .selectFrom("subscribers")
     .select(db.fn.countAll<number>().as("n"))

@@ -3,7 +3,8 @@ import { BadgeOrderSchema } from "~/features/badges/badge-order.schema";
 import { submitBadgeOrder } from "~/features/badges/badge-orders.server";
 import type { Db } from "~/lib/db.server";
 import { drainOutbox } from "~/lib/email.server";
-import { HttpError } from "~/lib/http.server";
+import { DomainError } from "~/lib/domain-error";
+import { httpErrorOf } from "~/lib/http.server";
 import { site } from "~/lib/site";
 import { freshApp } from "../../../tests/support/reset";
 import { startSmtpReceiver, type SmtpReceiver } from "../../../tests/support/smtp";
@@ -81,15 +82,15 @@ const line = (itemId: string, quantity = 1, color: string | null = null, size: s
 });
 const hoodie = (quantity = 1, color = "Night Blue", size = "M") => line("SL-HOODIE", quantity, color, size);
 
-/** Runs `work`, expecting an HttpError; returns its status and message. */
+/** Runs `work`, expecting the feature's DomainError; returns the status it maps to and its message. */
 async function httpError(work: () => unknown): Promise<{ status: number; message: string }> {
   try {
     await work();
   } catch (e) {
-    if (e instanceof HttpError) return { status: e.status, message: e.message };
+    if (e instanceof DomainError) return { status: httpErrorOf(e)!.status, message: e.message };
     throw e;
   }
-  throw new Error("expected an HttpError, but the call succeeded");
+  throw new Error("expected a DomainError, but the call succeeded");
 }
 
 const count = async (db: Db, table: "merch_orders" | "payment_codes" | "outbox" | "badge_orders") =>
@@ -432,7 +433,7 @@ describe("submitMerchOrder", () => {
     expect(settled.filter((s) => s.status === "fulfilled")).toHaveLength(1);
     const refused = settled.filter((s): s is PromiseRejectedResult => s.status === "rejected");
     expect(refused).toHaveLength(19);
-    for (const r of refused) expect(r.reason).toMatchObject({ status: 409, message: PAYMENT_CODE_USED });
+    for (const r of refused) expect(r.reason).toMatchObject({ code: "conflict", message: PAYMENT_CODE_USED });
     expect(await count(db, "merch_orders")).toBe(1);
     expect(await count(db, "payment_codes")).toBe(1);
     expect(await count(db, "outbox")).toBe(2);

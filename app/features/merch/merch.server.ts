@@ -4,7 +4,8 @@ import type { Db, MerchItemsTable, MerchOrdersTable } from "~/lib/db.server";
 import { nowIso } from "~/lib/db.server";
 import { enqueueMail, kickMailWorker } from "~/lib/email.server";
 import { env } from "~/lib/env.server";
-import { absoluteUrl, HttpError } from "~/lib/http.server";
+import { DomainError } from "~/lib/domain-error";
+import { absoluteUrl } from "~/lib/http.server";
 import { site } from "~/lib/site";
 import { newOrderId } from "../badges/badge-orders.server";
 import { claimPaymentCode } from "../payments/payment-codes.server";
@@ -91,18 +92,18 @@ type RawLine = { itemId: string; color: string | null; size: string | null; quan
 
 /** Checks a wanted line against the item: colour and size chosen when the item has them. */
 function checkChoice(item: MerchItem | undefined, color: string | null, size: string | null) {
-  if (!item) throw new HttpError(400, MERCH_MESSAGES.unknownItem, {}, "itemId");
-  if (!item.available) throw new HttpError(409, `${item.name}: ${MERCH_MESSAGES.restocking}`);
+  if (!item) throw new DomainError("invalid", MERCH_MESSAGES.unknownItem, "itemId");
+  if (!item.available) throw new DomainError("conflict", `${item.name}: ${MERCH_MESSAGES.restocking}`);
   if (item.colors.length > 0) {
-    if (!color) throw new HttpError(400, MERCH_MESSAGES.selectColour, {}, "color");
-    if (!item.colors.some((c) => c.label === color)) throw new HttpError(400, MERCH_MESSAGES.selectColour, {}, "color");
+    if (!color) throw new DomainError("invalid", MERCH_MESSAGES.selectColour, "color");
+    if (!item.colors.some((c) => c.label === color)) throw new DomainError("invalid", MERCH_MESSAGES.selectColour, "color");
   } else if (color) {
-    throw new HttpError(400, `${item.name} comes in one colour only.`, {}, "color");
+    throw new DomainError("invalid", `${item.name} comes in one colour only.`, "color");
   }
   if (item.sizes.length > 0) {
-    if (!size || !item.sizes.includes(size)) throw new HttpError(400, MERCH_MESSAGES.selectSize, {}, "size");
+    if (!size || !item.sizes.includes(size)) throw new DomainError("invalid", MERCH_MESSAGES.selectSize, "size");
   } else if (size) {
-    throw new HttpError(400, `${item.name} comes in one size only.`, {}, "size");
+    throw new DomainError("invalid", `${item.name} comes in one size only.`, "size");
   }
   return {
     color: item.colors.find((c) => c.label === color) ?? null,
@@ -124,21 +125,21 @@ export type PricedLine = {
  * unavailable items, impossible quantities and mixed or wrong currencies are refused.
  */
 export function priceLines(catalogue: MerchItem[], lines: RawLine[], clientCurrency?: string) {
-  if (lines.length === 0) throw new HttpError(400, MERCH_MESSAGES.emptyBag);
+  if (lines.length === 0) throw new DomainError("invalid", MERCH_MESSAGES.emptyBag);
   const byId = new Map(catalogue.map((i) => [i.id, i]));
   const priced: PricedLine[] = [];
   let currency: string | undefined;
   for (const l of lines) {
     const item = byId.get(l.itemId);
     const choice = checkChoice(item, l.color, l.size);
-    if (!Number.isInteger(l.quantity) || l.quantity < 1) throw new HttpError(400, MERCH_MESSAGES.quantityMin);
-    if (l.quantity > MAX_LINE_QUANTITY) throw new HttpError(400, MERCH_MESSAGES.quantityMax);
+    if (!Number.isInteger(l.quantity) || l.quantity < 1) throw new DomainError("invalid", MERCH_MESSAGES.quantityMin);
+    if (l.quantity > MAX_LINE_QUANTITY) throw new DomainError("invalid", MERCH_MESSAGES.quantityMax);
     currency ??= item!.currency;
-    if (item!.currency !== currency) throw new HttpError(400, "Items priced in different currencies cannot share one order.");
+    if (item!.currency !== currency) throw new DomainError("invalid", "Items priced in different currencies cannot share one order.");
     priced.push({ itemId: item!.id, name: item!.name, price: item!.price, quantity: l.quantity, ...choice });
   }
   if (clientCurrency && clientCurrency.toUpperCase() !== currency) {
-    throw new HttpError(400, `These items are priced in ${currency}, not ${clientCurrency}.`);
+    throw new DomainError("invalid", `These items are priced in ${currency}, not ${clientCurrency}.`);
   }
   const total = priced.reduce((sum, l) => sum + l.price * l.quantity, 0);
   return { lines: priced, total, currency: currency ?? DEFAULT_CURRENCY };
@@ -216,7 +217,7 @@ export async function addToBag(
   const item = catalogue.find((i) => i.id === input.itemId);
   const choice = checkChoice(item, input.color || null, input.size || null);
   if (!Number.isInteger(input.quantity) || input.quantity < 1) {
-    throw new HttpError(400, MERCH_MESSAGES.quantityMin, {}, "quantity");
+    throw new DomainError("invalid", MERCH_MESSAGES.quantityMin, "quantity");
   }
   const id = bagId && BAG_ID.test(bagId) ? bagId : crypto.randomBytes(18).toString("base64url");
   // Read, merge and write in one transaction: two adds at once both count.
@@ -225,7 +226,7 @@ export async function addToBag(
     const key = lineKey(item!.id, choice.color?.label, choice.size);
     const existing = lines.find((l) => lineKey(l.itemId, l.color, l.size) === key);
     const quantity = (existing?.quantity ?? 0) + input.quantity;
-    if (quantity > MAX_LINE_QUANTITY) throw new HttpError(400, MERCH_MESSAGES.quantityMax, {}, "quantity");
+    if (quantity > MAX_LINE_QUANTITY) throw new DomainError("invalid", MERCH_MESSAGES.quantityMax, "quantity");
     if (existing) existing.quantity = quantity;
     else lines.push({ itemId: item!.id, color: choice.color?.label ?? null, size: choice.size, quantity });
     await writeLines(trx, id, lines);
@@ -372,7 +373,7 @@ export async function listMerchOrders(db: Db, q?: string): Promise<MerchOrderVie
 export async function setMerchOrderStatus(db: Db, id: string, status: MerchOrderStatus, notes?: string) {
   const order = await db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("merch_orders").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!row) throw new HttpError(404, "Order not found.");
+    if (!row) throw new DomainError("not_found", "Order not found.");
     const next = { status, reviewed_at: nowIso(), staff_notes: notes ?? row.staff_notes };
     await trx.updateTable("merch_orders").set(next).where("id", "=", id).execute();
     const order = toOrder({ ...row, ...next });

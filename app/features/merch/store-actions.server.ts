@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type AppLoadContext } from "react-router";
 import { getDb } from "~/lib/db.server";
 import { handleForm, readForm, submissionOf } from "~/lib/submission.server";
-import { HttpError } from "~/lib/http.server";
+import { httpErrorOf } from "~/lib/http.server";
 import { limits } from "~/lib/rate-limit.server";
 import { BAG_HREF, ENHANCED_FIELD, type StoreReply } from "./components/store-links";
 import { AddToBagSchema, BagLineChangeSchema, CheckoutSchema } from "./merch.schema";
@@ -17,7 +17,8 @@ export async function readStoreForm(request: Request): Promise<FormData | Reply>
   try {
     return await readForm(request);
   } catch (e) {
-    if (e instanceof HttpError) return data<StoreReply>({ status: "error", detail: e.message }, e.status);
+    const http = httpErrorOf(e);
+    if (http) return data<StoreReply>({ status: "error", detail: http.message }, http.status);
     throw e;
   }
 }

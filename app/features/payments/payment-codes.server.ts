@@ -1,6 +1,6 @@
 import type { Db } from "~/lib/db.server";
 import { nowIso } from "~/lib/db.server";
-import { HttpError } from "~/lib/http.server";
+import { DomainError } from "~/lib/domain-error";
 
 export const PAYMENT_CODE_USED =
   "This payment confirmation code has already been used for an order. Check the code, or email us if you think this is a mistake.";
@@ -15,5 +15,5 @@ export async function claimPaymentCode(db: Db, code: string, kind: "badge" | "me
     .values({ code, kind, order_id: orderId, created_at: nowIso() })
     .onConflict((oc) => oc.column("code").doNothing())
     .executeTakeFirst();
-  if (Number(res.numInsertedOrUpdatedRows ?? 0) !== 1) throw new HttpError(409, PAYMENT_CODE_USED);
+  if (Number(res.numInsertedOrUpdatedRows ?? 0) !== 1) throw new DomainError("conflict", PAYMENT_CODE_USED);
 }

@@ -1,7 +1,7 @@
 import { data, type AppLoadContext } from "react-router";
 import { requireAdminSession } from "~/lib/admin.server";
 import { getDb } from "~/lib/db.server";
-import { clientAddress, HttpError } from "~/lib/http.server";
+import { clientAddress, httpErrorOf } from "~/lib/http.server";
 import type { GenShareReply } from "./components/badge-dialog";
 import { GenerateBadgeShareSchema } from "./team-badges.schema";
 import { generateBadgeShare } from "./team-badges.server";
@@ -21,8 +21,9 @@ export async function genShareAction(request: Request, context: AppLoadContext |
     await generateBadgeShare(await getDb(), parsed.data, { ip: clientAddress(context) });
     return data<GenShareReply>({ intent: "gen-share", ok: true, message: "Share file generated" });
   } catch (e) {
-    if (!(e instanceof HttpError)) console.error("[badges] share file failed", e);
-    const reason = e instanceof HttpError ? e.message : "the server could not write it";
-    return data<GenShareReply>({ intent: "gen-share", ok: false, message: `Failed: ${reason}` }, e instanceof HttpError ? e.status : 500);
+    const http = httpErrorOf(e);
+    if (!http) console.error("[badges] share file failed", e);
+    const reason = http ? http.message : "the server could not write it";
+    return data<GenShareReply>({ intent: "gen-share", ok: false, message: `Failed: ${reason}` }, http ? http.status : 500);
   }
 }

@@ -4,7 +4,7 @@ import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { listActivity } from "~/features/activity/activity.server";
 import type { Db } from "~/lib/db.server";
-import { HttpError } from "~/lib/http.server";
+import { DomainError } from "~/lib/domain-error";
 import { seedTeamBadges } from "../../../db/seed/team-badges";
 import { args, get, jsonPost, readJson, reply, thrown, formPost } from "../../../tests/support/http";
 import { freshApp } from "../../../tests/support/reset";
@@ -184,8 +184,8 @@ describe("share files", () => {
   });
 
   it("refuses unknown badges", async () => {
-    await expect(generateBadgeShare(db, { id: "z9999" }, { ip: "x" })).rejects.toMatchObject({ status: 404 });
-    await expect(generateBadgeShare(db, { id: "z9999" }, { ip: "x" })).rejects.toBeInstanceOf(HttpError);
+    await expect(generateBadgeShare(db, { id: "z9999" }, { ip: "x" })).rejects.toMatchObject({ code: "not_found" });
+    await expect(generateBadgeShare(db, { id: "z9999" }, { ip: "x" })).rejects.toBeInstanceOf(DomainError);
   });
 
   it("the JSON API answers text on success and JSON errors with a status", async () => {

@@ -7,7 +7,8 @@ import type { Db, TeamBadgesTable } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { writePrivateFile } from "~/lib/files.server";
 import { renderShareNotFound, renderSharePage } from "~/lib/share-page.server";
-import { absoluteUrl, HttpError } from "~/lib/http.server";
+import { DomainError } from "~/lib/domain-error";
+import { absoluteUrl } from "~/lib/http.server";
 import { site } from "~/lib/site";
 import {
   BADGE_ID_PATTERN,
@@ -212,7 +213,7 @@ export async function generateBadgeShare(
   actor: { ip: string },
 ): Promise<{ id: string; path: string }> {
   const badge = await findTeamBadge(db, input.id);
-  if (!badge) throw new HttpError(404, `No team badge has the id ${input.id}.`);
+  if (!badge) throw new DomainError("not_found", `No team badge has the id ${input.id}.`);
   const overrides: BadgeShareOverrides = {
     title: input.title,
     description: input.description,

@@ -1,6 +1,6 @@
 import { readOrderAsset } from "~/features/badges/badge-orders.server";
 import { isAdminSession } from "~/lib/admin.server";
-import { HttpError } from "~/lib/http.server";
+import { httpErrorOf } from "~/lib/http.server";
 import type { Route } from "./+types/badge-order-asset";
 
 const FILES = { "portrait.png": "portrait", "badge.png": "badge", "poster.png": "poster" } as const;
@@ -20,7 +20,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       },
     });
   } catch (e) {
-    if (e instanceof HttpError) return new Response(e.message, { status: e.status });
+    const http = httpErrorOf(e);
+    if (http) return new Response(http.message, { status: http.status });
     throw e;
   }
 }

@@ -3,7 +3,7 @@ import { recordActivity } from "~/features/activity/activity.server";
 import { requireAdminSession } from "~/lib/admin.server";
 import { getDb, type Db } from "~/lib/db.server";
 import { readForm } from "~/lib/submission.server";
-import { clientAddress, HttpError } from "~/lib/http.server";
+import { clientAddress, httpErrorOf } from "~/lib/http.server";
 import { ListQuerySchema, OrderIdSchema } from "../badge-order.schema";
 import {
   generateBadgeAssets,
@@ -98,7 +98,8 @@ export async function badgeOrdersAdminAction(request: Request, context: AppLoadC
     await requireAdminSession(request, `${SCREEN_PATH}${url.search}`);
     form = await readForm(request, 4096);
   } catch (e) {
-    if (e instanceof HttpError) return reply({ message: e.message, tone: "error", id: null, order: null }, e.status);
+    const http = httpErrorOf(e);
+    if (http) return reply({ message: http.message, tone: "error", id: null, order: null }, http.status);
     throw e;
   }
   const intent = String(form.get("intent") ?? "") as OrderIntent;
@@ -116,11 +117,12 @@ export async function badgeOrdersAdminAction(request: Request, context: AppLoadC
   try {
     order = await handler.run(db, id);
   } catch (e) {
-    const known = e instanceof HttpError && e.status < 500;
+    const http = httpErrorOf(e);
+    const known = http && http.status < 500 ? http : null;
     if (!known) console.error(`[badge-orders] ${intent} ${id} failed`, e);
     const current = await getBadgeOrder(db, id).catch(() => null);
-    const message = known ? e.message : intent === "generate" ? "Failed to generate assets" : "Failed to update order";
-    return reply({ message, tone: "error", id, order: current }, known ? e.status : 500);
+    const message = known ? known.message : intent === "generate" ? "Failed to generate assets" : "Failed to update order";
+    return reply({ message, tone: "error", id, order: current }, known ? known.status : 500);
   }
   const [message, logLine] = handler.done(id);
   await recordActivity(db, { type: handler.activity, message: logLine, meta: { id }, actorIp: clientAddress(context) });

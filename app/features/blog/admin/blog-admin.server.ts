@@ -5,7 +5,7 @@ import { recordActivity } from "~/features/activity/activity.server";
 import { requireAdminSession } from "~/lib/admin.server";
 import { getDb, type Db } from "~/lib/db.server";
 import { readForm } from "~/lib/submission.server";
-import { clientAddress, HttpError } from "~/lib/http.server";
+import { clientAddress, httpErrorOf } from "~/lib/http.server";
 import { clearPageCache } from "~/lib/page-cache.server";
 import { BLOG_MESSAGES as M, type BlogPost } from "../blog";
 import { BlogListSchema, SLUG_PATTERN, type BlogPostInput } from "../blog.schema";
@@ -226,10 +226,11 @@ async function notifyEditor(db: Db, rawSlug: string, actorIp: string) {
     const notification = await latestNotifications(db).then((all) => all[slug]);
     return reply({ intent: "notify", tone: "success", message: M.notified(notifiedText(run.recipients)), slug, notification }, 200);
   } catch (e) {
-    const known = e instanceof HttpError && e.status < 500;
+    const http = httpErrorOf(e);
+    const known = http && http.status < 500 ? http : null;
     if (!known) console.error(`[blog-admin] notify ${slug} failed`, e);
-    const detail = known && e.status === 404 ? "That post is not saved yet: save it first." : "Nothing was sent. Please try again.";
-    return reply({ intent: "notify", tone: "error", message: M.notifyFailed, detail, slug }, known ? e.status : 500);
+    const detail = known?.status === 404 ? "That post is not saved yet: save it first." : "Nothing was sent. Please try again.";
+    return reply({ intent: "notify", tone: "error", message: M.notifyFailed, detail, slug }, known ? known.status : 500);
   }
 }
 
@@ -240,7 +241,8 @@ export async function blogEditorAction(request: Request, context: AppLoadContext
   try {
     form = await readForm(request, 4 * 1024 * 1024);
   } catch (e) {
-    if (e instanceof HttpError) return reply({ intent: "save", tone: "error", message: M.saveFailed(e.message) }, e.status);
+    const http = httpErrorOf(e);
+    if (http) return reply({ intent: "save", tone: "error", message: M.saveFailed(http.message) }, http.status);
     throw e;
   }
   const db = await getDb();

@@ -5,7 +5,7 @@ import { recordActivity } from "~/features/activity/activity.server";
 import { requireAdminSession } from "~/lib/admin.server";
 import { getDb, type Db } from "~/lib/db.server";
 import { readForm } from "~/lib/submission.server";
-import { clientAddress, HttpError } from "~/lib/http.server";
+import { clientAddress, httpErrorOf } from "~/lib/http.server";
 import { clearPageCache } from "~/lib/page-cache.server";
 import type { MerchItem } from "../merch";
 import { parseEditorItem, type EditorFields } from "../merch-editor";
@@ -184,7 +184,8 @@ export async function merchEditorAction(request: Request, context: AppLoadContex
   try {
     form = await readForm(request, 512 * 1024);
   } catch (e) {
-    if (e instanceof HttpError) return editorReply({ intent: "save", tone: "error", message: `${M.saveFailed}: ${e.message}` }, e.status);
+    const http = httpErrorOf(e);
+    if (http) return editorReply({ intent: "save", tone: "error", message: `${M.saveFailed}: ${http.message}` }, http.status);
     throw e;
   }
   const db = await getDb();
@@ -224,7 +225,8 @@ export async function merchOrdersAction(request: Request, context: AppLoadContex
   try {
     form = await readForm(request, 8 * 1024);
   } catch (e) {
-    if (e instanceof HttpError) return statusReply({ message: failed(e.message), tone: "error", id: null, order: null }, e.status);
+    const http = httpErrorOf(e);
+    if (http) return statusReply({ message: failed(http.message), tone: "error", id: null, order: null }, http.status);
     throw e;
   }
   if (form.get("intent") !== "status") {
@@ -245,9 +247,10 @@ export async function merchOrdersAction(request: Request, context: AppLoadContex
   try {
     order = await setMerchOrderStatus(db, id, status, notes);
   } catch (e) {
-    const known = e instanceof HttpError && e.status < 500;
+    const http = httpErrorOf(e);
+    const known = http && http.status < 500 ? http : null;
     if (!known) console.error(`[merch-admin] setting ${id} to ${status} failed`, e);
-    return statusReply({ message: failed(known ? e.message : null), tone: "error", id, order: null }, known ? e.status : 500);
+    return statusReply({ message: failed(known ? known.message : null), tone: "error", id, order: null }, known ? known.status : 500);
   }
   await recordActivity(db, {
     type: "merch.order_status",
