@@ -18,7 +18,7 @@ import * as merchOrdersPage from "~/routes/admin/merch-orders";
 import * as badgeOrdersApi from "~/routes/api/badge-orders";
 import * as blogEditor from "~/routes/blog/admin";
 import * as merchEditor from "~/routes/merch/admin";
-import { ORIGIN, args, get } from "../support/http";
+import { ORIGIN, args, get, testContext } from "../support/http";
 import { freshApp } from "../support/reset";
 
 const STAFF = "10.0.0.42";
@@ -64,7 +64,7 @@ async function render(path: string, screen: Module, headers: Record<string, stri
       ],
     },
   ]);
-  const context = await handler.query(get(path, headers), { requestContext: { clientAddress: STAFF } });
+  const context = await handler.query(get(path, headers), { requestContext: testContext(STAFF) });
   if (context instanceof Response) throw new Error(`expected a page, got a ${context.status} Response`);
   const router = createStaticRouter(handler.dataRoutes, context);
   return { status: context.statusCode, html: renderToString(createElement(StaticRouterProvider, { router, context, hydrate: false })) };

@@ -1,6 +1,6 @@
 import { useNavigation, type ShouldRevalidateFunction } from "react-router";
 import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
-import { badgeOrdersAdminAction, loadBadgeOrdersScreen } from "~/features/badges/admin/badge-orders-admin.server";
+import { badgeOrdersAdminAction, loadBadgeOrdersScreen } from "~/routes/admin/badge-orders.server";
 import { BadgeOrderFilters } from "~/features/badges/admin/badge-order-filters";
 import { SCREEN_PATH } from "~/features/badges/admin/badge-orders-screen";
 import { BadgeOrdersTable } from "~/features/badges/admin/badge-orders-table";
@@ -11,8 +11,8 @@ export const handle: StaffHandle = { page: "admin", title: "Badge Orders", descr
 
 export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
-export async function loader({ request }: Route.LoaderArgs) {
-  return staffOnly(request, () => loadBadgeOrdersScreen(request));
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return staffOnly(request, () => loadBadgeOrdersScreen(request, context));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

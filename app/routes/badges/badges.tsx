@@ -3,7 +3,7 @@ import { BadgeCard } from "~/features/team-badges/components/badge-card";
 import { BadgeDialog, type GenShareReply } from "~/features/team-badges/components/badge-dialog";
 import { BadgeFilters, badgesHref } from "~/features/team-badges/components/badge-filters";
 import { VerifyBox } from "~/features/team-badges/components/verify-box";
-import { genShareAction } from "~/features/team-badges/team-badge-actions.server";
+import { genShareAction } from "~/routes/badges/team-badges.server";
 import { parseBadgeQuery } from "~/features/team-badges/team-badges.schema";
 import { badgeLinks, findTeamBadge, listTeamBadges, verifyTeamBadge } from "~/features/team-badges/team-badges.server";
 import { isAdminSession } from "~/lib/admin.server";

@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, type ShouldRevalidateFunction } from "react-router";
 import { BLOG_INDEX_SOURCE, BLOG_MESSAGES } from "~/features/blog/blog";
-import { subscribeAction } from "~/features/blog/blog-actions.server";
+import { subscribeAction } from "~/routes/blog/actions.server";
 import { listPostCards } from "~/features/blog/blog.server";
 import { replyFor, type BlogReply } from "~/features/blog/components/blog-reply";
 import { BlogSubscribe } from "~/features/blog/components/blog-subscribe";

@@ -10,7 +10,7 @@ import {
   postPollId,
   relatedPosts,
 } from "~/features/blog/blog";
-import { clientIdOf, reactAction, readBlogForm, subscribeAction, unknownIntent, voteAction } from "~/features/blog/blog-actions.server";
+import { clientIdOf, reactAction, readBlogForm, subscribeAction, unknownIntent, voteAction } from "~/routes/blog/actions.server";
 import { clientReactions, clientVotes, getPost, listPostCards, pollCounts, reactionCounts } from "~/features/blog/blog.server";
 import { replyFor, type BlogReply } from "~/features/blog/components/blog-reply";
 import { BlogSubscribe } from "~/features/blog/components/blog-subscribe";

@@ -14,7 +14,7 @@ import {
   readStoreForm,
   removeLineAction,
   unknownIntent,
-} from "~/features/merch/store-actions.server";
+} from "~/routes/merch/store.server";
 import { pageMeta, publicOrigin } from "~/lib/meta";
 import { site } from "~/lib/site";
 import { trackEvent } from "~/lib/track";
@@ -71,9 +71,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "add":
       return addToBagAction(request, context, form);
     case "qty":
-      return changeQuantityAction(request, form);
+      return changeQuantityAction(request, context, form);
     case "remove":
-      return removeLineAction(request, form);
+      return removeLineAction(request, context, form);
     case "checkout":
       return checkoutAction(request, context, form);
     default:

@@ -1,6 +1,6 @@
 import { useActionData } from "react-router";
 import { NewsletterForm } from "~/features/newsletter/components/newsletter-form";
-import { newsletterAction } from "~/features/newsletter/newsletter-action.server";
+import { newsletterAction } from "~/routes/site/newsletter.server";
 import type { NewsletterVariant } from "~/features/newsletter/messages";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/newsletter";

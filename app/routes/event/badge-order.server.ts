@@ -1,12 +1,11 @@
 import type { AppLoadContext } from "react-router";
-import { getDb } from "~/lib/db.server";
 import { handleForm } from "~/lib/submission.server";
 import { DomainError, onField } from "~/lib/domain-error";
 import { limits } from "~/lib/rate-limit.server";
-import { BadgeOrderSchema } from "./badge-order.schema";
-import { submitBadgeOrder } from "./badge-orders.server";
-import { PORTRAIT_MAX_BYTES } from "./portrait";
-import { processPortrait } from "./portrait.server";
+import { BadgeOrderSchema } from "~/features/badges/badge-order.schema";
+import { submitBadgeOrder } from "~/features/badges/badge-orders.server";
+import { PORTRAIT_MAX_BYTES } from "~/features/badges/portrait";
+import { processPortrait } from "~/features/badges/portrait.server";
 
 /** Room for a 6 MB portrait plus the other fields and multipart framing. */
 export const BADGE_FORM_MAX_BYTES = PORTRAIT_MAX_BYTES + 256 * 1024;
@@ -26,7 +25,7 @@ async function portraitFrom(formData: FormData): Promise<Buffer | null> {
  * The /event confirmation form (a multipart POST, with or without JavaScript). The portrait
  * arrives either cropped in the browser or as the original file, cropped here.
  */
-export function badgeOrderAction(request: Request, context: AppLoadContext | undefined) {
+export function badgeOrderAction(request: Request, context: AppLoadContext) {
   return handleForm({
     request,
     context,
@@ -35,7 +34,7 @@ export function badgeOrderAction(request: Request, context: AppLoadContext | und
     limit: { name: "badge-order", rule: limits.badgeOrder },
     run: async (input, submission) => {
       const portrait = submission.form ? await portraitFrom(submission.form) : null;
-      return submitBadgeOrder(await getDb(), input, portrait);
+      return submitBadgeOrder(context.db, input, portrait);
     },
   });
 }

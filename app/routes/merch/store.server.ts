@@ -1,12 +1,11 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type AppLoadContext } from "react-router";
-import { getDb } from "~/lib/db.server";
 import { handleForm, readForm, submissionOf } from "~/lib/submission.server";
 import { httpErrorOf } from "~/lib/http.server";
 import { limits } from "~/lib/rate-limit.server";
-import { BAG_HREF, ENHANCED_FIELD, type StoreReply } from "./components/store-links";
-import { AddToBagSchema, BagLineChangeSchema, CheckoutSchema } from "./merch.schema";
-import { addToBag, bagCookie, changeBagLine, checkoutBag, readBagId } from "./merch.server";
+import { BAG_HREF, ENHANCED_FIELD, type StoreReply } from "~/features/merch/components/store-links";
+import { AddToBagSchema, BagLineChangeSchema, CheckoutSchema } from "~/features/merch/merch.schema";
+import { addToBag, bagCookie, changeBagLine, checkoutBag, readBagId } from "~/features/merch/merch.server";
 
 
 type Reply = ReturnType<typeof data<StoreReply>>;
@@ -31,7 +30,7 @@ export function unknownIntent(intent: unknown) {
  * intent=add: puts a variant in the visitor's bag, creating the bag (and its cookie) on the
  * first add. A plain form is redirected to the open bag; a fetcher gets the reply.
  */
-export async function addToBagAction(request: Request, context: AppLoadContext | undefined, formData: FormData) {
+export async function addToBagAction(request: Request, context: AppLoadContext, formData: FormData) {
   const before = readBagId(request);
   let created: string | null = null;
   const reply = await handleForm({
@@ -41,7 +40,7 @@ export async function addToBagAction(request: Request, context: AppLoadContext |
     schema: AddToBagSchema,
     limit: { name: "merch-bag", rule: limits.merchBag },
     run: async (input) => {
-      const { bagId, bag } = await addToBag(await getDb(), before, input);
+      const { bagId, bag } = await addToBag(context.db, before, input);
       if (bagId !== before) created = bagId;
       return { count: bag.count };
     },
@@ -52,7 +51,7 @@ export async function addToBagAction(request: Request, context: AppLoadContext |
   return data<StoreReply>({ ...reply.data, intent: "add" }, { status: reply.init?.status ?? 200, headers });
 }
 
-async function changeLine(request: Request, formData: FormData, intent: "qty" | "remove") {
+async function changeLine(request: Request, context: AppLoadContext, formData: FormData, intent: "qty" | "remove") {
   const submission = parseWithZod(formData, { schema: BagLineChangeSchema });
   if (submission.status !== "success" || (intent === "qty" && submission.value.quantity === undefined)) {
     const errors = submission.status === "success" ? {} : (submission.error ?? {});
@@ -60,22 +59,24 @@ async function changeLine(request: Request, formData: FormData, intent: "qty" | 
     return data<StoreReply>({ status: "error", intent, detail: first ?? "That bag line could not be changed." }, 400);
   }
   const { key, quantity } = submission.value;
-  const bag = await changeBagLine(await getDb(), readBagId(request), key, intent === "remove" ? "remove" : quantity!);
+  const bag = await changeBagLine(context.db, readBagId(request), key, intent === "remove" ? "remove" : quantity!);
   if (!enhanced(formData)) return redirect(BAG_HREF);
   return data<StoreReply>({ status: "success", intent, result: { count: bag.count, total: bag.total } });
 }
 
 /** intent=qty: sets a line's quantity (the minus button stops at 1). */
-export const changeQuantityAction = (request: Request, formData: FormData) => changeLine(request, formData, "qty");
+export const changeQuantityAction = (request: Request, context: AppLoadContext, formData: FormData) =>
+  changeLine(request, context, formData, "qty");
 
 /** intent=remove: takes a line out of the bag. */
-export const removeLineAction = (request: Request, formData: FormData) => changeLine(request, formData, "remove");
+export const removeLineAction = (request: Request, context: AppLoadContext, formData: FormData) =>
+  changeLine(request, context, formData, "remove");
 
 /**
  * intent=checkout: places the order in the visitor's bag (priced from the catalogue, the
  * payment code claimed once) and empties the bag. The reply carries the order id.
  */
-export async function checkoutAction(request: Request, context: AppLoadContext | undefined, formData: FormData) {
+export async function checkoutAction(request: Request, context: AppLoadContext, formData: FormData) {
   const reply = await handleForm({
     request,
     context,
@@ -83,7 +84,7 @@ export async function checkoutAction(request: Request, context: AppLoadContext |
     schema: CheckoutSchema,
     limit: { name: "merch-order", rule: limits.merchOrder },
     run: async (input) => {
-      const order = await checkoutBag(await getDb(), readBagId(request), input);
+      const order = await checkoutBag(context.db, readBagId(request), input);
       return { id: order.id, total: order.total, currency: order.currency };
     },
   });

@@ -1,16 +1,15 @@
 import { data, type AppLoadContext } from "react-router";
 import { requireAdminSession } from "~/lib/admin.server";
-import { getDb } from "~/lib/db.server";
 import { clientAddress, httpErrorOf } from "~/lib/http.server";
-import type { GenShareReply } from "./components/badge-dialog";
-import { GenerateBadgeShareSchema } from "./team-badges.schema";
-import { generateBadgeShare } from "./team-badges.server";
+import type { GenShareReply } from "~/features/team-badges/components/badge-dialog";
+import { GenerateBadgeShareSchema } from "~/features/team-badges/team-badges.schema";
+import { generateBadgeShare } from "~/features/team-badges/team-badges.server";
 
 /**
  * The badge dialog's 'Gen Share File' form: staff only, the badge's own fields (the JSON API
  * is for callers that send their own). Answers 'Share file generated' or 'Failed: …'.
  */
-export async function genShareAction(request: Request, context: AppLoadContext | undefined, form: FormData) {
+export async function genShareAction(request: Request, context: AppLoadContext, form: FormData) {
   const id = String(form.get("id") ?? "");
   await requireAdminSession(request, `/badges?id=${encodeURIComponent(id)}`);
   const parsed = GenerateBadgeShareSchema.safeParse({ id });
@@ -18,7 +17,7 @@ export async function genShareAction(request: Request, context: AppLoadContext |
     return data<GenShareReply>({ intent: "gen-share", ok: false, message: `Failed: ${parsed.error.issues[0]?.message}` }, 400);
   }
   try {
-    await generateBadgeShare(await getDb(), parsed.data, { ip: clientAddress(context) });
+    await generateBadgeShare(context.db, parsed.data, { ip: clientAddress(context) });
     return data<GenShareReply>({ intent: "gen-share", ok: true, message: "Share file generated" });
   } catch (e) {
     const http = httpErrorOf(e);

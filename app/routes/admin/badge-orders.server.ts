@@ -1,10 +1,10 @@
 import { data, type AppLoadContext } from "react-router";
 import { recordActivity } from "~/features/activity/activity.server";
 import { requireAdminSession } from "~/lib/admin.server";
-import { getDb, type Db } from "~/lib/db.server";
+import type { Db } from "~/lib/db.server";
 import { readForm } from "~/lib/submission.server";
 import { clientAddress, httpErrorOf } from "~/lib/http.server";
-import { ListQuerySchema, OrderIdSchema } from "../badge-order.schema";
+import { ListQuerySchema, OrderIdSchema } from "~/features/badges/badge-order.schema";
 import {
   generateBadgeAssets,
   getBadgeOrder,
@@ -12,7 +12,7 @@ import {
   resendBadgeKit,
   setBadgeOrderStatus,
   type BadgeOrderView,
-} from "../badge-orders.server";
+} from "~/features/badges/badge-orders.server";
 import {
   DEFAULT_STATUS,
   ORDER_INTENTS,
@@ -21,7 +21,7 @@ import {
   type ListFilter,
   type OrderActionReply,
   type OrderIntent,
-} from "./badge-orders-screen";
+} from "~/features/badges/admin/badge-orders-screen";
 
 /** Reads ?status=&q=; a bad value falls back to the default and says why. */
 function readFilter(params: URLSearchParams): { filter: ListFilter; error: string | null } {
@@ -46,10 +46,10 @@ function readFilter(params: URLSearchParams): { filter: ListFilter; error: strin
 }
 
 /** The data of /admin/badge-orders (for signed-in staff): the list as filtered by ?status=&q=. */
-export async function loadBadgeOrdersScreen(request: Request) {
+export async function loadBadgeOrdersScreen(request: Request, context: AppLoadContext) {
   const url = new URL(request.url);
   const { filter, error } = readFilter(url.searchParams);
-  const orders = await listBadgeOrders(await getDb(), {
+  const orders = await listBadgeOrders(context.db, {
     status: filter.status === "all" ? undefined : filter.status,
     q: filter.q || undefined,
   });
@@ -90,7 +90,7 @@ const reply = (body: OrderActionReply, status: number) => data(body, status);
  * is logged and answered with the spec's generic words and a 500, still as data: the screen
  * stays usable rather than turning into an error page.
  */
-export async function badgeOrdersAdminAction(request: Request, context: AppLoadContext | undefined) {
+export async function badgeOrdersAdminAction(request: Request, context: AppLoadContext) {
   const url = new URL(request.url);
   let form: FormData;
   try {
@@ -111,7 +111,7 @@ export async function badgeOrdersAdminAction(request: Request, context: AppLoadC
     return reply({ message: parsedId.error.issues[0]?.message ?? "Unknown order id.", tone: "error", id: null, order: null }, 400);
   }
   const id = parsedId.data;
-  const db = await getDb();
+  const db = context.db;
   const handler = handlers[intent];
   let order: BadgeOrderView;
   try {

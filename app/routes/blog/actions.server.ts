@@ -1,15 +1,14 @@
 import { data, type AppLoadContext } from "react-router";
 import { clientIdCookie, newClientId, readClientId } from "~/features/analytics/analytics.server";
-import { newsletterAction } from "~/features/newsletter/newsletter-action.server";
-import { getDb } from "~/lib/db.server";
+import { newsletterAction } from "~/routes/site/newsletter.server";
 import { env } from "~/lib/env.server";
 import { readForm } from "~/lib/submission.server";
 import { clientAddress, HttpError, httpErrorOf } from "~/lib/http.server";
 import { consume, tooManyMessage, type LimitRule } from "~/lib/rate-limit.server";
-import { BLOG_MESSAGES, feedbackPollId, postPollId } from "./blog";
-import { PollVoteSchema, ReactionSchema } from "./blog.schema";
-import { clientReactions, clientVotes, toggleReaction, vote } from "./blog.server";
-import type { BlogReply } from "./components/blog-reply";
+import { BLOG_MESSAGES, feedbackPollId, postPollId } from "~/features/blog/blog";
+import { PollVoteSchema, ReactionSchema } from "~/features/blog/blog.schema";
+import { clientReactions, clientVotes, toggleReaction, vote } from "~/features/blog/blog.server";
+import type { BlogReply } from "~/features/blog/components/blog-reply";
 
 // Reactions and votes are cheap and idempotent per client; the limit only stops floods.
 const ENGAGE_LIMIT: LimitRule = { points: 120, durationSeconds: 600 };
@@ -45,11 +44,11 @@ declare module "react-router" {
  * The client id a page renders for: the visitor's (cookie or X-Client-Id), or the one this
  * request's action has just made (its cookie only arrives with the next request).
  */
-export const clientIdOf = (request: Request, context: AppLoadContext | undefined) =>
+export const clientIdOf = (request: Request, context: AppLoadContext) =>
   readClientId(request) ?? context?.newClientId;
 
 /** The visitor's client id, or a new one and the cookie that keeps it. */
-function clientIdFor(request: Request, context: AppLoadContext | undefined) {
+function clientIdFor(request: Request, context: AppLoadContext) {
   const headers = new Headers();
   let cid = clientIdOf(request, context);
   if (!cid) {
@@ -63,7 +62,7 @@ function clientIdFor(request: Request, context: AppLoadContext | undefined) {
 async function engage(
   intent: "react" | "vote",
   request: Request,
-  context: AppLoadContext | undefined,
+  context: AppLoadContext,
   run: (cid: string) => Promise<BlogReply>,
   /** Named in every answer, errors too, so the right form shows it (the poll id). */
   about: Partial<BlogReply> = {},
@@ -89,11 +88,11 @@ const firstIssue = (error: { issues: { message: string }[] }) => error.issues[0]
  * intent=react: adds the client's reaction to the post, or with undo=1 takes it back. The
  * reply carries the post's counts and the reactions this client has given.
  */
-export function reactAction(request: Request, context: AppLoadContext | undefined, slug: string, form: FormData) {
+export function reactAction(request: Request, context: AppLoadContext, slug: string, form: FormData) {
   return engage("react", request, context, async (cid) => {
     const parsed = ReactionSchema.safeParse({ slug, reaction: form.get("reaction"), undo: form.get("undo") ?? undefined, cid });
     if (!parsed.success) throw new HttpError(400, firstIssue(parsed.error));
-    const db = await getDb();
+    const db = context.db;
     const counts = await toggleReaction(db, { ...parsed.data, cid });
     return { status: "success", counts, chosen: await clientReactions(db, slug, cid) };
   });
@@ -104,7 +103,7 @@ export function reactAction(request: Request, context: AppLoadContext | undefine
  * "Inspired me:4"). The question poll answers its counts; the feedback poll keeps them hidden
  * and answers only this client's ratings.
  */
-export function voteAction(request: Request, context: AppLoadContext | undefined, slug: string, form: FormData) {
+export function voteAction(request: Request, context: AppLoadContext, slug: string, form: FormData) {
   const poll = String(form.get("id") ?? "").slice(0, 100);
   return engage("vote", request, context, async (cid) => {
     const parsed = PollVoteSchema.safeParse({ id: form.get("id"), option: form.get("option"), cid });
@@ -112,7 +111,7 @@ export function voteAction(request: Request, context: AppLoadContext | undefined
     const { id, option } = parsed.data;
     const feedback = id === feedbackPollId(slug);
     if (!feedback && id !== postPollId(slug)) throw new HttpError(404, "Unknown poll.");
-    const db = await getDb();
+    const db = context.db;
     const counts = await vote(db, { id, option, cid });
     const mine = await clientVotes(db, id, cid);
     return feedback ? { status: "success", mine } : { status: "success", options: counts, mine };
@@ -123,7 +122,7 @@ export function voteAction(request: Request, context: AppLoadContext | undefined
  * intent=subscribe: the newsletter sign-up with the box's source (blogs:index, blogs:{slug}).
  * A failure shows the server's words, else the blog's 'Something went wrong'.
  */
-export async function subscribeAction(request: Request, context: AppLoadContext | undefined): Promise<Reply> {
+export async function subscribeAction(request: Request, context: AppLoadContext): Promise<Reply> {
   const reply = await newsletterAction(request, context);
   const r = reply.data;
   let detail = r.detail;
