@@ -210,3 +210,13 @@ export async function drainOutbox() {
 
 /** A random token, for links that must not be guessed. */
 export const randomToken = (bytes = 18) => crypto.randomBytes(bytes).toString("base64url");
+
+/** The outbox's messages counted by status (queued, sending, sent, failed), for the staff home. */
+export async function outboxSummary(db: Db) {
+  const rows = await db
+    .selectFrom("outbox")
+    .select(["status", db.fn.countAll<number>().as("n")])
+    .groupBy("status")
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)])) as Record<string, number>;
+}

@@ -6,7 +6,7 @@ import { resetAdminForTests } from "~/lib/admin.server";
 import type { Db } from "~/lib/db.server";
 import { resetEnvForTests } from "~/lib/env.server";
 import { getSessionSecret, resetSecretsForTests } from "~/lib/secrets.server";
-import { ORIGIN, args, formPost, get, reply, thrown } from "../support/http";
+import { ORIGIN, args, formPost, get, reply, testContext, thrown } from "../support/http";
 import { freshApp } from "../support/reset";
 
 const KEY = "test-admin-key-0123456789";
@@ -116,7 +116,7 @@ describe("signing in at /admin", () => {
       { id: "admin", path: "/admin", loader: adminPage.loader, action: adminPage.action, hasErrorBoundary: true },
     ]);
     const ctx = await handler.query(signInForm(KEY, "/admin", { "Sec-Fetch-Site": "cross-site", Origin: "https://evil.example" }), {
-      requestContext: { clientAddress: STAFF },
+      requestContext: testContext(STAFF),
     });
     if (ctx instanceof Response) throw new Error(`expected a rendered page, got a ${ctx.status} Response`);
     expect(ctx.statusCode).toBe(403);

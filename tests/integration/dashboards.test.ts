@@ -16,7 +16,7 @@ import { createAdminSessionCookie } from "~/lib/admin.server";
 import type { Db } from "~/lib/db.server";
 import * as activityPage from "~/routes/admin/activity";
 import * as engagementPage from "~/routes/admin/engagement";
-import { ORIGIN, args, formPost, get, reply } from "../support/http";
+import { ORIGIN, args, formPost, get, reply, testContext } from "../support/http";
 import { freshApp } from "../support/reset";
 
 const KEY = "test-admin-key-0123456789";
@@ -58,7 +58,7 @@ async function render(mod: { loader: unknown; action?: unknown; default: unknown
       hasErrorBoundary: !!mod.ErrorBoundary,
     },
   ]);
-  const context = await handler.query(request, { requestContext: { clientAddress: STAFF } });
+  const context = await handler.query(request, { requestContext: testContext(STAFF) });
   if (context instanceof Response) throw new Error(`expected a page, got a ${context.status} Response`);
   const router = createStaticRouter(handler.dataRoutes, context);
   return { status: context.statusCode, html: renderToString(createElement(StaticRouterProvider, { router, context, hydrate: false })) };

@@ -4,7 +4,7 @@ import { PollForm, PollList } from "~/features/engagement/components/polls";
 import { ReactionsTable } from "~/features/engagement/components/reactions-table";
 import { SubscribersTable } from "~/features/engagement/components/subscribers-table";
 import { ENGAGEMENT_MESSAGES } from "~/features/engagement/engagement-screen";
-import { ensurePollAction, loadEngagementScreen } from "~/features/engagement/engagement.server";
+import { ensurePollAction, loadEngagementScreen } from "~/routes/admin/engagement.server";
 import { staffOnly } from "~/lib/admin.server";
 import dashboardsCss from "~/styles/dashboards.css?url";
 import type { Route } from "./+types/engagement";
@@ -15,8 +15,8 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: dash
 
 export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
-export async function loader({ request }: Route.LoaderArgs) {
-  return staffOnly(request, loadEngagementScreen);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return staffOnly(request, () => loadEngagementScreen(context));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -1,5 +1,5 @@
 import { Link, useRouteLoaderData } from "react-router";
-import { loadStaffHome, staffSessionAction } from "~/features/admin/admin.server";
+import { loadStaffHome, staffSessionAction } from "~/routes/admin/staff.server";
 import { AdminSignIn } from "~/features/admin/components/admin-sign-in";
 import { STAFF_HOME, STAFF_SCREENS, staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
 import { staffOnly } from "~/lib/admin.server";
@@ -11,8 +11,8 @@ export const handle: StaffHandle = { page: "admin", title: "Staff", description:
 
 export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
-export async function loader({ request }: Route.LoaderArgs) {
-  return staffOnly(request, loadStaffHome);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return staffOnly(request, () => loadStaffHome(context));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

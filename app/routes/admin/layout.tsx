@@ -1,5 +1,5 @@
 import { Outlet, useMatches } from "react-router";
-import { loadStaffShell } from "~/features/admin/admin.server";
+import { loadStaffShell } from "~/routes/admin/staff.server";
 import { AdminSignIn } from "~/features/admin/components/admin-sign-in";
 import { StaffHeader } from "~/features/admin/components/staff-header";
 import type { StaffHandle } from "~/features/admin/staff-screen";
@@ -20,8 +20,8 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: admi
 // Staff pages show orders, addresses and the log: never kept by a browser or a proxy.
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
-export async function loader({ request }: Route.LoaderArgs) {
-  return loadStaffShell(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return loadStaffShell(request, context);
 }
 
 // Asked again on every navigation and after every form: a session can end in another tab.

@@ -1,6 +1,6 @@
 import { useNavigation, type ShouldRevalidateFunction } from "react-router";
 import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
-import { loadMerchOrdersScreen, merchOrdersAction } from "~/features/merch/admin/merch-admin.server";
+import { loadMerchOrdersScreen, merchOrdersAction } from "~/routes/merch/admin.server";
 import { ORDERS_PATH } from "~/features/merch/admin/merch-admin-screen";
 import { MerchOrderFilters, MerchOrdersList } from "~/features/merch/admin/merch-orders-list";
 import { staffOnly } from "~/lib/admin.server";
@@ -13,8 +13,8 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: merc
 
 export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
-export async function loader({ request }: Route.LoaderArgs) {
-  return staffOnly(request, () => loadMerchOrdersScreen(request));
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return staffOnly(request, () => loadMerchOrdersScreen(request, context));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

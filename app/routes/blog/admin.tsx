@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
-import { blogEditorAction, loadBlogEditorScreen } from "~/features/blog/admin/blog-admin.server";
+import { blogEditorAction, loadBlogEditorScreen } from "~/routes/blog/admin.server";
 import { BlogPostEditor } from "~/features/blog/admin/blog-post-editor";
 import { staffOnly } from "~/lib/admin.server";
 import blogAdminCss from "~/styles/blog-admin.css?url";
@@ -13,8 +13,8 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: blog
 
 export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
-export async function loader({ request }: Route.LoaderArgs) {
-  return staffOnly(request, loadBlogEditorScreen);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return staffOnly(request, () => loadBlogEditorScreen(context));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

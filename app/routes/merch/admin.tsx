@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
-import { loadMerchEditorScreen, merchEditorAction } from "~/features/merch/admin/merch-admin.server";
+import { loadMerchEditorScreen, merchEditorAction } from "~/routes/merch/admin.server";
 import { MerchItemEditor } from "~/features/merch/admin/merch-item-editor";
 import { staffOnly } from "~/lib/admin.server";
 import merchAdminCss from "~/styles/merch-admin.css?url";
@@ -17,8 +17,8 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: merc
 
 export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
-export async function loader({ request }: Route.LoaderArgs) {
-  return staffOnly(request, loadMerchEditorScreen);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return staffOnly(request, () => loadMerchEditorScreen(context));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

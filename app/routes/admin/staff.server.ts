@@ -8,11 +8,11 @@ import {
   isAdminSession,
   requireSameSiteForm,
 } from "~/lib/admin.server";
-import { getDb } from "~/lib/db.server";
+import { outboxSummary } from "~/lib/email.server";
 import { readForm } from "~/lib/submission.server";
 import { asRouteError, clientAddress, safeReturnPath } from "~/lib/http.server";
-import { STAFF_HOME } from "./staff-screen";
-import { wrongKeySummary } from "./wrong-keys.server";
+import { STAFF_HOME } from "~/features/admin/staff-screen";
+import { wrongKeySummary } from "~/features/admin/wrong-keys.server";
 
 export type SignInReply = { error: string; returnTo: string };
 
@@ -27,22 +27,22 @@ function signInReturnTo(url: URL) {
  * The loader of the staff layout: signed in, the wrong-key notice for the shell; signed out,
  * where the sign-in form returns to. Screens below load their own data with staffOnly.
  */
-export async function loadStaffShell(request: Request) {
+export async function loadStaffShell(request: Request, context: AppLoadContext) {
   if (!(await isAdminSession(request))) {
     return { signedIn: false as const, returnTo: signInReturnTo(new URL(request.url)) };
   }
-  return { signedIn: true as const, wrongKeys: await wrongKeySummary(await getDb()) };
+  return { signedIn: true as const, wrongKeys: await wrongKeySummary(context.db) };
 }
 
 /**
  * The session forms of every staff screen post here (/admin; a pathless layout has no URL of
  * its own to post to): sign in with the key and returnTo, sign out, or sign out everywhere.
  */
-export async function staffSessionAction(request: Request, context: AppLoadContext | undefined) {
+export async function staffSessionAction(request: Request, context: AppLoadContext) {
   requireSameSiteForm(request);
   const form = await asRouteError(() => readForm(request, 4096));
   const address = clientAddress(context);
-  const db = await getDb();
+  const db = context.db;
   const intent = form.get("intent");
   if (intent === "sign-out" || intent === "sign-out-everywhere") {
     // Only a signed-in session can end the others, and only those are worth a log entry.
@@ -72,20 +72,9 @@ export async function staffSessionAction(request: Request, context: AppLoadConte
 }
 
 /** The staff home: the latest log entries, newest first, and the outbox's counts. */
-export async function loadStaffHome() {
-  const db = await getDb();
+export async function loadStaffHome(context: AppLoadContext) {
   return {
-    activity: (await listActivity(db, { limit: 20 })).reverse(),
-    mail: await outboxSummary(),
+    activity: (await listActivity(context.db, { limit: 20 })).reverse(),
+    mail: await outboxSummary(context.db),
   };
-}
-
-export async function outboxSummary() {
-  const db = await getDb();
-  const rows = await db
-    .selectFrom("outbox")
-    .select(["status", db.fn.countAll<number>().as("n")])
-    .groupBy("status")
-    .execute();
-  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)])) as Record<string, number>;
 }

@@ -1,0 +1,136 @@
+import { data, type AppLoadContext } from "react-router";
+import { requireAdminSession } from "~/lib/admin.server";
+import { type Db } from "~/lib/db.server";
+import { readForm } from "~/lib/submission.server";
+import { clientAddress, httpErrorOf } from "~/lib/http.server";
+import { BLOG_MESSAGES as M } from "~/features/blog/blog";
+import { SLUG_PATTERN } from "~/features/blog/blog.schema";
+import { listPosts } from "~/features/blog/blog.server";
+import { sharePagesText } from "~/features/blog/blog-share.server";
+import {
+  EDITOR_PATH,
+  FIELD_NAME,
+  isBlankRow,
+  notifiedText,
+  postToRow,
+  ROW_FIELDS,
+  rowToPost,
+  type EditorReply,
+  type EditorRow,
+  type FieldIssue,
+  type RowField,
+} from "~/features/blog/admin/blog-admin-screen";
+import {
+  checkPosts,
+  saveBlogList,
+  generateBlogShareFiles,
+  notifyBlogSubscribers,
+  latestNotifications,
+  version,
+  currentYear,
+} from "~/features/blog/admin/blog-admin.server";
+
+export async function loadBlogEditorScreen(context: AppLoadContext) {
+  const db = context.db;
+  const posts = await listPosts(db);
+  return {
+    rows: posts.map(postToRow),
+    savedSlugs: posts.map((p) => p.slug),
+    notifications: await latestNotifications(db),
+    version: version(posts),
+    year: currentYear(),
+  };
+}
+
+/** The fieldsets as posted, in form order. */
+export function readEditorRows(form: FormData): EditorRow[] {
+  const byRow = new Map<number, Map<string, string>>();
+  for (const [key, value] of form) {
+    const m = FIELD_NAME.exec(key);
+    if (!m || typeof value !== "string") continue;
+    const row = Number(m[1]);
+    const fields = byRow.get(row) ?? new Map<string, string>();
+    fields.set(m[2]!, value);
+    byRow.set(row, fields);
+  }
+  return [...byRow.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, f]) => {
+      const text = Object.fromEntries(ROW_FIELDS.map((k) => [k, f.get(k) ?? ""])) as Record<RowField, string>;
+      return { ...text, remove: f.has("remove") && f.get("remove") !== "false" };
+    });
+}
+
+const reply = (body: EditorReply, status: number) => data(body, status);
+
+async function saveEditor(db: Db, typed: EditorRow[], actorIp: string) {
+  if (typed.length === 0) {
+    return reply({ intent: "save", tone: "error", message: M.saveFailed("no posts were sent. Reload the page and try again.") }, 400);
+  }
+  // Every fieldset comes back in place (blank ones too), so issues and inputs keep their rows.
+  const kept = typed.map((row, index) => ({ row, index })).filter(({ row }) => !row.remove && !isBlankRow(row));
+  const check = checkPosts(kept.map(({ row }) => rowToPost(row)));
+  if (!check.ok) {
+    const issues: FieldIssue[] = check.issues.map((i) => ({ row: kept[i.index]?.index ?? -1, field: i.field, message: i.message }));
+    return reply({ intent: "save", tone: "error", message: M.saveFailed(check.message), rows: typed, issues }, 400);
+  }
+  try {
+    await saveBlogList(db, check.posts, actorIp);
+  } catch (e) {
+    console.error("[blog-admin] saving the posts failed", e);
+    return reply({ intent: "save", tone: "error", message: M.saveFailed("the posts could not be written. Nothing was changed; please try again."), rows: typed }, 500);
+  }
+  return reply({ intent: "save", tone: "success", message: M.saved }, 200);
+}
+
+async function shareEditor(db: Db, typed: EditorRow[], actorIp: string) {
+  // Unsaved edits in the same form stay on screen: share pages show the saved posts.
+  const rows = typed.length > 0 ? typed : undefined;
+  try {
+    const { count } = await generateBlogShareFiles(db, actorIp);
+    return reply({ intent: "share", tone: "success", message: M.generated(sharePagesText(count)), rows }, 200);
+  } catch (e) {
+    console.error("[blog-admin] share generation failed", e);
+    return reply({ intent: "share", tone: "error", message: M.generateFailed("the share pages could not be prepared. Please try again."), rows }, 500);
+  }
+}
+
+async function notifyEditor(db: Db, rawSlug: string, actorIp: string) {
+  const slug = rawSlug.trim();
+  if (!SLUG_PATTERN.test(slug) || slug.length > 80) {
+    return reply({ intent: "notify", tone: "error", message: M.notifyFailed, detail: "Choose a saved post to notify subscribers about." }, 400);
+  }
+  try {
+    const run = await notifyBlogSubscribers(db, slug, actorIp);
+    const notification = await latestNotifications(db).then((all) => all[slug]);
+    return reply({ intent: "notify", tone: "success", message: M.notified(notifiedText(run.recipients)), slug, notification }, 200);
+  } catch (e) {
+    const http = httpErrorOf(e);
+    const known = http && http.status < 500 ? http : null;
+    if (!known) console.error(`[blog-admin] notify ${slug} failed`, e);
+    const detail = known?.status === 404 ? "That post is not saved yet: save it first." : "Nothing was sent. Please try again.";
+    return reply({ intent: "notify", tone: "error", message: M.notifyFailed, detail, slug }, known ? known.status : 500);
+  }
+}
+
+/** The screen's forms: intent save or share (the editor form), or notify with a slug. */
+export async function blogEditorAction(request: Request, context: AppLoadContext) {
+  await requireAdminSession(request, EDITOR_PATH);
+  let form: FormData;
+  try {
+    form = await readForm(request, 4 * 1024 * 1024);
+  } catch (e) {
+    const http = httpErrorOf(e);
+    if (http) return reply({ intent: "save", tone: "error", message: M.saveFailed(http.message) }, http.status);
+    throw e;
+  }
+  const db = context.db;
+  const actorIp = clientAddress(context);
+  const intent = form.get("intent");
+  if (intent === "notify") return notifyEditor(db, String(form.get("slug") ?? ""), actorIp);
+  const typed = readEditorRows(form);
+  if (intent === "save") return saveEditor(db, typed, actorIp);
+  if (intent === "share") return shareEditor(db, typed, actorIp);
+  return reply({ intent: "save", tone: "error", message: "Unknown action.", rows: typed.length ? typed : undefined }, 400);
+}
+

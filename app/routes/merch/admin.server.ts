@@ -1,0 +1,190 @@
+import { data, type AppLoadContext } from "react-router";
+import { recordActivity } from "~/features/activity/activity.server";
+import { requireAdminSession } from "~/lib/admin.server";
+import { type Db } from "~/lib/db.server";
+import { readForm } from "~/lib/submission.server";
+import { clientAddress, httpErrorOf } from "~/lib/http.server";
+import { clearPageCache } from "~/lib/page-cache.server";
+import { parseEditorItem, type EditorFields } from "~/features/merch/merch-editor";
+import { MerchOrderStatusSchema } from "~/features/merch/merch.schema";
+import {
+  listItems,
+  listMerchOrders,
+  saveCatalogue,
+  setMerchOrderStatus,
+  type MerchOrderView,
+} from "~/features/merch/merch.server";
+import {
+  EDITOR_PATH,
+  FIELD_NAME,
+  isBlankRow,
+  itemToRow,
+  MERCH_ADMIN_MESSAGES as M,
+  ORDERS_PATH,
+  ordersHref,
+  ROW_TEXT_FIELDS,
+  statusDone,
+  type EditorReply,
+  type EditorRow,
+  type FieldIssue,
+  type OrderStatusReply,
+} from "~/features/merch/admin/merch-admin-screen";
+import { checkCatalogue, generateMerchShares, version } from "~/features/merch/admin/merch-admin.server";
+
+export async function loadMerchEditorScreen(context: AppLoadContext) {
+  const items = await listItems(context.db);
+  return { rows: items.map(itemToRow), version: version(items) };
+}
+
+type TypedRow = { fields: EditorFields; remove: boolean };
+
+/** The fieldsets as posted, in form order; the last `available` value wins (hidden 'false', then the box). */
+export function readEditorRows(form: FormData): TypedRow[] {
+  const byRow = new Map<number, Map<string, string>>();
+  for (const [key, value] of form) {
+    const m = FIELD_NAME.exec(key);
+    if (!m || typeof value !== "string") continue;
+    const row = Number(m[1]);
+    const fields = byRow.get(row) ?? new Map<string, string>();
+    fields.set(m[2]!, value); // a repeated name keeps its last value
+    byRow.set(row, fields);
+  }
+  return [...byRow.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, f]) => {
+      const text = Object.fromEntries(ROW_TEXT_FIELDS.map((k) => [k, f.get(k) ?? ""])) as Record<(typeof ROW_TEXT_FIELDS)[number], string>;
+      return { fields: { ...text, available: f.get("available") }, remove: f.has("remove") && f.get("remove") !== "false" };
+    });
+}
+
+/** A typed row as the editor shows it again: text kept as typed, the checkbox as it will be read. */
+const echo = (r: TypedRow): EditorRow => {
+  const text = Object.fromEntries(ROW_TEXT_FIELDS.map((k) => [k, r.fields[k]])) as Record<(typeof ROW_TEXT_FIELDS)[number], string>;
+  return { ...text, available: parseEditorItem(r.fields).available, remove: r.remove };
+};
+
+const editorReply = (body: EditorReply, status: number) => data(body, status);
+
+async function saveEditor(db: Db, typed: TypedRow[], actorIp: string) {
+  // Every fieldset comes back in place (blank ones too), so issues and inputs keep their rows.
+  const shown = typed.map(echo);
+  const kept = shown.map((row, index) => ({ row, index })).filter(({ row }) => !row.remove && !isBlankRow(row));
+  const check = checkCatalogue(kept.map(({ row }) => parseEditorItem(row)));
+  if (!check.ok) {
+    const issues: FieldIssue[] = check.issues.map((i) => ({ row: kept[i.index]?.index ?? -1, field: i.field, message: i.message }));
+    return editorReply({ intent: "save", tone: "error", message: `${M.saveFailed}: ${check.message}`, rows: shown, issues }, 400);
+  }
+  try {
+    await saveCatalogue(db, check.items);
+  } catch (e) {
+    console.error("[merch-admin] saving the catalogue failed", e);
+    const message = `${M.saveFailed}: the catalogue could not be written. Nothing was changed; please try again.`;
+    return editorReply({ intent: "save", tone: "error", message, rows: shown }, 500);
+  }
+  clearPageCache();
+  const n = check.items.length;
+  await recordActivity(db, {
+    type: "merch.save",
+    message: `Merchandise saved (${n} ${n === 1 ? "item" : "items"})`,
+    meta: { count: n },
+    actorIp,
+  });
+  return editorReply({ intent: "save", tone: "success", message: M.saved }, 200);
+}
+
+async function shareEditor(db: Db, typed: TypedRow[], actorIp: string) {
+  // Unsaved edits in the same form stay on screen: the share pages use the saved catalogue.
+  const rows = typed.length > 0 ? typed.map(echo) : undefined;
+  try {
+    const { count } = await generateMerchShares(db);
+    await recordActivity(db, { type: "merch.generate_share", message: M.shareDone(count), meta: { count }, actorIp });
+    return editorReply({ intent: "share", tone: "success", message: M.shareDone(count), rows }, 200);
+  } catch (e) {
+    console.error("[merch-admin] share generation failed", e);
+    return editorReply({ intent: "share", tone: "error", message: M.shareFailed, rows }, 500);
+  }
+}
+
+/** The editor's one form: intent save (Save Changes) or share (Generate Share Files). */
+export async function merchEditorAction(request: Request, context: AppLoadContext) {
+  await requireAdminSession(request, EDITOR_PATH);
+  let form: FormData;
+  try {
+    form = await readForm(request, 512 * 1024);
+  } catch (e) {
+    const http = httpErrorOf(e);
+    if (http) return editorReply({ intent: "save", tone: "error", message: `${M.saveFailed}: ${http.message}` }, http.status);
+    throw e;
+  }
+  const db = context.db;
+  const typed = readEditorRows(form);
+  const actorIp = clientAddress(context);
+  const intent = form.get("intent");
+  if (intent === "save") return saveEditor(db, typed, actorIp);
+  if (intent === "share") return shareEditor(db, typed, actorIp);
+  return editorReply({ intent: "save", tone: "error", message: "Unknown action." }, 400);
+}
+
+// ---------------------------------------------------------------- /admin/merch-orders
+
+/** The orders (newest first) matching ?q=, for signed-in staff. A failed read shows none. */
+export async function loadMerchOrdersScreen(request: Request, context: AppLoadContext) {
+  const url = new URL(request.url);
+  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
+  let orders: MerchOrderView[] = [];
+  let loadError: string | null = null;
+  try {
+    orders = await listMerchOrders(context.db, q || undefined);
+  } catch (e) {
+    console.error("[merch-admin] listing orders failed", e);
+    loadError = M.loadFailed;
+  }
+  return { q, orders, loadError, actionPath: ordersHref(q), loadedAt: Date.now() };
+}
+
+const statusReply = (body: OrderStatusReply, status: number) => data(body, status);
+const failed = (reason: string | null) => (reason ? `${M.updateFailed}: ${reason}` : M.updateFailed);
+
+/** A card's buttons: intent status, id, status and the staff note. Answers with the order. */
+export async function merchOrdersAction(request: Request, context: AppLoadContext) {
+  const url = new URL(request.url);
+  await requireAdminSession(request, `${ORDERS_PATH}${url.search}`);
+  let form: FormData;
+  try {
+    form = await readForm(request, 8 * 1024);
+  } catch (e) {
+    const http = httpErrorOf(e);
+    if (http) return statusReply({ message: failed(http.message), tone: "error", id: null, order: null }, http.status);
+    throw e;
+  }
+  if (form.get("intent") !== "status") {
+    return statusReply({ message: failed("Unknown action."), tone: "error", id: null, order: null }, 400);
+  }
+  const parsed = MerchOrderStatusSchema.safeParse({
+    id: form.get("id") ?? "",
+    status: form.get("status") ?? "",
+    notes: form.get("notes") ?? undefined,
+  });
+  const rawId = String(form.get("id") ?? "") || null;
+  if (!parsed.success) {
+    return statusReply({ message: failed(parsed.error.issues[0]?.message ?? null), tone: "error", id: rawId, order: null }, 400);
+  }
+  const { id, status, notes } = parsed.data;
+  const db = context.db;
+  let order: MerchOrderView;
+  try {
+    order = await setMerchOrderStatus(db, id, status, notes);
+  } catch (e) {
+    const http = httpErrorOf(e);
+    const known = http && http.status < 500 ? http : null;
+    if (!known) console.error(`[merch-admin] setting ${id} to ${status} failed`, e);
+    return statusReply({ message: failed(known ? known.message : null), tone: "error", id, order: null }, known ? known.status : 500);
+  }
+  await recordActivity(db, {
+    type: "merch.order_status",
+    message: `Merch order ${id} set to ${status}`,
+    meta: { id, status },
+    actorIp: clientAddress(context),
+  });
+  return statusReply({ message: statusDone(id, status), tone: "success", id, order }, 200);
+}
