@@ -6,7 +6,7 @@ import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
-import { capturePageView } from "~/features/analytics/capture.server";
+import { capturePageView } from "~/server/page-views.server";
 import { cachedPage, cacheSecondsFor, storePage } from "~/lib/page-cache.server";
 import { contentSecurityPolicy, routeCspSources } from "~/lib/security-headers.server";
 

@@ -177,7 +177,7 @@ export async function startServer() {
       .catch((e) => console.warn("[render] warm-up failed", e));
   }, 250).unref();
   // Analytics summaries and the retention roll-up: shortly after start, then every 15 minutes.
-  startAnalyticsRollup();
+  startAnalyticsRollup(db);
 
   let closing = false;
   const shutdown = async (reason: string, code = 0) => {

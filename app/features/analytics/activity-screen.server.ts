@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { listActivity, type ActivityItem } from "~/features/activity/activity.server";
-import { getDb, type Db } from "~/lib/db.server";
+import type { Db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { NAME_PATTERN } from "./analytics.schema";
 import { ACTIVITY_LIMIT, CHART_DAYS, DEFAULT_PARAMS, type ActivityParams } from "./activity-screen";
@@ -82,8 +82,8 @@ export async function loadActivityData(db: Db, params: ActivityParams, now = Dat
 }
 
 /** The whole of /admin/activity as ?since=&unique=&window=&type= ask, for signed-in staff. */
-export async function loadActivityScreen(request: Request) {
-  const { params, errors } = readActivityParams(new URL(request.url).searchParams);
-  const data = await loadActivityData(await getDb(), params);
+export async function loadActivityScreen(db: Db, query: URLSearchParams) {
+  const { params, errors } = readActivityParams(query);
+  const data = await loadActivityData(db, params);
   return { params, errors, ...data } satisfies ActivityScreenData;
 }

@@ -98,9 +98,9 @@ describe("TrackSchema", () => {
 describe("client ids and bots", () => {
   it("reads the X-Client-Id header first, then the cid cookie, ignoring bad values", () => {
     const h = (headers: Record<string, string>) => new Request("http://site.test/", { headers });
-    expect(readClientId(h({ "x-client-id": "abcdef0123456789", cookie: "cid=zzzzzzzzzz" }))).toBe("abcdef0123456789");
-    expect(readClientId(h({ "x-client-id": "bad id!", cookie: "a=1; cid=zzzzzzzzzz" }))).toBe("zzzzzzzzzz");
-    expect(readClientId(h({}))).toBeUndefined();
+    expect(readClientId(h({ "x-client-id": "abcdef0123456789", cookie: "cid=zzzzzzzzzz" }).headers)).toBe("abcdef0123456789");
+    expect(readClientId(h({ "x-client-id": "bad id!", cookie: "a=1; cid=zzzzzzzzzz" }).headers)).toBe("zzzzzzzzzz");
+    expect(readClientId(h({}).headers)).toBeUndefined();
   });
 
   it("knows a crawler from a browser", () => {

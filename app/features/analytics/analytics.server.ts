@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { isbot } from "isbot";
 import type { Db } from "~/lib/db.server";
-import { HttpError } from "~/lib/http.server";
+import { DomainError } from "~/lib/domain-error";
 import { getDb, nowIso } from "~/lib/db.server";
 import type { TrackInput } from "./analytics.schema";
 
@@ -53,22 +53,23 @@ export const isBotAgent = (userAgent: string | null) => !!userAgent && isbot(use
 const CID_COOKIE = "cid";
 const CID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
 
-export function readClientId(request: Request): string | undefined {
-  const header = request.headers.get("x-client-id");
+/** The client id a request carries: its X-Client-Id header, else the cid cookie. */
+export function readClientId(headers: Headers): string | undefined {
+  const header = headers.get("x-client-id");
   if (header && CID_PATTERN.test(header)) return header;
-  const cookie = request.headers.get("cookie") ?? "";
+  const cookie = headers.get("cookie") ?? "";
   const m = /(?:^|;\s*)cid=([A-Za-z0-9_-]{8,64})(?:;|$)/.exec(cookie);
   return m?.[1];
 }
 
 /** The caller's client id for reactions and votes: X-Client-Id, then the body's cid, then the cookie. */
-export function requireClientId(request: Request, bodyCid: string | undefined): string {
-  const header = request.headers.get("x-client-id")?.trim();
+export function requireClientId(headers: Headers, bodyCid: string | undefined): string {
+  const header = headers.get("x-client-id")?.trim();
   const cid =
     (header && CID_PATTERN.test(header) ? header : undefined) ??
     (bodyCid && CID_PATTERN.test(bodyCid) ? bodyCid : undefined) ??
-    readClientId(request);
-  if (!cid) throw new HttpError(400, "Client id required.");
+    readClientId(headers);
+  if (!cid) throw new DomainError("invalid", "Client id required.");
   return cid;
 }
 

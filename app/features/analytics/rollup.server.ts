@@ -1,6 +1,5 @@
 import { sql } from "kysely";
 import type { Db } from "~/lib/db.server";
-import { getDb } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 
 /**
@@ -264,14 +263,14 @@ let stopping = false;
  * Runs the roll-up shortly after start-up and then every `everyMs` (15 minutes): a run that
  * finds nothing new costs a few index look-ups. Timers are unref'd; one run at a time.
  */
-export function startAnalyticsRollup({ firstDelayMs = 5_000, everyMs = 15 * 60_000 } = {}) {
+export function startAnalyticsRollup(db: Db, { firstDelayMs = 5_000, everyMs = 15 * 60_000 } = {}) {
   stopping = false;
   const tick = () => {
     if (running || stopping) return;
     running = (async () => {
       const t0 = performance.now();
       try {
-        const r = await runAnalyticsRollup(await getDb(), {
+        const r = await runAnalyticsRollup(db, {
           retentionDays: env().analyticsRetentionDays,
           stopped: () => stopping,
         });

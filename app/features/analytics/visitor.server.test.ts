@@ -24,7 +24,7 @@ describe("the daily visitor hash (events without a client id)", () => {
   });
 
   it("is used only when the browser sends no id of its own", () => {
-    const req = (headers: Record<string, string>) => new Request("http://site.test/api/track.php", { headers: { "user-agent": UA, ...headers } });
+    const req = (headers: Record<string, string>) => new Headers({ "user-agent": UA, ...headers });
     expect(clientIdFor(req({ "x-client-id": "abcdef0123456789" }), "203.0.113.9", "bodycid01", DAY1)).toBe("abcdef0123456789");
     expect(clientIdFor(req({ cookie: "cid=cookiecid0001" }), "203.0.113.9", undefined, DAY1)).toBe("cookiecid0001");
     expect(clientIdFor(req({}), "203.0.113.9", "bodycid01", DAY1)).toBe("bodycid01");

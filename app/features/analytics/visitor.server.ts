@@ -19,6 +19,6 @@ export function dailyVisitorId(address: string, userAgent: string | null, now = 
 }
 
 /** The client id an event is counted under: the browser's own, else the daily hash. */
-export function clientIdFor(request: Request, address: string, sent?: string, now = Date.now()): string {
-  return readClientId(request) ?? sent ?? dailyVisitorId(address, request.headers.get("user-agent"), now);
+export function clientIdFor(headers: Headers, address: string, sent?: string, now = Date.now()): string {
+  return readClientId(headers) ?? sent ?? dailyVisitorId(address, headers.get("user-agent"), now);
 }

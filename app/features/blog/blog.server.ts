@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { BlogPostsTable, Db } from "~/lib/db.server";
-import { getDb, nowIso } from "~/lib/db.server";
+import { nowIso } from "~/lib/db.server";
 import { enqueueMail, kickMailWorker } from "~/lib/email.server";
 import { DomainError } from "~/lib/domain-error";
 import { absoluteUrl } from "~/lib/http.server";
@@ -264,12 +264,11 @@ export async function notifyNewBlog(db: Db, slug: string) {
     .values({ slug, recipients: Number(n), queued: 0, created_at: nowIso() })
     .returning("id")
     .executeTakeFirstOrThrow();
-  const done = queueNotification(row.id, post).catch((e) => console.error("[blog] notify failed", e));
+  const done = queueNotification(db, row.id, post).catch((e) => console.error("[blog] notify failed", e));
   return { id: row.id, recipients: Number(n), done };
 }
 
-async function queueNotification(notificationId: number, post: BlogPost) {
-  const db = await getDb();
+async function queueNotification(db: Db, notificationId: number, post: BlogPost) {
   const postUrl = absoluteUrl(`/blogs/${post.slug}`);
   let after = 0;
   for (;;) {

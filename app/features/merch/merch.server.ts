@@ -147,16 +147,8 @@ export function priceLines(catalogue: MerchItem[], lines: RawLine[], clientCurre
 
 // ---------------------------------------------------------------- the bag
 
-export const BAG_COOKIE = "bag";
+/** A bag's id: random, URL-safe (the route keeps it in the visitor's HttpOnly cookie). */
 const BAG_ID = /^[A-Za-z0-9_-]{20,40}$/;
-
-export function readBagId(request: Request): string | null {
-  const m = /(?:^|;\s*)bag=([A-Za-z0-9_-]{20,40})(?:;|$)/.exec(request.headers.get("cookie") ?? "");
-  return m?.[1] ?? null;
-}
-
-export const bagCookie = (id: string) =>
-  `${BAG_COOKIE}=${id}; Path=/; Max-Age=2592000; SameSite=Lax; HttpOnly${env().publicUrl.startsWith("https://") ? "; Secure" : ""}`;
 
 async function readLines(db: Db, bagId: string | null): Promise<RawLine[]> {
   if (!bagId || !BAG_ID.test(bagId)) return [];

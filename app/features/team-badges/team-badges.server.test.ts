@@ -26,7 +26,7 @@ import {
 } from "./team-badges.server";
 
 const ADMIN = { "x-admin-key": "test-admin-key-0123456789" };
-const withParams = (request: Request, params: Record<string, string>) => ({ ...args(request), params });
+const withParams = (sent: Request, params: Record<string, string>) => ({ ...args(sent), params });
 
 let db: Db;
 beforeAll(async () => {

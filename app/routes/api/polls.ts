@@ -30,7 +30,7 @@ const api = jsonApi({
     const { id } = parseOr400(PollVoteSchema.pick({ id: true }), { id: params.get("id") ?? "" });
     const options = await pollCounts(db, id);
     if (!options) throw new HttpError(404, "Unknown poll.");
-    return jsonResponse({ ok: true, options, mine: await clientVotes(db, id, readClientId(request)) });
+    return jsonResponse({ ok: true, options, mine: await clientVotes(db, id, readClientId(request.headers)) });
   },
   POST: async ({ request, context }) => {
     const submission = await readSubmission(request, 16 * 1024);
@@ -53,7 +53,7 @@ const api = jsonApi({
     });
     if (!taken) return jsonResponse({ ok: true });
     const { input } = taken;
-    const cid = requireClientId(request, input.cid);
+    const cid = requireClientId(request.headers, input.cid);
     const options = await vote(db, { id: input.id, option: input.option, cid });
     return jsonResponse({ ok: true, options, mine: await clientVotes(db, input.id, cid) });
   },

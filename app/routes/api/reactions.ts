@@ -26,13 +26,13 @@ const api = jsonApi({
     if (!slug) throw new HttpError(400, "slug is required.");
     const post = ReactionSchema.shape.slug.safeParse(slug).success ? await getPost(db, slug) : undefined;
     if (!post) throw new HttpError(404, "Unknown post.");
-    return answer(await reactionCounts(db, slug), await clientReactions(db, slug, readClientId(request)));
+    return answer(await reactionCounts(db, slug), await clientReactions(db, slug, readClientId(request.headers)));
   },
   POST: async ({ request, context }) => {
     const taken = await acceptJson(request, context, ReactionSchema, { name: "reactions", rule: limits.reactions });
     if (!taken) return jsonResponse({ ok: true });
     const { input } = taken;
-    const cid = requireClientId(request, input.cid);
+    const cid = requireClientId(request.headers, input.cid);
     const db = context.db;
     const counts = await toggleReaction(db, { slug: input.slug, reaction: input.reaction, undo: input.undo, cid });
     return answer(counts, await clientReactions(db, input.slug, cid));

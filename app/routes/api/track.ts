@@ -15,7 +15,7 @@ const api = jsonApi({
     const taken = await acceptJson(request, context, TrackSchema, { name: "track", rule: limits.track }, { maxBytes: 8 * 1024 });
     if (!taken) return jsonResponse({ ok: true, counted: false });
     const { input } = taken;
-    const cid = clientIdFor(request, clientAddress(context), input.cid);
+    const cid = clientIdFor(request.headers, clientAddress(context), input.cid);
     queueEvent(toRow(input, cid));
     return jsonResponse({ ok: true, counted: true });
   },

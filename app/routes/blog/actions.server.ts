@@ -45,7 +45,7 @@ declare module "react-router" {
  * request's action has just made (its cookie only arrives with the next request).
  */
 export const clientIdOf = (request: Request, context: AppLoadContext) =>
-  readClientId(request) ?? context?.newClientId;
+  readClientId(request.headers) ?? context?.newClientId;
 
 /** The visitor's client id, or a new one and the cookie that keeps it. */
 function clientIdFor(request: Request, context: AppLoadContext) {

@@ -5,7 +5,19 @@ import { httpErrorOf } from "~/lib/http.server";
 import { limits } from "~/lib/rate-limit.server";
 import { BAG_HREF, ENHANCED_FIELD, type StoreReply } from "~/features/merch/components/store-links";
 import { AddToBagSchema, BagLineChangeSchema, CheckoutSchema } from "~/features/merch/merch.schema";
-import { addToBag, bagCookie, changeBagLine, checkoutBag, readBagId } from "~/features/merch/merch.server";
+import { addToBag, changeBagLine, checkoutBag } from "~/features/merch/merch.server";
+import { env } from "~/lib/env.server";
+
+/** The bag's id lives in an HttpOnly cookie; the bag itself in the database. */
+export const BAG_COOKIE = "bag";
+
+export function readBagId(request: Request): string | null {
+  const m = /(?:^|;\s*)bag=([A-Za-z0-9_-]{20,40})(?:;|$)/.exec(request.headers.get("cookie") ?? "");
+  return m?.[1] ?? null;
+}
+
+export const bagCookie = (id: string) =>
+  `${BAG_COOKIE}=${id}; Path=/; Max-Age=2592000; SameSite=Lax; HttpOnly${env().publicUrl.startsWith("https://") ? "; Secure" : ""}`;
 
 
 type Reply = ReturnType<typeof data<StoreReply>>;

@@ -6,11 +6,12 @@ import { CheckoutDialog } from "~/features/merch/components/checkout-dialog";
 import { ItemDialog } from "~/features/merch/components/item-dialog";
 import { BAG_HREF, itemHref, OPENED, openedHere, shareUrlFor, STORE_PATH, type StoreReply } from "~/features/merch/components/store-links";
 import { DEFAULT_CURRENCY, formatMoney, MERCH_MESSAGES, type BagView } from "~/features/merch/merch";
-import { getBag, loadCatalogue, readBagId } from "~/features/merch/merch.server";
+import { getBag, loadCatalogue } from "~/features/merch/merch.server";
 import {
   addToBagAction,
   changeQuantityAction,
   checkoutAction,
+  readBagId,
   readStoreForm,
   removeLineAction,
   unknownIntent,

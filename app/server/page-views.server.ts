@@ -1,13 +1,7 @@
 import type { EntryContext } from "react-router";
+import { clientIdCookie, isBotAgent, newClientId, queueEvent, readClientId, toRow } from "~/features/analytics/analytics.server";
+import { blogViewSource, type PageHandle } from "~/features/analytics/page-view";
 import { env } from "~/lib/env.server";
-import { clientIdCookie, isBotAgent, newClientId, queueEvent, readClientId, toRow } from "./analytics.server";
-
-/** `blogView`: the route shows the blog post named by its `slug` param; a view is counted. */
-export type PageHandle = { page?: string; blogView?: boolean };
-
-/** Where a blog reader came from: a share page or link (src=share / utm_source=share), else the site. */
-export const blogViewSource = (url: URL): "site" | "share" =>
-  url.searchParams.get("src") === "share" || url.searchParams.get("utm_source") === "share" ? "share" : "site";
 
 /** The page name a route declares in its `handle`, the deepest one winning. */
 export function pageNameFor(context: EntryContext, pathname: string): string {
@@ -31,7 +25,7 @@ export function capturePageView(
 ) {
   if (request.method !== "GET" || status !== 200) return;
   if (isBotAgent(request.headers.get("user-agent"))) return;
-  let cid = readClientId(request);
+  let cid = readClientId(request.headers);
   if (!cid) {
     cid = newClientId();
     headers.append("Set-Cookie", clientIdCookie(cid, env().publicUrl.startsWith("https://")));
