@@ -19,10 +19,7 @@ export type Reply<R = Record<string, string | number>> = {
   result?: R;
 };
 
-/** The plain form reply (kept as a name for the many forms that need nothing more). */
-export type FormReply = Reply;
-
 export const HONEYPOT_FIELD = "website";
 
-export const firstError = (reply: FormReply | undefined, field: string) =>
+export const firstError = (reply: Reply | undefined, field: string) =>
   reply?.fieldErrors?.[field]?.[0];

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { useFetcher } from "react-router";
-import { firstError, type FormReply } from "~/lib/forms";
+import { firstError, type Reply } from "~/lib/forms";
 import { trackEvent } from "~/lib/track";
 import { FieldError, FormStatus, Honeypot, useHydrated } from "./form-parts";
 
@@ -13,7 +13,7 @@ type Props = {
   buttonLabel: string;
   text: EmailFormText;
   /** The page's own action reply, when the form was posted without JavaScript. */
-  serverReply?: FormReply;
+  serverReply?: Reply;
   className?: string;
   buttonClassName?: string;
   /** Event name prefix for tracking: `<name>.submit`, `.success`, `.error`. */
@@ -25,13 +25,13 @@ type Props = {
  * disabled while empty or sending, the pending label, and the field cleared on success.
  */
 export function EmailForm({ action, hidden = {}, label, buttonLabel, text, serverReply, className, buttonClassName, trackAs }: Props) {
-  const fetcher = useFetcher<FormReply>();
+  const fetcher = useFetcher<Reply>();
   const hydrated = useHydrated();
   const id = useId();
   const reply = fetcher.data ?? serverReply;
   const busy = fetcher.state !== "idle";
   const [email, setEmail] = useState(reply?.status === "error" ? (reply.values?.email ?? "") : "");
-  const seen = useRef<FormReply | undefined>(undefined);
+  const seen = useRef<Reply | undefined>(undefined);
   useEffect(() => {
     if (fetcher.data && fetcher.data !== seen.current) {
       seen.current = fetcher.data;

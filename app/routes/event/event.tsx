@@ -3,7 +3,8 @@ import { data, isRouteErrorResponse, Link, useMatches, useNavigate, useSearchPar
 import { Logo } from "~/components/layout/logo";
 import { FormStatus } from "~/components/ui/form-parts";
 import { BADGE_FORM_MAX_BYTES, badgeOrderAction } from "~/routes/event/badge-order.server";
-import { ORDER_SUCCESS, OrderDialog, type EventReply } from "~/features/badges/components/order-dialog";
+import { ORDER_SUCCESS, OrderDialog } from "~/features/badges/components/order-dialog";
+import type { Reply } from "~/lib/forms";
 import { ShareInvite } from "~/features/badges/components/share-invite";
 import { TierGrid } from "~/features/badges/components/tier-grid";
 import { EVENT, findTier, formatKes } from "~/features/badges/tiers";
@@ -45,7 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     slot = await admitPublicBody(request, context, BADGE_FORM_MAX_BYTES);
   } catch (e) {
     if (!(e instanceof HttpError)) throw e;
-    return data<EventReply>({ status: "error", detail: e.message, intent: "order" }, { status: e.status, headers: e.headers });
+    return data<Reply>({ status: "error", detail: e.message, intent: "order" }, { status: e.status, headers: e.headers });
   }
   try {
     return await answer(request, context);
@@ -57,13 +58,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 async function answer(request: Request, context: Route.ActionArgs["context"]) {
   const intent = await readIntent(request);
   const handler = intent === "order" ? badgeOrderAction : intent === "subscribe" ? newsletterAction : null;
-  if (!handler) return data<EventReply>({ status: "error", detail: "This page does not know that form.", intent }, 400);
+  if (!handler) return data<Reply>({ status: "error", detail: "This page does not know that form.", intent }, 400);
   const reply = await handler(request, context);
-  return data<EventReply>({ ...reply.data, intent }, reply.init ?? undefined);
+  return data<Reply>({ ...reply.data, intent }, reply.init ?? undefined);
 }
 
 /** A dropped connection becomes a reply the forms can word, instead of an error page. */
-export async function clientAction({ serverAction }: Route.ClientActionArgs): Promise<EventReply> {
+export async function clientAction({ serverAction }: Route.ClientActionArgs): Promise<Reply> {
   try {
     return await serverAction();
   } catch (e) {
@@ -76,9 +77,9 @@ export default function EventPage({ actionData }: Route.ComponentProps) {
   const navigate = useNavigate();
   const tier = findTier(params.get("tier"));
   const eventUrl = `${publicOrigin(useMatches())}/event`;
-  const reply = actionData as EventReply | undefined;
+  const reply = actionData as Reply | undefined;
   // The dialog forgets a full-page reply once closed; the page banner keeps the good news.
-  const [dismissed, setDismissed] = useState<EventReply | undefined>();
+  const [dismissed, setDismissed] = useState<Reply | undefined>();
   const [placed, setPlaced] = useState<{ reference?: string } | null>(null);
   const orderReply = reply?.intent === "order" ? reply : undefined;
   const banner = placed ?? (orderReply?.status === "success" ? { reference: orderReply.result?.id?.toString() } : null);

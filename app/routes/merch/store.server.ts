@@ -3,7 +3,8 @@ import { data, redirect, type AppLoadContext } from "react-router";
 import { handleForm, readForm, submissionOf } from "~/lib/submission.server";
 import { httpErrorOf } from "~/lib/http.server";
 import { limits } from "~/lib/rate-limit.server";
-import { BAG_HREF, ENHANCED_FIELD, type StoreReply } from "~/features/merch/components/store-links";
+import { BAG_HREF, ENHANCED_FIELD } from "~/features/merch/components/store-links";
+import type { Reply } from "~/lib/forms";
 import { AddToBagSchema, BagLineChangeSchema, CheckoutSchema } from "~/features/merch/merch.schema";
 import { addToBag, changeBagLine, checkoutBag } from "~/features/merch/merch.server";
 import { env } from "~/lib/env.server";
@@ -20,22 +21,22 @@ export const bagCookie = (id: string) =>
   `${BAG_COOKIE}=${id}; Path=/; Max-Age=2592000; SameSite=Lax; HttpOnly${env().publicUrl.startsWith("https://") ? "; Secure" : ""}`;
 
 
-type Reply = ReturnType<typeof data<StoreReply>>;
+type Answer = ReturnType<typeof data<Reply>>;
 const enhanced = (formData: FormData) => formData.get(ENHANCED_FIELD) === "1";
 
 /** The page's form body, or a reply in the page's words when it cannot be read. */
-export async function readStoreForm(request: Request): Promise<FormData | Reply> {
+export async function readStoreForm(request: Request): Promise<FormData | Answer> {
   try {
     return await readForm(request);
   } catch (e) {
     const http = httpErrorOf(e);
-    if (http) return data<StoreReply>({ status: "error", detail: http.message }, http.status);
+    if (http) return data<Reply>({ status: "error", detail: http.message }, http.status);
     throw e;
   }
 }
 
 export function unknownIntent(intent: unknown) {
-  return data<StoreReply>({ status: "error", detail: "This page does not know that form.", intent: String(intent ?? "") }, 400);
+  return data<Reply>({ status: "error", detail: "This page does not know that form.", intent: String(intent ?? "") }, 400);
 }
 
 /**
@@ -60,7 +61,7 @@ export async function addToBagAction(request: Request, context: AppLoadContext, 
   const headers = new Headers(reply.init?.headers);
   if (created) headers.append("Set-Cookie", bagCookie(created));
   if (reply.data.status === "success" && !enhanced(formData)) return redirect(BAG_HREF, { headers });
-  return data<StoreReply>({ ...reply.data, intent: "add" }, { status: reply.init?.status ?? 200, headers });
+  return data<Reply>({ ...reply.data, intent: "add" }, { status: reply.init?.status ?? 200, headers });
 }
 
 async function changeLine(request: Request, context: AppLoadContext, formData: FormData, intent: "qty" | "remove") {
@@ -68,12 +69,12 @@ async function changeLine(request: Request, context: AppLoadContext, formData: F
   if (submission.status !== "success" || (intent === "qty" && submission.value.quantity === undefined)) {
     const errors = submission.status === "success" ? {} : (submission.error ?? {});
     const first = Object.values(errors).find((v) => v?.length)?.[0];
-    return data<StoreReply>({ status: "error", intent, detail: first ?? "That bag line could not be changed." }, 400);
+    return data<Reply>({ status: "error", intent, detail: first ?? "That bag line could not be changed." }, 400);
   }
   const { key, quantity } = submission.value;
   const bag = await changeBagLine(context.db, readBagId(request), key, intent === "remove" ? "remove" : quantity!);
   if (!enhanced(formData)) return redirect(BAG_HREF);
-  return data<StoreReply>({ status: "success", intent, result: { count: bag.count, total: bag.total } });
+  return data<Reply>({ status: "success", intent, result: { count: bag.count, total: bag.total } });
 }
 
 /** intent=qty: sets a line's quantity (the minus button stops at 1). */
@@ -100,5 +101,5 @@ export async function checkoutAction(request: Request, context: AppLoadContext, 
       return { id: order.id, total: order.total, currency: order.currency };
     },
   });
-  return data<StoreReply>({ ...reply.data, intent: "checkout" }, reply.init ?? undefined);
+  return data<Reply>({ ...reply.data, intent: "checkout" }, reply.init ?? undefined);
 }

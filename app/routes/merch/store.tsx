@@ -4,7 +4,8 @@ import { BagDialog, useOptimisticBag } from "~/features/merch/components/bag-dia
 import { CatalogueGrid } from "~/features/merch/components/catalogue-grid";
 import { CheckoutDialog } from "~/features/merch/components/checkout-dialog";
 import { ItemDialog } from "~/features/merch/components/item-dialog";
-import { BAG_HREF, itemHref, OPENED, openedHere, shareUrlFor, STORE_PATH, type StoreReply } from "~/features/merch/components/store-links";
+import { BAG_HREF, itemHref, OPENED, openedHere, shareUrlFor, STORE_PATH } from "~/features/merch/components/store-links";
+import type { Reply } from "~/lib/forms";
 import { DEFAULT_CURRENCY, formatMoney, MERCH_MESSAGES, type BagView } from "~/features/merch/merch";
 import { getBag, loadCatalogue } from "~/features/merch/merch.server";
 import {
@@ -83,7 +84,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 /** A dropped connection becomes a reply the forms can word, instead of an error page. */
-export const clientAction = ({ serverAction }: Route.ClientActionArgs) => networkSafe<StoreReply>(serverAction);
+export const clientAction = ({ serverAction }: Route.ClientActionArgs) => networkSafe<Reply>(serverAction);
 
 export default function StorePage({ loaderData, actionData }: Route.ComponentProps) {
   const { items } = loaderData;
@@ -95,7 +96,7 @@ export default function StorePage({ loaderData, actionData }: Route.ComponentPro
   // A reply to a plain form (JavaScript off, or sent before the page woke up); forgotten once
   // its dialog is closed.
   const [dismissed, setDismissed] = useState<unknown>();
-  const reply = actionData && actionData !== dismissed ? (actionData as StoreReply) : undefined;
+  const reply = actionData && actionData !== dismissed ? (actionData as Reply) : undefined;
   const replyFor = (intent: string) => (reply?.intent === intent ? reply : undefined);
   const [placed, setPlaced] = useState<{ id?: string } | null>(null);
   const ordered = replyFor("checkout")?.status === "success" ? { id: reply?.result?.id?.toString() } : null;

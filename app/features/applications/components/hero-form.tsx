@@ -1,9 +1,9 @@
 import { EmailForm } from "~/components/ui/email-form";
-import type { FormReply } from "~/lib/forms";
+import type { Reply } from "~/lib/forms";
 import { applicationMessages } from "../messages";
 
 /** Posts to the home page's action: `/?index` is the index route's own URL. */
-export function HeroForm({ serverReply }: { serverReply?: FormReply }) {
+export function HeroForm({ serverReply }: { serverReply?: Reply }) {
   return (
     <EmailForm
       action="/?index"

@@ -1,11 +1,11 @@
 import { useId } from "react";
 import { Form, useNavigation } from "react-router";
 import { FieldError, FormStatus, Honeypot } from "~/components/ui/form-parts";
-import { firstError, type FormReply } from "~/lib/forms";
+import { firstError, type Reply } from "~/lib/forms";
 import { JOIN_ROLES } from "../roles";
 import { applicationMailto, applicationMessages } from "../messages";
 
-function failureDetail(reply: FormReply) {
+function failureDetail(reply: Reply) {
   if (reply.retryAfter) {
     const minutes = Math.ceil(reply.retryAfter / 60);
     return `too many attempts, try again in ${minutes} minute${minutes === 1 ? "" : "s"}`;
@@ -14,7 +14,7 @@ function failureDetail(reply: FormReply) {
 }
 
 /** The application form: a plain POST that goes on to /join/thanks, with or without JavaScript. */
-export function JoinForm({ reply }: { reply?: FormReply }) {
+export function JoinForm({ reply }: { reply?: Reply }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formAction?.startsWith("/join");
   const id = useId();

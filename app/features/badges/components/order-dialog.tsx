@@ -3,7 +3,7 @@ import { Link, useFetcher } from "react-router";
 import { ContactFields } from "~/components/ui/contact-fields";
 import { PaymentCodeField } from "~/features/payments/components/payment-code-field";
 import { FieldError, Honeypot, useHydrated } from "~/components/ui/form-parts";
-import type { FormReply } from "~/lib/forms";
+import type { Reply } from "~/lib/forms";
 import { site } from "~/lib/site";
 import { formatKes, type Tier } from "../tiers";
 import { checkOrder } from "./order-checks";
@@ -12,8 +12,6 @@ import { PortraitField } from "./portrait-field";
 import { tierStyle } from "./tier-grid";
 
 /** What the /event action answers: the form reply, which form it was for, and network trouble. */
-export type EventReply = FormReply & { intent?: string; network?: boolean };
-
 export const ORDER_SUCCESS =
   "Thank you! Your confirmation is pending approval. We will email the badge kit once verified.";
 const ORDER_FAILED = "Could not submit confirmation.";
@@ -21,7 +19,7 @@ const ORDER_NETWORK = "Something went wrong while submitting.";
 /** Fields the form shows errors beside; anything else goes in the banner. */
 const FIELDS = ["name", "email", "phone", "paymentReference", "notes", "portrait"] as const;
 
-function failureText(reply: EventReply): string | null {
+function failureText(reply: Reply): string | null {
   if (reply.network) return ORDER_NETWORK;
   if (reply.detail) return /[.!?]$/.test(reply.detail) ? reply.detail : `${ORDER_FAILED} (${reply.detail})`;
   const other = Object.entries(reply.fieldErrors ?? {}).filter(([k]) => !(FIELDS as readonly string[]).includes(k));
@@ -33,7 +31,7 @@ function failureText(reply: EventReply): string | null {
 type Props = {
   tier: Tier;
   /** The action's reply when the form was sent without JavaScript. */
-  serverReply?: EventReply;
+  serverReply?: Reply;
   onClose(): void;
   onSuccess(reference: string | undefined): void;
 };
@@ -45,7 +43,7 @@ type Props = {
 export function OrderDialog({ tier, serverReply, onClose, onSuccess }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const hydrated = useHydrated();
-  const fetcher = useFetcher<EventReply>();
+  const fetcher = useFetcher<Reply>();
   const reply = fetcher.data ?? serverReply;
   const pressedBackdrop = useRef(false);
 
@@ -172,8 +170,8 @@ function SuccessPanel({ reference, close }: { reference?: string; close: (e?: Re
 
 type FormProps = {
   tier: Tier;
-  fetcher: ReturnType<typeof useFetcher<EventReply>>;
-  reply?: EventReply;
+  fetcher: ReturnType<typeof useFetcher<Reply>>;
+  reply?: Reply;
   fromServer: boolean;
   close: (e?: React.MouseEvent) => void;
 };

@@ -1,8 +1,8 @@
-import type { FormReply } from "~/lib/forms";
+import type { Reply } from "~/lib/forms";
 import type { Reaction, ReactionCounts } from "../blog";
 
 /** What the blog pages' actions answer: a form reply, named by its intent, with the new counts. */
-export type BlogReply = FormReply & {
+export type BlogReply = Reply & {
   intent?: string;
   /** intent=react: the post's counts and this client's reactions after the change. */
   counts?: ReactionCounts;

@@ -2,7 +2,8 @@ import { Link, useFetcher, useFetchers } from "react-router";
 import { formatMoney, MAX_LINE_QUANTITY, MERCH_MESSAGES, type BagLine, type BagView } from "../merch";
 import { clampQuantity } from "./checks";
 import { EnhancedFlag, StoreDialog } from "./store-dialog";
-import { BAG_HREF, CHECKOUT_HREF, OPENED, STORE_PATH, type StoreReply } from "./store-links";
+import { BAG_HREF, CHECKOUT_HREF, OPENED, STORE_PATH } from "./store-links";
+import type { Reply } from "~/lib/forms";
 
 const LINE_FAILED = "Your bag could not be changed. Please try again.";
 
@@ -38,7 +39,7 @@ export function useOptimisticBag(bag: BagView): BagView {
   };
 }
 
-type Props = { bag: BagView; serverReply?: StoreReply; onClose(): void };
+type Props = { bag: BagView; serverReply?: Reply; onClose(): void };
 
 /** The bag (?bag=1): every line with its quantity buttons and Remove, the total, Checkout. */
 export function BagDialog({ bag: saved, serverReply, onClose }: Props) {
@@ -92,8 +93,8 @@ export function BagDialog({ bag: saved, serverReply, onClose }: Props) {
 }
 
 function BagLineRow({ line }: { line: BagLine }) {
-  const qty = useFetcher<StoreReply>();
-  const remove = useFetcher<StoreReply>();
+  const qty = useFetcher<Reply>();
+  const remove = useFetcher<Reply>();
   const label = lineLabel(line);
   const q = line.quantity;
   const failed = [qty, remove].some((f) => f.state === "idle" && f.data?.status === "error");

@@ -9,13 +9,14 @@ import { formatMoney, type BagView } from "../merch";
 import { lineLabel } from "./bag-dialog";
 import { checkCheckout } from "./checks";
 import { StoreDialog } from "./store-dialog";
-import { BAG_HREF, CHECKOUT_HREF, failureText, type StoreReply } from "./store-links";
+import { BAG_HREF, CHECKOUT_HREF, failureText } from "./store-links";
+import type { Reply } from "~/lib/forms";
 
 const FIELDS = ["customerName", "customerEmail", "customerPhone", "notes", "paymentReference"] as const;
 
 type Props = {
   bag: BagView;
-  serverReply?: StoreReply;
+  serverReply?: Reply;
   onClose(): void;
   /** With JavaScript, after the order is placed: the page shows the thank-you banner. */
   onPlaced(id: string | undefined): void;
@@ -93,7 +94,7 @@ function PaymentSteps({ total }: { total: string }) {
 
 function CheckoutForm({ bag, serverReply, onPlaced }: Omit<Props, "onClose">) {
   const hydrated = useHydrated();
-  const fetcher = useFetcher<StoreReply>();
+  const fetcher = useFetcher<Reply>();
   const reply = fetcher.data ?? serverReply;
   const formRef = useRef<HTMLFormElement>(null);
   const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
@@ -117,7 +118,7 @@ function CheckoutForm({ bag, serverReply, onPlaced }: Omit<Props, "onClose">) {
   }
 
   // Once per reply, after the page has reloaded the (now empty) bag.
-  const handled = useRef<StoreReply | undefined>(undefined);
+  const handled = useRef<Reply | undefined>(undefined);
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data || fetcher.data === handled.current) return;
     handled.current = fetcher.data;

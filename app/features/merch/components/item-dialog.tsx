@@ -6,7 +6,8 @@ import { formatMoney, MAX_LINE_QUANTITY, MERCH_MESSAGES, type MerchItem } from "
 import { checkAddToBag, clampQuantity } from "./checks";
 import { ShareLinks } from "./share-links";
 import { StoreDialog } from "./store-dialog";
-import { ENHANCED_FIELD, failureText, itemHref, STORE_PATH, type StoreReply } from "./store-links";
+import { ENHANCED_FIELD, failureText, itemHref, STORE_PATH } from "./store-links";
+import type { Reply } from "~/lib/forms";
 
 const FIELDS = ["color", "size", "quantity"] as const;
 const ADD_FAILED = { failed: "Could not add that to your bag.", retry: "Could not add that to your bag. Please try again." };
@@ -15,7 +16,7 @@ type Props = {
   item: MerchItem;
   shareUrl: string;
   /** The action's reply when the form was sent without JavaScript. */
-  serverReply?: StoreReply;
+  serverReply?: Reply;
   onClose(): void;
   /** With JavaScript, after a successful add: close this dialog and open the bag. */
   onAdded(): void;
@@ -24,7 +25,7 @@ type Props = {
 /** One item (?item=slug): pictures, choices, quantity, 'Add to bag' and the share links. */
 export function ItemDialog({ item, shareUrl, serverReply, onClose, onAdded }: Props) {
   const hydrated = useHydrated();
-  const fetcher = useFetcher<StoreReply>();
+  const fetcher = useFetcher<Reply>();
   const reply = fetcher.data ?? serverReply;
   const values = reply?.status === "error" ? (reply.values ?? {}) : {};
   // Choices start at the first option and quantity 1 (the dialog is keyed by item).
@@ -56,7 +57,7 @@ export function ItemDialog({ item, shareUrl, serverReply, onClose, onAdded }: Pr
   useEffect(() => trackEvent("merch.item.view", { slug: item.slug }), [item.slug]);
 
   // Once per reply, after the page has reloaded the bag (the fetcher is idle again).
-  const handled = useRef<StoreReply | undefined>(undefined);
+  const handled = useRef<Reply | undefined>(undefined);
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data || fetcher.data === handled.current) return;
     handled.current = fetcher.data;

@@ -1,8 +1,5 @@
-import type { FormReply } from "~/lib/forms";
+import type { Reply } from "~/lib/forms";
 import { MERCH_MESSAGES } from "../merch";
-
-/** What the /merchandise action answers: the form reply, which form it was for, network trouble. */
-export type StoreReply = FormReply & { intent?: string; network?: boolean };
 
 /**
  * Sent by the enhanced forms only. Without it the action answers a plain form the
@@ -18,7 +15,7 @@ export const shareUrlFor = (origin: string, slug: string) => `${origin}/share/me
 
 /** The banner for a failed reply: the server's own words when it has them. */
 export function failureText(
-  reply: StoreReply,
+  reply: Reply,
   words: { failed: string; retry: string } = { failed: MERCH_MESSAGES.orderFailed, retry: MERCH_MESSAGES.orderFailedRetry },
 ): string {
   if (reply.network) return words.retry;

@@ -1,5 +1,5 @@
 import { EmailForm } from "~/components/ui/email-form";
-import type { FormReply } from "~/lib/forms";
+import type { Reply } from "~/lib/forms";
 import { newsletterMessages, type NewsletterVariant } from "../messages";
 
 type Props = {
@@ -7,7 +7,7 @@ type Props = {
   source: string;
   /** Where the form posts; /newsletter serves every box, a page may post to itself. */
   action?: string;
-  serverReply?: FormReply;
+  serverReply?: Reply;
   label?: string;
   buttonLabel?: string;
   className?: string;
