@@ -12,7 +12,8 @@ import { servingPids, startSiteProcess, type SiteProcess } from "../support/site
 const CONNECTIONS_PER_ADDRESS = 12;
 let site: SiteProcess;
 
-test.describe.configure({ mode: "serial" });
+// Many requests per test, each answered at once on an idle machine; room for a loaded one.
+test.describe.configure({ mode: "serial", timeout: 120_000 });
 test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "no browser: runs once");
 
 test.beforeAll(async () => {

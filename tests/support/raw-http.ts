@@ -6,7 +6,7 @@ export type RawAnswer = { status: number | null; head: string; body: string; clo
  * Sends bytes exactly as given over a plain TCP socket (no client library tidying the request
  * line or headers) and reads the answer until the server closes or `timeoutMs` passes.
  */
-export function rawRequest(port: number, bytes: string | Buffer, timeoutMs = 5_000): Promise<RawAnswer> {
+export function rawRequest(port: number, bytes: string | Buffer, timeoutMs = 20_000): Promise<RawAnswer> {
   return new Promise((resolve) => {
     const socket = net.connect(port, "127.0.0.1");
     const chunks: Buffer[] = [];
