@@ -4,6 +4,7 @@ import { ContactFields } from "~/components/ui/contact-fields";
 import { PaymentCodeField } from "~/features/payments/components/payment-code-field";
 import { FieldError, Honeypot, useHydrated } from "~/components/ui/form-parts";
 import type { FormReply } from "~/lib/forms";
+import { NOTES_MAX_LENGTH } from "~/lib/rules";
 import { site } from "~/lib/site";
 import { formatKes, type Tier } from "../tiers";
 import { checkOrder } from "./order-checks";
@@ -269,7 +270,7 @@ function OrderForm({ tier, fetcher, reply, fromServer, close }: FormProps) {
         <label htmlFor="order-notes">
           Notes <span className="optional">(optional)</span>
         </label>
-        <textarea maxLength={1000} rows={3} {...field("notes")} />
+        <textarea maxLength={NOTES_MAX_LENGTH} rows={3} {...field("notes")} />
         <FieldError id="order-notes-error" message={errorOf("notes")} />
       </div>
       <PortraitField apiRef={portraitApi} serverError={errorOf("portrait")} fileLost={fromServer && reply?.status === "error"} />

@@ -3,6 +3,7 @@ import { useFetcher } from "react-router";
 import { ContactFields } from "~/components/ui/contact-fields";
 import { PaymentCodeField } from "~/features/payments/components/payment-code-field";
 import { FieldError, Honeypot, useHydrated } from "~/components/ui/form-parts";
+import { NOTES_MAX_LENGTH } from "~/lib/rules";
 import { site } from "~/lib/site";
 import { trackEvent } from "~/lib/track";
 import { formatMoney, type BagView } from "../merch";
@@ -190,7 +191,7 @@ function CheckoutForm({ bag, serverReply, onPlaced }: Omit<Props, "onClose">) {
         <label htmlFor="checkout-notes">
           Notes <span className="optional">(optional: delivery area, timing)</span>
         </label>
-        <textarea maxLength={1000} rows={3} {...field("notes")} />
+        <textarea maxLength={NOTES_MAX_LENGTH} rows={3} {...field("notes")} />
         <FieldError id="checkout-notes-error" message={errorOf("notes")} />
       </div>
       <PaymentCodeField
