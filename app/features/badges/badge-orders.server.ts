@@ -6,6 +6,7 @@ import type { BadgeOrdersTable, Db } from "~/lib/db.server";
 import { nowIso } from "~/lib/db.server";
 import { enqueueMail, kickMailWorker, MAX_ATTEMPTS, randomToken } from "~/lib/email.server";
 import { env } from "~/lib/env.server";
+import { formatNairobiTimeEat } from "~/lib/nairobi-time";
 import { absoluteUrl, HttpError } from "~/lib/http.server";
 import { safeEqual } from "~/lib/secrets.server";
 import { claimPaymentCode } from "../payments/payment-codes.server";
@@ -79,14 +80,9 @@ export const assetPath = (id: string, kind: "portrait" | "badge" | "poster", tok
 
 type DeliveryRow = { status: string; last_error: string | null; sent_at: string | null; attempts: number } | undefined;
 
-const nairobiTime = (iso: string | null) =>
-  iso
-    ? new Date(iso).toLocaleString("en-GB", { timeZone: "Africa/Nairobi", dateStyle: "medium", timeStyle: "short" }) + " EAT"
-    : "";
-
 function deliveryOf(row: DeliveryRow): Delivery {
   if (!row) return null;
-  if (row.status === "sent") return { ok: true, state: "sent", detail: `Emailed ${nairobiTime(row.sent_at)}` };
+  if (row.status === "sent") return { ok: true, state: "sent", detail: `Emailed ${formatNairobiTimeEat(row.sent_at)}` };
   if (row.status === "failed") return { ok: false, state: "failed", detail: row.last_error ?? "unknown" };
   if (row.last_error) {
     return {

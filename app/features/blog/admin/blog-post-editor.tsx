@@ -1,12 +1,12 @@
 import { useEffect, useRef } from "react";
 import { Form, useFetcher, useNavigation, useRevalidator } from "react-router";
 import { FieldError } from "~/components/ui/form-parts";
+import { formatNairobiTimeEat } from "~/lib/nairobi-time";
 import {
   blankRow,
   countText,
   EDITOR_PATH,
   fieldName,
-  formatNairobiTime,
   isBlankRow,
   notifyFormId,
   notifyPending,
@@ -320,7 +320,7 @@ function NotifyCounts({ status: s }: { status: NotifyStatus }) {
   const sending = notifyPending(s);
   return (
     <>
-      Last notified {formatNairobiTime(s.createdAt)}: {countText(s.recipients, "subscriber")} ·{" "}
+      Last notified {formatNairobiTimeEat(s.createdAt)}: {countText(s.recipients, "subscriber")} ·{" "}
       <span className="count">{s.queued} queued</span> · <span className="count count-sent">{s.sent} sent</span> ·{" "}
       <span className={s.failed ? "count count-failed" : "count"}>{s.failed} failed</span>
       {sending ? <span className="sending"> (sending…)</span> : null}
