@@ -5,6 +5,7 @@ import sharp from "sharp";
 import { recordActivity } from "~/features/activity/activity.server";
 import type { Db, TeamBadgesTable } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
+import { whatsAppShareUrl } from "~/lib/share";
 import { renderShareNotFound, renderSharePage } from "~/lib/share-page.server";
 import { absoluteUrl, HttpError } from "~/lib/http.server";
 import { site } from "~/lib/site";
@@ -15,7 +16,6 @@ import {
   badgeVerifyPath,
   linkedInAddUrl,
   parseIssuedDate,
-  whatsAppUrl,
   type CategoryKey,
   type TeamBadge,
 } from "./team-badges";
@@ -308,7 +308,7 @@ export function badgeLinks(badge: TeamBadge) {
     shareUrl,
     verifyUrl,
     linkedInUrl: linkedInAddUrl(badge, { organizationName: site.name, verifyUrl }),
-    whatsAppUrl: whatsAppUrl(`${badge.title} badge${holder}, ${site.name}: ${shareUrl}`),
+    whatsAppUrl: whatsAppShareUrl(`${badge.title} badge${holder}, ${site.name}: ${shareUrl}`),
     downloadName: badgeDownloadFilename(badge.title, badge.id),
   };
 }

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher, useNavigate } from "react-router";
 import { useHydrated } from "~/components/ui/form-parts";
 import { badgeImagePath, categoryLabel, type TeamBadge } from "../team-badges";
-import { copyText, trackBadge } from "./browser";
+import { copyText } from "~/lib/share";
+import { trackEvent } from "~/lib/track";
 
 export type BadgeLinks = {
   shareUrl: string;
@@ -51,7 +52,7 @@ export function BadgeDialog({
     // Upgrade the server's open (non-modal) dialog to a modal one.
     dialog.removeAttribute("open");
     dialog.showModal();
-    trackBadge("badge.view", badge.id);
+    trackEvent("badge.view", { id: badge.id });
     const onClose = () => {
       // A close from the upgrade above can arrive late; by then the dialog is open again.
       if (dialog.open) return;
@@ -80,7 +81,7 @@ export function BadgeDialog({
           ? "Share link copied"
           : "Could not copy. Select the share link above and copy it.",
     );
-    if (how) trackBadge("badge.copy_link", badge.id);
+    if (how) trackEvent("badge.copy_link", { id: badge.id });
   };
 
   return (
@@ -127,7 +128,7 @@ export function BadgeDialog({
                 className="button"
                 href={badgeImagePath(badge.id)}
                 download={links.downloadName}
-                onClick={() => trackBadge("badge.download", badge.id)}
+                onClick={() => trackEvent("badge.download", { id: badge.id })}
               >
                 Download Badge
               </a>
@@ -136,7 +137,7 @@ export function BadgeDialog({
                 href={links.linkedInUrl}
                 target="_blank"
                 rel="noopener noreferrer"
-                onClick={() => trackBadge("badge.share.linkedin", badge.id)}
+                onClick={() => trackEvent("badge.share.linkedin", { id: badge.id })}
               >
                 Share to LinkedIn<span className="visually-hidden"> (opens in a new tab)</span>
               </a>
@@ -150,7 +151,7 @@ export function BadgeDialog({
                 href={links.whatsAppUrl}
                 target="_blank"
                 rel="noopener noreferrer"
-                onClick={() => trackBadge("badge.share.whatsapp", badge.id)}
+                onClick={() => trackEvent("badge.share.whatsapp", { id: badge.id })}
               >
                 WhatsApp<span className="visually-hidden"> (share, opens in a new tab)</span>
               </a>
