@@ -3,6 +3,7 @@ import { Link, useFetcher } from "react-router";
 import { ContactFields } from "~/components/ui/contact-fields";
 import { PaymentCodeField } from "~/features/payments/components/payment-code-field";
 import { FieldError, Honeypot, useHydrated } from "~/components/ui/form-parts";
+import { UrlDialog, type CloseDialog } from "~/components/ui/url-dialog";
 import type { FormReply } from "~/lib/forms";
 import { NOTES_MAX_LENGTH } from "~/lib/rules";
 import { site } from "~/lib/site";
@@ -44,73 +45,48 @@ type Props = {
  * with links to close it), so it works without JavaScript; once hydrated it is a real modal.
  */
 export function OrderDialog({ tier, serverReply, onClose, onSuccess }: Props) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const hydrated = useHydrated();
   const fetcher = useFetcher<EventReply>();
   const reply = fetcher.data ?? serverReply;
-  const pressedBackdrop = useRef(false);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!hydrated || !dialog || dialog.open) return;
-    if (typeof dialog.showModal === "function") dialog.showModal();
-    else dialog.setAttribute("open", "");
-  }, [hydrated]);
 
   // Once per reply (onSuccess itself is a fresh function each render).
   useEffect(() => {
     if (fetcher.data?.status === "success") onSuccess(fetcher.data.result?.id?.toString());
   }, [fetcher.data]);
 
-  const close = (e?: React.MouseEvent) => {
-    const dialog = ref.current;
-    if (!hydrated || !dialog) return; // Without JavaScript the link goes back to /event.
-    e?.preventDefault();
-    if (dialog.open) dialog.close();
-    else onClose();
-  };
-
   return (
-    <>
-      {hydrated ? null : <a href="/event" className="order-backdrop" tabIndex={-1} aria-label="Close the confirmation form" />}
-      <dialog
-        ref={ref}
-        id="confirm"
-        className="order-dialog"
-        style={tierStyle(tier)}
-        aria-labelledby="confirm-title"
-        open={hydrated ? undefined : true}
-        onClose={onClose}
-        onPointerDown={(e) => {
-          pressedBackdrop.current = e.target === e.currentTarget;
-        }}
-        onClick={(e) => {
-          // The dialog has no padding of its own: a click on it is a click on the backdrop.
-          if (pressedBackdrop.current && e.target === e.currentTarget) close();
-        }}
-      >
-        <div className="order-head">
-          <h2 id="confirm-title">Confirm your {tier.name}</h2>
-          <Link to="/event" replace preventScrollReset className="order-close" onClick={close} aria-label="Close">
-            <span aria-hidden="true">×</span>
-          </Link>
-        </div>
-        <div className="order-body">
-          <PaymentSummary tier={tier} />
-          {reply?.status === "success" ? (
-            <SuccessPanel reference={reply.result?.id?.toString()} close={close} />
-          ) : (
-            <OrderForm
-              tier={tier}
-              fetcher={fetcher}
-              reply={reply}
-              fromServer={reply !== undefined && reply === serverReply}
-              close={close}
-            />
-          )}
-        </div>
-      </dialog>
-    </>
+    <UrlDialog
+      id="confirm"
+      className="order-dialog"
+      style={tierStyle(tier)}
+      labelledBy="confirm-title"
+      backdrop={{ className: "order-backdrop", label: "Close the confirmation form", closeHref: "/event" }}
+      onClose={onClose}
+    >
+      {(close) => (
+        <>
+          <div className="order-head">
+            <h2 id="confirm-title">Confirm your {tier.name}</h2>
+            <Link to="/event" replace preventScrollReset className="order-close" onClick={close} aria-label="Close">
+              <span aria-hidden="true">×</span>
+            </Link>
+          </div>
+          <div className="order-body">
+            <PaymentSummary tier={tier} />
+            {reply?.status === "success" ? (
+              <SuccessPanel reference={reply.result?.id?.toString()} close={close} />
+            ) : (
+              <OrderForm
+                tier={tier}
+                fetcher={fetcher}
+                reply={reply}
+                fromServer={reply !== undefined && reply === serverReply}
+                close={close}
+              />
+            )}
+          </div>
+        </>
+      )}
+    </UrlDialog>
   );
 }
 
@@ -149,7 +125,7 @@ function PaymentSummary({ tier }: { tier: Tier }) {
   );
 }
 
-function SuccessPanel({ reference, close }: { reference?: string; close: (e?: React.MouseEvent) => void }) {
+function SuccessPanel({ reference, close }: { reference?: string; close: CloseDialog }) {
   const heading = useRef<HTMLParagraphElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
@@ -176,7 +152,7 @@ type FormProps = {
   fetcher: ReturnType<typeof useFetcher<EventReply>>;
   reply?: EventReply;
   fromServer: boolean;
-  close: (e?: React.MouseEvent) => void;
+  close: CloseDialog;
 };
 
 function OrderForm({ tier, fetcher, reply, fromServer, close }: FormProps) {

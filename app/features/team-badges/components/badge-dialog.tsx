@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { Link, useFetcher, useNavigate } from "react-router";
-import { useHydrated } from "~/components/ui/form-parts";
+import { useUrlDialog } from "~/components/ui/url-dialog";
 import { badgeImagePath, categoryLabel, type TeamBadge } from "../team-badges";
 import { copyText } from "~/lib/share";
 import { trackEvent } from "~/lib/track";
@@ -39,39 +39,15 @@ export function BadgeDialog({
   isAdmin: boolean;
   genShareReply?: GenShareReply;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
   const navigate = useNavigate();
-  const hydrated = useHydrated();
+  const { ref, hydrated, close, dialogProps } = useUrlDialog(() =>
+    navigate(closeHref, { replace: true, preventScrollReset: true }),
+  );
   const [status, setStatus] = useState("");
   const fetcher = useFetcher<GenShareReply>();
   const shareReply = fetcher.data ?? genShareReply;
 
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog || typeof dialog.showModal !== "function") return;
-    // Upgrade the server's open (non-modal) dialog to a modal one.
-    dialog.removeAttribute("open");
-    dialog.showModal();
-    trackEvent("badge.view", { id: badge.id });
-    const onClose = () => {
-      // A close from the upgrade above can arrive late; by then the dialog is open again.
-      if (dialog.open) return;
-      navigate(closeHref, { replace: true, preventScrollReset: true });
-    };
-    dialog.addEventListener("close", onClose);
-    return () => {
-      dialog.removeEventListener("close", onClose);
-      if (dialog.open) dialog.close();
-    };
-  }, [badge.id, closeHref, navigate]);
-
-  const close = (e: React.MouseEvent) => {
-    const dialog = ref.current;
-    if (dialog?.open && dialog.matches(":modal")) {
-      e.preventDefault();
-      dialog.close();
-    }
-  };
+  useEffect(() => trackEvent("badge.view", { id: badge.id }), [badge.id]);
   const copyLink = async () => {
     const how = await copyText(links.shareUrl, ref.current);
     setStatus(
@@ -85,16 +61,7 @@ export function BadgeDialog({
   };
 
   return (
-    <dialog
-      ref={ref}
-      open
-      className="badge-dialog"
-      aria-labelledby="badge-dialog-title"
-      onClick={(e) => {
-        // A click on the dialog element itself, not its content, is a click on the backdrop.
-        if (e.target === e.currentTarget) ref.current?.close();
-      }}
-    >
+    <dialog {...dialogProps} className="badge-dialog" aria-labelledby="badge-dialog-title">
       <div className="badge-dialog-body">
         <Link to={closeHref} replace preventScrollReset className="badge-dialog-close" onClick={close}>
           <span aria-hidden="true">×</span>
