@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { data, type AppLoadContext } from "react-router";
 import type { z } from "zod";
 import { recordActivity } from "~/features/activity/activity.server";
+import { issuesOnRows, isTicked, isZodWording, listIssues, readRowFields, rowsToSave, type ListIssue } from "~/features/admin/list-editor";
 import { isAdminSession, requireAdminSession } from "~/lib/admin.server";
 import { getDb, type Db } from "~/lib/db.server";
 import { readForm } from "~/lib/forms.server";
@@ -30,7 +31,7 @@ import {
 
 export type PostsCheck =
   | { ok: true; posts: BlogPostInput[] }
-  | { ok: false; message: string; issues: Array<{ index: number; field: RowField | null; message: string }> };
+  | { ok: false; message: string; issues: ListIssue<RowField>[] };
 
 const FIELD_LABEL: Record<RowField, string> = {
   slug: "slug",
@@ -47,7 +48,7 @@ const FIELD_LABEL: Record<RowField, string> = {
 
 /** Zod's own words ("Too big: expected ...") only where the schema has none of its own. */
 function issueWords(issue: z.core.$ZodIssue, field: RowField | null): string {
-  if (!/^(Too big|Too small|Invalid)/.test(issue.message)) return issue.message;
+  if (!isZodWording(issue.message)) return issue.message;
   const label = field ? FIELD_LABEL[field] : "post";
   const inList = issue.path.length > 2;
   if (issue.code === "too_big") {
@@ -66,11 +67,7 @@ function issueWords(issue: z.core.$ZodIssue, field: RowField | null): string {
 export function checkPosts(items: unknown[]): PostsCheck {
   const parsed = BlogListSchema.safeParse(items);
   if (parsed.success) return { ok: true, posts: parsed.data };
-  const issues = parsed.error.issues.map((issue) => {
-    const [index, key] = issue.path;
-    const field = typeof key === "string" && key in FIELD_LABEL ? (key as RowField) : null;
-    return { index: typeof index === "number" ? index : -1, field, message: issueWords(issue, field), code: issue.code };
-  });
+  const issues = listIssues(parsed.error.issues, (key) => (key in FIELD_LABEL ? (key as RowField) : null), issueWords);
   // A shared slug is marked on every post that has it, not only the later one.
   const slugOf = (i: number) => {
     const v = (items[i] as { slug?: unknown } | null | undefined)?.slug;
@@ -167,21 +164,10 @@ export async function loadBlogEditorScreen(request: Request) {
 
 /** The fieldsets as posted, in form order. */
 export function readEditorRows(form: FormData): EditorRow[] {
-  const byRow = new Map<number, Map<string, string>>();
-  for (const [key, value] of form) {
-    const m = FIELD_NAME.exec(key);
-    if (!m || typeof value !== "string") continue;
-    const row = Number(m[1]);
-    const fields = byRow.get(row) ?? new Map<string, string>();
-    fields.set(m[2]!, value);
-    byRow.set(row, fields);
-  }
-  return [...byRow.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([, f]) => {
-      const text = Object.fromEntries(ROW_FIELDS.map((k) => [k, f.get(k) ?? ""])) as Record<RowField, string>;
-      return { ...text, remove: f.has("remove") && f.get("remove") !== "false" };
-    });
+  return readRowFields(form, FIELD_NAME).map((f) => {
+    const text = Object.fromEntries(ROW_FIELDS.map((k) => [k, f.get(k) ?? ""])) as Record<RowField, string>;
+    return { ...text, remove: isTicked(f, "remove") };
+  });
 }
 
 const reply = (body: EditorReply, status: number) => data(body, status);
@@ -191,10 +177,10 @@ async function saveEditor(db: Db, typed: EditorRow[], actorIp: string) {
     return reply({ intent: "save", tone: "error", message: M.saveFailed("no posts were sent. Reload the page and try again.") }, 400);
   }
   // Every fieldset comes back in place (blank ones too), so issues and inputs keep their rows.
-  const kept = typed.map((row, index) => ({ row, index })).filter(({ row }) => !row.remove && !isBlankRow(row));
+  const kept = rowsToSave(typed, isBlankRow);
   const check = checkPosts(kept.map(({ row }) => rowToPost(row)));
   if (!check.ok) {
-    const issues: FieldIssue[] = check.issues.map((i) => ({ row: kept[i.index]?.index ?? -1, field: i.field, message: i.message }));
+    const issues: FieldIssue[] = issuesOnRows(check.issues, kept);
     return reply({ intent: "save", tone: "error", message: M.saveFailed(check.message), rows: typed, issues }, 400);
   }
   try {

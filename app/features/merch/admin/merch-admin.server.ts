@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { data, type AppLoadContext } from "react-router";
 import type { z } from "zod";
 import { recordActivity } from "~/features/activity/activity.server";
+import { issuesOnRows, isTicked, isZodWording, listIssues, readRowFields, rowsToSave, type ListIssue } from "~/features/admin/list-editor";
 import { isAdminSession, requireAdminSession } from "~/lib/admin.server";
 import { getDb, type Db } from "~/lib/db.server";
 import { readForm } from "~/lib/forms.server";
@@ -44,7 +45,7 @@ export async function generateMerchShares(db: Db): Promise<{ count: number }> {
 
 export type CatalogueCheck =
   | { ok: true; items: MerchItem[] }
-  | { ok: false; message: string; issues: Array<{ index: number; field: EditorField | null; message: string }> };
+  | { ok: false; message: string; issues: ListIssue<EditorField>[] };
 
 const FIELD_LABEL: Record<string, string> = {
   id: "id (SKU)",
@@ -63,8 +64,8 @@ const FIELD_LABEL: Record<string, string> = {
 const SINGULAR: Record<string, string> = { tags: "tag", colors: "colour", sizes: "size" };
 
 /** Zod's own words ("Too big: expected ...") only where the schema has none of its own. */
-function issueWords(issue: z.core.$ZodIssue, field: string | undefined): string {
-  if (!/^(Too big|Too small|Invalid)/.test(issue.message)) return issue.message;
+function issueWords(issue: z.core.$ZodIssue, field: string | null): string {
+  if (!isZodWording(issue.message)) return issue.message;
   const label = field ? (FIELD_LABEL[field] ?? field) : "item";
   const inList = issue.path.length > 2;
   if (issue.code === "too_big") {
@@ -83,11 +84,7 @@ function issueWords(issue: z.core.$ZodIssue, field: string | undefined): string 
 export function checkCatalogue(items: MerchItem[]): CatalogueCheck {
   const parsed = CatalogueSchema.safeParse(items);
   if (parsed.success) return { ok: true, items: parsed.data };
-  const issues = parsed.error.issues.map((issue) => {
-    const [index, field] = issue.path;
-    const f = typeof field === "string" && field in FIELD_LABEL ? (field as EditorField) : null;
-    return { index: typeof index === "number" ? index : -1, field: f, message: issueWords(issue, f ?? undefined), code: issue.code };
-  });
+  const issues = listIssues(parsed.error.issues, (key) => (key in FIELD_LABEL ? (key as EditorField) : null), issueWords);
   const first = issues[0]!;
   const item = items[first.index];
   // Duplicates name their value already: 'Two items share the slug "x".'
@@ -113,21 +110,10 @@ type TypedRow = { fields: EditorFields; remove: boolean };
 
 /** The fieldsets as posted, in form order; the last `available` value wins (hidden 'false', then the box). */
 export function readEditorRows(form: FormData): TypedRow[] {
-  const byRow = new Map<number, Map<string, string>>();
-  for (const [key, value] of form) {
-    const m = FIELD_NAME.exec(key);
-    if (!m || typeof value !== "string") continue;
-    const row = Number(m[1]);
-    const fields = byRow.get(row) ?? new Map<string, string>();
-    fields.set(m[2]!, value); // a repeated name keeps its last value
-    byRow.set(row, fields);
-  }
-  return [...byRow.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([, f]) => {
-      const text = Object.fromEntries(ROW_TEXT_FIELDS.map((k) => [k, f.get(k) ?? ""])) as Record<(typeof ROW_TEXT_FIELDS)[number], string>;
-      return { fields: { ...text, available: f.get("available") }, remove: f.has("remove") && f.get("remove") !== "false" };
-    });
+  return readRowFields(form, FIELD_NAME).map((f) => {
+    const text = Object.fromEntries(ROW_TEXT_FIELDS.map((k) => [k, f.get(k) ?? ""])) as Record<(typeof ROW_TEXT_FIELDS)[number], string>;
+    return { fields: { ...text, available: f.get("available") }, remove: isTicked(f, "remove") };
+  });
 }
 
 /** A typed row as the editor shows it again: text kept as typed, the checkbox as it will be read. */
@@ -141,10 +127,10 @@ const editorReply = (body: EditorReply, status: number) => data(body, status);
 async function saveEditor(db: Db, typed: TypedRow[], actorIp: string) {
   // Every fieldset comes back in place (blank ones too), so issues and inputs keep their rows.
   const shown = typed.map(echo);
-  const kept = shown.map((row, index) => ({ row, index })).filter(({ row }) => !row.remove && !isBlankRow(row));
+  const kept = rowsToSave(shown, isBlankRow);
   const check = checkCatalogue(kept.map(({ row }) => parseEditorItem(row)));
   if (!check.ok) {
-    const issues: FieldIssue[] = check.issues.map((i) => ({ row: kept[i.index]?.index ?? -1, field: i.field, message: i.message }));
+    const issues: FieldIssue[] = issuesOnRows(check.issues, kept);
     return editorReply({ intent: "save", tone: "error", message: `${M.saveFailed}: ${check.message}`, rows: shown, issues }, 400);
   }
   try {
