@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { ContactFields } from "~/components/ui/contact-fields";
 import { PaymentCodeField } from "~/features/payments/components/payment-code-field";
+import { otherErrors, useFormChecks } from "~/components/ui/form-checks";
 import { FieldError, Honeypot, useHydrated } from "~/components/ui/form-parts";
 import { UrlDialog, type CloseDialog } from "~/components/ui/url-dialog";
 import type { FormReply } from "~/lib/forms";
@@ -26,8 +27,8 @@ const FIELDS = ["name", "email", "phone", "paymentReference", "notes", "portrait
 function failureText(reply: EventReply): string | null {
   if (reply.network) return ORDER_NETWORK;
   if (reply.detail) return /[.!?]$/.test(reply.detail) ? reply.detail : `${ORDER_FAILED} (${reply.detail})`;
-  const other = Object.entries(reply.fieldErrors ?? {}).filter(([k]) => !(FIELDS as readonly string[]).includes(k));
-  if (other.length) return other.map(([, v]) => v[0]).join(" ");
+  const other = otherErrors(FIELDS, reply);
+  if (other.length) return other.join(" ");
   if (!reply.fieldErrors || Object.keys(reply.fieldErrors).length === 0) return ORDER_FAILED;
   return "Please check the fields marked below.";
 }
@@ -157,60 +158,40 @@ type FormProps = {
 
 function OrderForm({ tier, fetcher, reply, fromServer, close }: FormProps) {
   const hydrated = useHydrated();
-  const formRef = useRef<HTMLFormElement>(null);
   const portraitApi = useRef<PortraitCropApi | null>(null);
-  const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
   const [preparing, setPreparing] = useState(false);
   const busy = preparing || fetcher.state !== "idle";
-  const values = reply?.status === "error" ? (reply.values ?? {}) : {};
-  const hasClientErrors = Object.keys(clientErrors).length > 0;
-  const errorOf = (field: string) =>
-    hasClientErrors ? clientErrors[field] : busy ? undefined : reply?.fieldErrors?.[field]?.[0];
+  const { formRef, values, errorOf, field, hasClientErrors, showErrors, focusFirstError } = useFormChecks({
+    fields: FIELDS,
+    reply,
+    busy,
+    idPrefix: "order",
+  });
   const banner = !busy && !hasClientErrors && reply?.status === "error" ? failureText(reply) : null;
 
   // After a reply with field errors, put the cursor in the first field to fix.
   useEffect(() => {
-    if (fetcher.data?.status !== "error") return;
-    const first = FIELDS.find((f) => fetcher.data?.fieldErrors?.[f]);
-    if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+    if (fetcher.data?.status === "error") focusFirstError(fetcher.data.fieldErrors);
   }, [fetcher.data]);
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
     if (busy) return;
-    const form = e.currentTarget;
-    const fd = new FormData(form);
+    const fd = new FormData(e.currentTarget);
     const text = (k: string) => String(fd.get(k) ?? "");
-    const errors = checkOrder({ name: text("name"), email: text("email"), paymentReference: text("paymentReference") });
-    setClientErrors(errors);
-    const first = FIELDS.find((f) => errors[f]);
-    if (first) {
-      form.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
-      return;
-    }
+    if (!showErrors(checkOrder({ name: text("name"), email: text("email"), paymentReference: text("paymentReference") }))) return;
     setPreparing(true);
     try {
       const portrait = await portraitApi.current?.blob();
       if (portrait) fd.set("portrait", portrait, "portrait.png");
     } catch {
       setPreparing(false);
-      setClientErrors({ portrait: "Could not process portrait. Try adjusting the crop or using a different image." });
+      showErrors({ portrait: "Could not process portrait. Try adjusting the crop or using a different image." }, { focusFirst: false });
       return;
     }
     setPreparing(false);
     await fetcher.submit(fd, { method: "post", action: `/event?tier=${tier.key}`, encType: "multipart/form-data" });
   }
-
-  const field = (name: string) => {
-    const error = errorOf(name);
-    return {
-      id: `order-${name}`,
-      name,
-      defaultValue: values[name] ?? "",
-      "aria-invalid": error ? true : undefined,
-      "aria-describedby": error ? `order-${name}-error` : undefined,
-    } as const;
-  };
 
   return (
     <form
