@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { EMAIL_MESSAGE, EMAIL_PATTERN, EmailField, SourceField } from "./validation";
+import { EMAIL_MESSAGE, EMAIL_PATTERN, NAME_MESSAGE, NOTES_TOO_LONG_MESSAGE } from "./rules";
+import { EmailField, emailField, fullNameField, NotesField, SourceField } from "./validation";
 
 describe("EmailField", () => {
   it("words the error as the product does", () => {
@@ -40,5 +41,34 @@ describe("SourceField", () => {
 
   it.each(["<script>", "a b", "x?y=1", "a".repeat(81)])("rejects %j", (s) => {
     expect(SourceField.safeParse(s).success).toBe(false);
+  });
+});
+
+describe("emailField", () => {
+  it("names an over-long address in the form's words", () => {
+    const long = `${"a".repeat(250)}@b.co`;
+    expect(EmailField.safeParse(long).error?.issues[0]?.message).toBe("That email address is too long.");
+    expect(emailField({ tooLong: EMAIL_MESSAGE }).safeParse(long).error?.issues[0]?.message).toBe(EMAIL_MESSAGE);
+  });
+});
+
+describe("fullNameField", () => {
+  it.each([undefined, "", "   ", 42])("asks for a name when given %j", (name) => {
+    expect(fullNameField().safeParse(name).error?.issues[0]?.message).toBe(NAME_MESSAGE);
+  });
+
+  it("trims, and keeps to its length in the spec's words", () => {
+    expect(fullNameField().parse("  Wanjiku Kamau ")).toBe("Wanjiku Kamau");
+    expect(fullNameField().safeParse("a".repeat(81)).error?.issues[0]?.message).toBe("Please keep the name under 80 characters.");
+    expect(fullNameField(120).safeParse("a".repeat(120)).success).toBe(true);
+    expect(fullNameField(120).safeParse("a".repeat(121)).error?.issues[0]?.message).toBe("Please keep the name under 120 characters.");
+  });
+});
+
+describe("NotesField", () => {
+  it("is optional, trimmed and at most 1,000 characters", () => {
+    expect(NotesField.parse(undefined)).toBe("");
+    expect(NotesField.parse(" gate B ")).toBe("gate B");
+    expect(NotesField.safeParse("a".repeat(1001)).error?.issues[0]?.message).toBe(NOTES_TOO_LONG_MESSAGE);
   });
 });

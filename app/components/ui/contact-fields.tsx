@@ -1,3 +1,4 @@
+import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PHONE_MAX_LENGTH } from "~/lib/rules";
 import { FieldError } from "./form-parts";
 
 type InputProps = {
@@ -27,19 +28,19 @@ export function ContactFields<N extends string>({
     <>
       <div className="field">
         <label htmlFor={`${prefix}-${names.name}`}>Full name</label>
-        <input type="text" autoComplete="name" maxLength={80} required {...field(names.name)} />
+        <input type="text" autoComplete="name" maxLength={NAME_MAX_LENGTH} required {...field(names.name)} />
         <FieldError id={`${prefix}-${names.name}-error`} message={errorOf(names.name)} />
       </div>
       <div className="field">
         <label htmlFor={`${prefix}-${names.email}`}>Email</label>
-        <input type="email" autoComplete="email" inputMode="email" maxLength={254} required {...field(names.email)} />
+        <input type="email" autoComplete="email" inputMode="email" maxLength={EMAIL_MAX_LENGTH} required {...field(names.email)} />
         <FieldError id={`${prefix}-${names.email}-error`} message={errorOf(names.email)} />
       </div>
       <div className="field">
         <label htmlFor={`${prefix}-${names.phone}`}>
           Phone <span className="optional">(optional)</span>
         </label>
-        <input type="tel" autoComplete="tel" maxLength={32} {...field(names.phone)} />
+        <input type="tel" autoComplete="tel" maxLength={PHONE_MAX_LENGTH} {...field(names.phone)} />
         <FieldError id={`${prefix}-${names.phone}-error`} message={errorOf(names.phone)} />
       </div>
     </>

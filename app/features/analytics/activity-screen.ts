@@ -35,21 +35,6 @@ export const sinceLabel = (days: number) =>
 const counts = new Intl.NumberFormat("en-GB");
 export const formatCount = (n: number) => counts.format(n);
 
-/** Staff work in Nairobi: times are shown in East Africa Time, the same on server and browser. */
-const nairobiTime = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "Africa/Nairobi",
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-});
-export function formatNairobiTime(iso: string) {
-  const d = new Date(iso);
-  return !iso || Number.isNaN(d.getTime()) ? "" : nairobiTime.format(d);
-}
-
 const shortDay = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", day: "numeric", month: "short" });
 const longDay = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", weekday: "short", day: "numeric", month: "short", year: "numeric" });
 /** '2026-11-21' -> '21 Nov' (a UTC day, as the chart counts them). */

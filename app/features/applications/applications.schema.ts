@@ -1,18 +1,19 @@
 import { z } from "zod";
-import { EmailField, PhoneField, SourceField } from "~/lib/validation";
+import { nameTooLongMessage } from "~/lib/rules";
+import { EmailField, fullNameField, PhoneField, SourceField } from "~/lib/validation";
 
+import { APPLICATION_MESSAGE_MAX_LENGTH, APPLICATION_NAME_MAX_LENGTH as NAME_MAX } from "./messages";
 import { ALL_ROLES, GENERAL_INTEREST, JOIN_ROLES } from "./roles";
 
 export { ALL_ROLES, GENERAL_INTEREST, JOIN_ROLES };
 
-export const NAME_MESSAGE = "Please enter your full name.";
 export const ROLE_MESSAGE = "Please choose a role from the list.";
 
-const Message = z.string().trim().max(2000, "Please keep the message under 2,000 characters.");
+const Message = z.string().trim().max(APPLICATION_MESSAGE_MAX_LENGTH, "Please keep the message under 2,000 characters.");
 
 /** What /api/send.php takes: the hero sends only an email, so the name may be empty there. */
 export const ApplicationSchema = z.object({
-  name: z.string().trim().max(120, "Please keep the name under 120 characters.").default(""),
+  name: z.string().trim().max(NAME_MAX, nameTooLongMessage(NAME_MAX)).default(""),
   email: EmailField,
   phone: PhoneField,
   role: z.enum(ALL_ROLES, { error: ROLE_MESSAGE }).default(GENERAL_INTEREST),
@@ -23,11 +24,7 @@ export type ApplicationInput = z.output<typeof ApplicationSchema>;
 
 /** The /join form: a full name and one of the nine roles are required. */
 export const JoinSchema = ApplicationSchema.extend({
-  name: z
-    .string({ error: NAME_MESSAGE })
-    .trim()
-    .min(1, NAME_MESSAGE)
-    .max(120, "Please keep the name under 120 characters."),
+  name: fullNameField(NAME_MAX),
   role: z.enum(JOIN_ROLES, { error: ROLE_MESSAGE }),
   source: SourceField.default("join").transform((s) => s || "join"),
 });

@@ -1,5 +1,9 @@
 import { site } from "~/lib/site";
 
+/** The join form's limits: its schema and its inputs' maxlength. */
+export const APPLICATION_NAME_MAX_LENGTH = 120;
+export const APPLICATION_MESSAGE_MAX_LENGTH = 2000;
+
 export const applicationMessages = {
   hero: {
     success: "Thanks! We will be in touch.",

@@ -1,7 +1,5 @@
-import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { sql } from "kysely";
 import type { BadgeOrdersTable, Db } from "~/lib/db.server";
 import { nowIso } from "~/lib/db.server";
 import { enqueueMail, kickMailWorker, MAX_ATTEMPTS, randomToken } from "~/lib/email.server";
@@ -9,6 +7,9 @@ import { env } from "~/lib/env.server";
 import { writePrivateFile } from "~/lib/files.server";
 import { DomainError } from "~/lib/domain-error";
 import { absoluteUrl } from "~/lib/http.server";
+import { formatNairobiTimeEat } from "~/lib/nairobi-time";
+import { unusedOrderId } from "~/lib/order-ids.server";
+import { anyColumnContains } from "~/lib/sql.server";
 import { safeEqual } from "~/lib/secrets.server";
 import { claimPaymentCode } from "../payments/payment-codes.server";
 import type { BadgeOrderInput, BadgeOrderStatus } from "./badge-order.schema";
@@ -21,12 +22,6 @@ export const ASSETS_REQUIRED = "Generate assets before approving.";
 /** The event page's share link for a tier (spec section 3, 'Share URL'). */
 export const tierShareUrl = (tierKey: string) =>
   absoluteUrl(`/event?utm_source=share&utm_medium=badge&utm_campaign=event_${tierKey}`);
-
-const ID_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-export function newOrderId(prefix = "BO") {
-  const bytes = crypto.randomBytes(6);
-  return `${prefix}-${Array.from(bytes, (b) => ID_ALPHABET[b % 32]).join("")}`;
-}
 
 /** Files of an order live in DATA_DIR/badge-orders/<id>/; ids are checked before use. */
 export function orderDir(id: string) {
@@ -68,14 +63,9 @@ export const assetPath = (id: string, kind: "portrait" | "badge" | "poster", tok
 
 type DeliveryRow = { status: string; last_error: string | null; sent_at: string | null; attempts: number } | undefined;
 
-const nairobiTime = (iso: string | null) =>
-  iso
-    ? new Date(iso).toLocaleString("en-GB", { timeZone: "Africa/Nairobi", dateStyle: "medium", timeStyle: "short" }) + " EAT"
-    : "";
-
 function deliveryOf(row: DeliveryRow): Delivery {
   if (!row) return null;
-  if (row.status === "sent") return { ok: true, state: "sent", detail: `Emailed ${nairobiTime(row.sent_at)}` };
+  if (row.status === "sent") return { ok: true, state: "sent", detail: `Emailed ${formatNairobiTimeEat(row.sent_at)}` };
   if (row.status === "failed") return { ok: false, state: "failed", detail: row.last_error ?? "unknown" };
   if (row.last_error) {
     return {
@@ -130,23 +120,16 @@ function mailFields(r: Pick<BadgeOrdersTable, "id" | "name" | "tier_name" | "amo
 export async function submitBadgeOrder(db: Db, input: BadgeOrderInput, portraitPng: Buffer | null) {
   const tier = findTier(input.tierKey);
   if (!tier) throw new DomainError("invalid", "Tier configuration missing.");
-  for (let attempt = 0; ; attempt++) {
-    const id = newOrderId();
-    const exists = await db.selectFrom("badge_orders").select("id").where("id", "=", id).executeTakeFirst();
-    if (exists) {
-      if (attempt < 20) continue;
-      throw new DomainError("busy", "Could not create an order reference. Please try again.");
-    }
-    if (portraitPng) await writePrivateFile(path.join(orderDir(id), "portrait.png"), portraitPng);
-    try {
-      await insertOrder(db, id, tier, input, portraitPng !== null);
-    } catch (e) {
-      if (portraitPng) await fs.rm(orderDir(id), { recursive: true, force: true });
-      throw e;
-    }
-    void kickMailWorker();
-    return { id };
+  const id = await unusedOrderId(db, "badge_orders", "BO");
+  if (portraitPng) await writePrivateFile(path.join(orderDir(id), "portrait.png"), portraitPng);
+  try {
+    await insertOrder(db, id, tier, input, portraitPng !== null);
+  } catch (e) {
+    if (portraitPng) await fs.rm(orderDir(id), { recursive: true, force: true });
+    throw e;
   }
+  void kickMailWorker();
+  return { id };
 }
 
 async function insertOrder(db: Db, id: string, tier: Tier, input: BadgeOrderInput, hasPortrait: boolean) {
@@ -220,17 +203,8 @@ export async function listBadgeOrders(
     .orderBy("o.id", "desc")
     .limit(opts.limit ?? 500);
   if (opts.status) q = q.where("o.status", "=", opts.status);
-  const text = opts.q?.trim().toLowerCase();
-  if (text) {
-    const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where((eb) =>
-      eb.or(
-        ["o.name", "o.email", "o.payment_reference", "o.tier_name", "o.tier_key", "o.id"].map((col) =>
-          eb(sql`lower(${sql.ref(col)})`, "like", sql`${like} escape '\\'`),
-        ),
-      ),
-    );
-  }
+  const text = opts.q?.trim();
+  if (text) q = q.where(anyColumnContains(["o.name", "o.email", "o.payment_reference", "o.tier_name", "o.tier_key", "o.id"], text));
   const rows = await q.execute();
   return rows.map((r) =>
     toView(r, r.m_status ? { status: r.m_status, last_error: r.m_last_error, sent_at: r.m_sent_at, attempts: r.m_attempts ?? 0 } : undefined),

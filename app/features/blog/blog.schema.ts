@@ -1,13 +1,14 @@
 import { z } from "zod";
+import { isHttpsUrl, isImageAddress, SLUG_PATTERN } from "~/lib/rules";
 import { NAME_PATTERN } from "../analytics/analytics.schema";
 import { REACTIONS } from "./blog";
 
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export { SLUG_PATTERN };
 const SiteOrHttps = z
   .string()
   .trim()
   .max(500, "Addresses must be under 500 characters.")
-  .refine((v) => v === "" || /^\/(?!\/)[A-Za-z0-9._~\/%-]*$/.test(v) || /^https:\/\/[^\s"'<>]+$/.test(v), "Use a path on this site (/images/...) or an https address.");
+  .refine((v) => v === "" || isImageAddress(v), "Use a path on this site (/images/...) or an https address.");
 
 export const BlogPostSchema = z.object({
   slug: z.string().trim().min(1, "Every post needs a slug.").max(80, "Slugs must be under 80 characters.").regex(SLUG_PATTERN, "Slugs use lower-case letters, digits and single dashes (e.g. friday-vespers)."),
@@ -17,7 +18,7 @@ export const BlogPostSchema = z.object({
   date: z.string().trim().max(40, "Dates must be under 40 characters.").default(() => String(new Date().getFullYear())).transform((d) => d || String(new Date().getFullYear())),
   tags: z.array(z.string().trim().min(1).max(30)).max(12, "At most 12 tags.").default([]),
   image: SiteOrHttps.default(""),
-  url: z.string().trim().max(500).refine((v) => v === "" || /^https:\/\/[^\s"'<>]+$/.test(v), "The LinkedIn link must be an https address.").default(""),
+  url: z.string().trim().max(500).refine((v) => v === "" || isHttpsUrl(v), "The LinkedIn link must be an https address.").default(""),
   audioVideoId: z
     .string()
     .trim()

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { EmailField, PhoneField } from "~/lib/validation";
-import { normalisePaymentCode, isValidPaymentCode, PAYMENT_CODE_INVALID } from "../payments/payment-code";
+import { isImageAddress, SLUG_PATTERN } from "~/lib/rules";
+import { EmailField, fullNameField, NotesField, PhoneField } from "~/lib/validation";
+import { paymentCodeField } from "../payments/payment-code.schema";
 import { MAX_LINE_QUANTITY, MERCH_MESSAGES } from "./merch";
 
 const Hex = z.string().trim().regex(/^#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?$/, "Colour swatches must be hex colours such as #123b5d.");
@@ -9,15 +10,13 @@ const ImageRef = z
   .string()
   .trim()
   .max(500, "Image addresses must be under 500 characters.")
-  .refine((v) => v === "" || /^\/(?!\/)[A-Za-z0-9._~\/-]*$/.test(v) || /^https:\/\/[^\s"'<>]+$/.test(v), "Images must be a path on this site (/images/...) or an https address.");
+  .refine((v) => v === "" || isImageAddress(v), "Images must be a path on this site (/images/...) or an https address.");
 
 export const MerchColorSchema = z.object({
   label: z.string().trim().min(1).max(40),
   swatch: Hex,
   image: ImageRef.optional(),
 });
-
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 export const MerchItemSchema = z.object({
   id: z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/, "Item ids (SKUs) use letters, digits, dashes and underscores, up to 40."),
@@ -68,24 +67,13 @@ export const BagLineChangeSchema = z.object({
   quantity: Quantity.optional(),
 });
 
-const PaymentCode = z
-  .string({ error: MERCH_MESSAGES.codeRequired })
-  .max(2000, PAYMENT_CODE_INVALID)
-  .transform(normalisePaymentCode)
-  .pipe(
-    z
-      .string({ error: MERCH_MESSAGES.codeRequired })
-      .min(1, { error: MERCH_MESSAGES.codeRequired, abort: true })
-      .refine(isValidPaymentCode, PAYMENT_CODE_INVALID),
-  );
-
 /** Checkout: who is ordering and the payment code; the lines come from the bag. */
 export const CheckoutSchema = z.object({
-  customerName: z.string({ error: "Please enter your full name." }).trim().min(1, "Please enter your full name.").max(80, "Please keep the name under 80 characters."),
+  customerName: fullNameField(),
   customerEmail: EmailField,
   customerPhone: PhoneField,
-  notes: z.string().trim().max(1000, "Please keep notes under 1,000 characters.").default(""),
-  paymentReference: PaymentCode,
+  notes: NotesField,
+  paymentReference: paymentCodeField(MERCH_MESSAGES.codeRequired),
 });
 export type CheckoutInput = z.output<typeof CheckoutSchema>;
 

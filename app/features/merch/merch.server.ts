@@ -1,13 +1,13 @@
 import crypto from "node:crypto";
-import { sql } from "kysely";
 import type { Db, MerchItemsTable, MerchOrdersTable } from "~/lib/db.server";
 import { nowIso } from "~/lib/db.server";
 import { enqueueMail, kickMailWorker } from "~/lib/email.server";
 import { env } from "~/lib/env.server";
 import { DomainError } from "~/lib/domain-error";
 import { absoluteUrl } from "~/lib/http.server";
+import { unusedOrderId } from "~/lib/order-ids.server";
 import { site } from "~/lib/site";
-import { newOrderId } from "../badges/badge-orders.server";
+import { anyColumnContains } from "~/lib/sql.server";
 import { claimPaymentCode } from "../payments/payment-codes.server";
 import { merchTeamNoticeEmail, orderApprovedEmail, orderReceivedEmail } from "./emails/merch-emails";
 import {
@@ -293,8 +293,7 @@ export async function submitMerchOrder(
 ): Promise<{ id: string; total: number; currency: string }> {
   const priced = priceLines(await listItems(db), lines, opts.clientCurrency);
   const id = await db.transaction().execute(async (trx) => {
-    let id = newOrderId("MO");
-    while (await trx.selectFrom("merch_orders").select("id").where("id", "=", id).executeTakeFirst()) id = newOrderId("MO");
+    const id = await unusedOrderId(trx, "merch_orders", "MO");
     await claimPaymentCode(trx, input.paymentReference, "merch", id);
     const row: MerchOrdersTable = {
       id,
@@ -344,17 +343,8 @@ export async function checkoutBag(db: Db, bagId: string | null, input: CheckoutI
 /** Staff list: newest first, optionally filtered by a search over id, customer, code and status. */
 export async function listMerchOrders(db: Db, q?: string): Promise<MerchOrderView[]> {
   let query = db.selectFrom("merch_orders").selectAll().orderBy("ts", "desc").orderBy("id", "desc").limit(500);
-  const text = q?.trim().toLowerCase();
-  if (text) {
-    const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    query = query.where((eb) =>
-      eb.or(
-        (["id", "customer_name", "customer_email", "payment_reference", "status"] as const).map((col) =>
-          eb(sql`lower(${sql.ref(col)})`, "like", sql`${like} escape '\\'`),
-        ),
-      ),
-    );
-  }
+  const text = q?.trim();
+  if (text) query = query.where(anyColumnContains(["id", "customer_name", "customer_email", "payment_reference", "status"], text));
   return (await query.execute()).map(toOrder);
 }
 

@@ -7,6 +7,8 @@
 export const PAYMENT_CODE_REQUIRED = "Payment confirmation code is required.";
 export const PAYMENT_CODE_INVALID =
   "Enter the M-Pesa confirmation code (10 letters and numbers), or paste the whole confirmation SMS.";
+/** The longest text the field takes: room for a pasted SMS. */
+export const PAYMENT_CODE_MAX_INPUT = 2000;
 
 /** A code: ten letters and digits, the first a letter (codes open with the date's letters). */
 const CODE = /^[A-Z][A-Z0-9]{9}$/;
@@ -30,3 +32,14 @@ export function normalisePaymentCode(raw: string): string {
 }
 
 export const isValidPaymentCode = (code: string) => CODE.test(code);
+
+/**
+ * The check of a typed or pasted code, as the schema's `paymentCodeField` makes it: the message
+ * to show, or undefined. Each form names a missing code in its own words.
+ */
+export function paymentCodeError(raw: string, requiredMessage = PAYMENT_CODE_REQUIRED): string | undefined {
+  if (raw.length > PAYMENT_CODE_MAX_INPUT) return PAYMENT_CODE_INVALID;
+  const code = normalisePaymentCode(raw);
+  if (code === "") return requiredMessage;
+  return isValidPaymentCode(code) ? undefined : PAYMENT_CODE_INVALID;
+}

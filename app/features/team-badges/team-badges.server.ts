@@ -6,6 +6,7 @@ import { recordActivity } from "~/features/activity/activity.server";
 import type { Db, TeamBadgesTable } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { writePrivateFile } from "~/lib/files.server";
+import { whatsAppShareUrl } from "~/lib/share";
 import { renderShareNotFound, renderSharePage } from "~/lib/share-page.server";
 import { DomainError } from "~/lib/domain-error";
 import { absoluteUrl } from "~/lib/http.server";
@@ -17,7 +18,6 @@ import {
   badgeVerifyPath,
   linkedInAddUrl,
   parseIssuedDate,
-  whatsAppUrl,
   type CategoryKey,
   type TeamBadge,
 } from "./team-badges";
@@ -288,7 +288,7 @@ export function badgeLinks(badge: TeamBadge) {
     shareUrl,
     verifyUrl,
     linkedInUrl: linkedInAddUrl(badge, { organizationName: site.name, verifyUrl }),
-    whatsAppUrl: whatsAppUrl(`${badge.title} badge${holder}, ${site.name}: ${shareUrl}`),
+    whatsAppUrl: whatsAppShareUrl(`${badge.title} badge${holder}, ${site.name}: ${shareUrl}`),
     downloadName: badgeDownloadFilename(badge.title, badge.id),
   };
 }

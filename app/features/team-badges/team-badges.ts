@@ -80,10 +80,6 @@ export function linkedInAddUrl(badge: TeamBadge, opts: { organizationName: strin
   return `https://www.linkedin.com/profile/add?${params}`;
 }
 
-export function whatsAppUrl(text: string) {
-  return `https://wa.me/?text=${encodeURIComponent(text)}`;
-}
-
 /** A colour staff typed, if it is a plain hex colour; anything else is ignored. */
 export const safeColour = (value: string, fallback: string) =>
   /^#[0-9a-f]{3}(?:[0-9a-f]{3})?$/i.test(value.trim()) ? value.trim() : fallback;

@@ -1,4 +1,5 @@
 import { data, type AppLoadContext } from "react-router";
+import { issuesOnRows, isTicked, readRowFields, rowsToSave } from "~/features/admin/list-editor";
 import { requireAdminSession } from "~/lib/admin.server";
 import { type Db } from "~/lib/db.server";
 import { readForm } from "~/lib/submission.server";
@@ -44,21 +45,10 @@ export async function loadBlogEditorScreen(context: AppLoadContext) {
 
 /** The fieldsets as posted, in form order. */
 export function readEditorRows(form: FormData): EditorRow[] {
-  const byRow = new Map<number, Map<string, string>>();
-  for (const [key, value] of form) {
-    const m = FIELD_NAME.exec(key);
-    if (!m || typeof value !== "string") continue;
-    const row = Number(m[1]);
-    const fields = byRow.get(row) ?? new Map<string, string>();
-    fields.set(m[2]!, value);
-    byRow.set(row, fields);
-  }
-  return [...byRow.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([, f]) => {
-      const text = Object.fromEntries(ROW_FIELDS.map((k) => [k, f.get(k) ?? ""])) as Record<RowField, string>;
-      return { ...text, remove: f.has("remove") && f.get("remove") !== "false" };
-    });
+  return readRowFields(form, FIELD_NAME).map((f) => {
+    const text = Object.fromEntries(ROW_FIELDS.map((k) => [k, f.get(k) ?? ""])) as Record<RowField, string>;
+    return { ...text, remove: isTicked(f, "remove") };
+  });
 }
 
 const reply = (body: EditorReply, status: number) => data(body, status);
@@ -68,10 +58,10 @@ async function saveEditor(db: Db, typed: EditorRow[], actorIp: string) {
     return reply({ intent: "save", tone: "error", message: M.saveFailed("no posts were sent. Reload the page and try again.") }, 400);
   }
   // Every fieldset comes back in place (blank ones too), so issues and inputs keep their rows.
-  const kept = typed.map((row, index) => ({ row, index })).filter(({ row }) => !row.remove && !isBlankRow(row));
+  const kept = rowsToSave(typed, isBlankRow);
   const check = checkPosts(kept.map(({ row }) => rowToPost(row)));
   if (!check.ok) {
-    const issues: FieldIssue[] = check.issues.map((i) => ({ row: kept[i.index]?.index ?? -1, field: i.field, message: i.message }));
+    const issues: FieldIssue[] = issuesOnRows(check.issues, kept);
     return reply({ intent: "save", tone: "error", message: M.saveFailed(check.message), rows: typed, issues }, 400);
   }
   try {

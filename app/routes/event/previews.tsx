@@ -1,7 +1,18 @@
 import { useEffect, useState } from "react";
 import { Form } from "react-router";
 import { FieldError } from "~/components/ui/form-parts";
-import { eventShareUrl, PORTRAIT_URL_MESSAGE, SAMPLE_NAME, SHARE_URL_MESSAGE } from "~/features/badges/render/preview";
+import {
+  eventShareUrl,
+  isShareUrl,
+  looksLikeSitePortrait,
+  NAME_MESSAGE,
+  PORTRAIT_URL_MAX_LENGTH,
+  PORTRAIT_URL_MESSAGE,
+  SAMPLE_NAME,
+  SHARE_URL_MAX_LENGTH,
+  SHARE_URL_MESSAGE,
+} from "~/features/badges/render/preview";
+import { MAX_NAME_LENGTH } from "~/features/badges/render/text";
 import { PreviewImageSchema } from "~/features/badges/render/preview.schema";
 import { resolveSiteImage } from "~/features/badges/render/site-image.server";
 import { findTier, formatKes, TIERS, type Tier } from "~/features/badges/tiers";
@@ -62,13 +73,10 @@ function imageUrl(kind: "poster" | "badge", f: Fields) {
 /** The same rules as the image route, checked in the browser before asking for a picture. */
 function clientErrors(f: Fields): Errors {
   const errors: Errors = {};
-  if (Array.from(f.name.trim()).length > 80) errors.name = "Name must be at most 80 characters.";
-  const share = f.share.trim();
-  if (share.length > 500 || !/^https?:\/\/[^\s/]+/i.test(share)) errors.share = SHARE_URL_MESSAGE;
+  if (Array.from(f.name.trim()).length > MAX_NAME_LENGTH) errors.name = NAME_MESSAGE;
+  if (!isShareUrl(f.share.trim())) errors.share = SHARE_URL_MESSAGE;
   const portrait = f.portrait.trim();
-  if (portrait && (!/^\/[^/\\]/.test(portrait) || !/\.(png|jpe?g|webp|avif|gif)$/i.test(portrait.split(/[?#]/)[0]!))) {
-    errors.portrait = PORTRAIT_URL_MESSAGE;
-  }
+  if (portrait && !looksLikeSitePortrait(portrait)) errors.portrait = PORTRAIT_URL_MESSAGE;
   return errors;
 }
 
@@ -160,7 +168,7 @@ function PreviewSurface({ origin, initial, serverErrors }: { origin: string; ini
                 id="preview-name"
                 type="text"
                 name="name"
-                maxLength={80}
+                maxLength={MAX_NAME_LENGTH}
                 autoComplete="off"
                 value={fields.name}
                 onChange={(e) => update({ name: e.target.value })}
@@ -176,7 +184,7 @@ function PreviewSurface({ origin, initial, serverErrors }: { origin: string; ini
                 id="preview-share"
                 type="url"
                 name="share"
-                maxLength={500}
+                maxLength={SHARE_URL_MAX_LENGTH}
                 value={fields.share}
                 onChange={(e) => update({ share: e.target.value })}
                 aria-invalid={errors.share ? true : undefined}
@@ -194,7 +202,7 @@ function PreviewSurface({ origin, initial, serverErrors }: { origin: string; ini
                 id="preview-portrait"
                 type="text"
                 name="portrait"
-                maxLength={300}
+                maxLength={PORTRAIT_URL_MAX_LENGTH}
                 placeholder="/brand/portrait.jpg"
                 value={fields.portrait}
                 onChange={(e) => update({ portrait: e.target.value })}

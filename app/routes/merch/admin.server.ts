@@ -1,5 +1,6 @@
 import { data, type AppLoadContext } from "react-router";
 import { recordActivity } from "~/features/activity/activity.server";
+import { issuesOnRows, isTicked, readRowFields, rowsToSave } from "~/features/admin/list-editor";
 import { requireAdminSession } from "~/lib/admin.server";
 import { type Db } from "~/lib/db.server";
 import { readForm } from "~/lib/submission.server";
@@ -40,21 +41,10 @@ type TypedRow = { fields: EditorFields; remove: boolean };
 
 /** The fieldsets as posted, in form order; the last `available` value wins (hidden 'false', then the box). */
 export function readEditorRows(form: FormData): TypedRow[] {
-  const byRow = new Map<number, Map<string, string>>();
-  for (const [key, value] of form) {
-    const m = FIELD_NAME.exec(key);
-    if (!m || typeof value !== "string") continue;
-    const row = Number(m[1]);
-    const fields = byRow.get(row) ?? new Map<string, string>();
-    fields.set(m[2]!, value); // a repeated name keeps its last value
-    byRow.set(row, fields);
-  }
-  return [...byRow.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([, f]) => {
-      const text = Object.fromEntries(ROW_TEXT_FIELDS.map((k) => [k, f.get(k) ?? ""])) as Record<(typeof ROW_TEXT_FIELDS)[number], string>;
-      return { fields: { ...text, available: f.get("available") }, remove: f.has("remove") && f.get("remove") !== "false" };
-    });
+  return readRowFields(form, FIELD_NAME).map((f) => {
+    const text = Object.fromEntries(ROW_TEXT_FIELDS.map((k) => [k, f.get(k) ?? ""])) as Record<(typeof ROW_TEXT_FIELDS)[number], string>;
+    return { fields: { ...text, available: f.get("available") }, remove: isTicked(f, "remove") };
+  });
 }
 
 /** A typed row as the editor shows it again: text kept as typed, the checkbox as it will be read. */
@@ -68,10 +58,10 @@ const editorReply = (body: EditorReply, status: number) => data(body, status);
 async function saveEditor(db: Db, typed: TypedRow[], actorIp: string) {
   // Every fieldset comes back in place (blank ones too), so issues and inputs keep their rows.
   const shown = typed.map(echo);
-  const kept = shown.map((row, index) => ({ row, index })).filter(({ row }) => !row.remove && !isBlankRow(row));
+  const kept = rowsToSave(shown, isBlankRow);
   const check = checkCatalogue(kept.map(({ row }) => parseEditorItem(row)));
   if (!check.ok) {
-    const issues: FieldIssue[] = check.issues.map((i) => ({ row: kept[i.index]?.index ?? -1, field: i.field, message: i.message }));
+    const issues: FieldIssue[] = issuesOnRows(check.issues, kept);
     return editorReply({ intent: "save", tone: "error", message: `${M.saveFailed}: ${check.message}`, rows: shown, issues }, 400);
   }
   try {

@@ -1,6 +1,7 @@
 import { Form } from "react-router";
 import type { ActivityItem } from "~/features/activity/activity.server";
-import { ACTIVITY_LIMIT, ACTIVITY_PATH, formatNairobiTime, type ActivityParams } from "../activity-screen";
+import { formatNairobiTime } from "~/lib/nairobi-time";
+import { ACTIVITY_LIMIT, ACTIVITY_PATH, type ActivityParams } from "../activity-screen";
 import { KeepParams } from "./keep-params";
 
 function metaText(meta: Record<string, unknown>) {

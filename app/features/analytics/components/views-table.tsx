@@ -1,4 +1,5 @@
-import { formatCount, formatNairobiTime } from "../activity-screen";
+import { formatNairobiTime } from "~/lib/nairobi-time";
+import { formatCount } from "../activity-screen";
 
 export type ViewsRow = { name: string; total: number; unique: number; lastSeen: string; site?: number; share?: number };
 

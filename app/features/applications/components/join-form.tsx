@@ -2,8 +2,14 @@ import { useId } from "react";
 import { Form, useNavigation } from "react-router";
 import { FieldError, FormStatus, Honeypot } from "~/components/ui/form-parts";
 import { firstError, type Reply } from "~/lib/forms";
+import { EMAIL_MAX_LENGTH, PHONE_MAX_LENGTH } from "~/lib/rules";
 import { JOIN_ROLES } from "../roles";
-import { applicationMailto, applicationMessages } from "../messages";
+import {
+  APPLICATION_MESSAGE_MAX_LENGTH,
+  APPLICATION_NAME_MAX_LENGTH,
+  applicationMailto,
+  applicationMessages,
+} from "../messages";
 
 function failureDetail(reply: Reply) {
   if (reply.retryAfter) {
@@ -28,19 +34,19 @@ export function JoinForm({ reply }: { reply?: Reply }) {
       <Honeypot />
       <div className="field">
         <label htmlFor={`${id}-name`}>Full name</label>
-        <input id={`${id}-name`} name="name" type="text" required maxLength={120} autoComplete="name"
+        <input id={`${id}-name`} name="name" type="text" required maxLength={APPLICATION_NAME_MAX_LENGTH} autoComplete="name"
           defaultValue={v.name} aria-invalid={err("name") ? true : undefined} aria-describedby={described("name")} />
         <FieldError id={`${id}-name-error`} message={err("name")} />
       </div>
       <div className="field">
         <label htmlFor={`${id}-email`}>Email</label>
-        <input id={`${id}-email`} name="email" type="email" required maxLength={254} autoComplete="email"
+        <input id={`${id}-email`} name="email" type="email" required maxLength={EMAIL_MAX_LENGTH} autoComplete="email"
           defaultValue={v.email} aria-invalid={err("email") ? true : undefined} aria-describedby={described("email")} />
         <FieldError id={`${id}-email-error`} message={err("email")} />
       </div>
       <div className="field">
         <label htmlFor={`${id}-phone`}>Phone (optional)</label>
-        <input id={`${id}-phone`} name="phone" type="tel" maxLength={32} autoComplete="tel" inputMode="tel"
+        <input id={`${id}-phone`} name="phone" type="tel" maxLength={PHONE_MAX_LENGTH} autoComplete="tel" inputMode="tel"
           defaultValue={v.phone} aria-invalid={err("phone") ? true : undefined} aria-describedby={described("phone")} />
         <FieldError id={`${id}-phone-error`} message={err("phone")} />
       </div>
@@ -58,7 +64,7 @@ export function JoinForm({ reply }: { reply?: Reply }) {
       </div>
       <div className="field">
         <label htmlFor={`${id}-message`}>Message (optional)</label>
-        <textarea id={`${id}-message`} name="message" maxLength={2000} defaultValue={v.message}
+        <textarea id={`${id}-message`} name="message" maxLength={APPLICATION_MESSAGE_MAX_LENGTH} defaultValue={v.message}
           placeholder="Tell us a little about yourself and how you would like to serve."
           aria-invalid={err("message") ? true : undefined} aria-describedby={described("message")} />
         <FieldError id={`${id}-message-error`} message={err("message")} />

@@ -1,11 +1,11 @@
 import { useEffect } from "react";
 import { useFetcher } from "react-router";
+import { formatNairobiTime } from "~/lib/nairobi-time";
 import type { BadgeOrderView } from "../badge-orders.server";
 import { formatKes } from "../tiers";
 import {
   deliveryFailed,
   deliveryText,
-  formatNairobiTime,
   hasAssets,
   STATUS_LABEL,
   type OrderActionReply,

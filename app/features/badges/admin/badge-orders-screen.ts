@@ -54,19 +54,3 @@ export function deliveryText(delivery: BadgeOrderView["delivery"]) {
   if (delivery.state === "queued") return `Email queued: ${delivery.detail}`;
   return `Failed (${delivery.detail || "unknown"})`;
 }
-
-/** Staff work in Nairobi: times are shown in East Africa Time, the same on server and browser. */
-const nairobiTime = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "Africa/Nairobi",
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-});
-
-export function formatNairobiTime(iso: string) {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : nairobiTime.format(d);
-}

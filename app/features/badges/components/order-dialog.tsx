@@ -2,8 +2,11 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { ContactFields } from "~/components/ui/contact-fields";
 import { PaymentCodeField } from "~/features/payments/components/payment-code-field";
+import { otherErrors, useFormChecks } from "~/components/ui/form-checks";
 import { FieldError, Honeypot, useHydrated } from "~/components/ui/form-parts";
+import { UrlDialog, type CloseDialog } from "~/components/ui/url-dialog";
 import type { Reply } from "~/lib/forms";
+import { NOTES_MAX_LENGTH } from "~/lib/rules";
 import { site } from "~/lib/site";
 import { formatKes, type Tier } from "../tiers";
 import { checkOrder } from "./order-checks";
@@ -22,8 +25,8 @@ const FIELDS = ["name", "email", "phone", "paymentReference", "notes", "portrait
 function failureText(reply: Reply): string | null {
   if (reply.network) return ORDER_NETWORK;
   if (reply.detail) return /[.!?]$/.test(reply.detail) ? reply.detail : `${ORDER_FAILED} (${reply.detail})`;
-  const other = Object.entries(reply.fieldErrors ?? {}).filter(([k]) => !(FIELDS as readonly string[]).includes(k));
-  if (other.length) return other.map(([, v]) => v[0]).join(" ");
+  const other = otherErrors(FIELDS, reply);
+  if (other.length) return other.join(" ");
   if (!reply.fieldErrors || Object.keys(reply.fieldErrors).length === 0) return ORDER_FAILED;
   return "Please check the fields marked below.";
 }
@@ -41,73 +44,48 @@ type Props = {
  * with links to close it), so it works without JavaScript; once hydrated it is a real modal.
  */
 export function OrderDialog({ tier, serverReply, onClose, onSuccess }: Props) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const hydrated = useHydrated();
   const fetcher = useFetcher<Reply>();
   const reply = fetcher.data ?? serverReply;
-  const pressedBackdrop = useRef(false);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!hydrated || !dialog || dialog.open) return;
-    if (typeof dialog.showModal === "function") dialog.showModal();
-    else dialog.setAttribute("open", "");
-  }, [hydrated]);
 
   // Once per reply (onSuccess itself is a fresh function each render).
   useEffect(() => {
     if (fetcher.data?.status === "success") onSuccess(fetcher.data.result?.id?.toString());
   }, [fetcher.data]);
 
-  const close = (e?: React.MouseEvent) => {
-    const dialog = ref.current;
-    if (!hydrated || !dialog) return; // Without JavaScript the link goes back to /event.
-    e?.preventDefault();
-    if (dialog.open) dialog.close();
-    else onClose();
-  };
-
   return (
-    <>
-      {hydrated ? null : <a href="/event" className="order-backdrop" tabIndex={-1} aria-label="Close the confirmation form" />}
-      <dialog
-        ref={ref}
-        id="confirm"
-        className="order-dialog"
-        style={tierStyle(tier)}
-        aria-labelledby="confirm-title"
-        open={hydrated ? undefined : true}
-        onClose={onClose}
-        onPointerDown={(e) => {
-          pressedBackdrop.current = e.target === e.currentTarget;
-        }}
-        onClick={(e) => {
-          // The dialog has no padding of its own: a click on it is a click on the backdrop.
-          if (pressedBackdrop.current && e.target === e.currentTarget) close();
-        }}
-      >
-        <div className="order-head">
-          <h2 id="confirm-title">Confirm your {tier.name}</h2>
-          <Link to="/event" replace preventScrollReset className="order-close" onClick={close} aria-label="Close">
-            <span aria-hidden="true">×</span>
-          </Link>
-        </div>
-        <div className="order-body">
-          <PaymentSummary tier={tier} />
-          {reply?.status === "success" ? (
-            <SuccessPanel reference={reply.result?.id?.toString()} close={close} />
-          ) : (
-            <OrderForm
-              tier={tier}
-              fetcher={fetcher}
-              reply={reply}
-              fromServer={reply !== undefined && reply === serverReply}
-              close={close}
-            />
-          )}
-        </div>
-      </dialog>
-    </>
+    <UrlDialog
+      id="confirm"
+      className="order-dialog"
+      style={tierStyle(tier)}
+      labelledBy="confirm-title"
+      backdrop={{ className: "order-backdrop", label: "Close the confirmation form", closeHref: "/event" }}
+      onClose={onClose}
+    >
+      {(close) => (
+        <>
+          <div className="order-head">
+            <h2 id="confirm-title">Confirm your {tier.name}</h2>
+            <Link to="/event" replace preventScrollReset className="order-close" onClick={close} aria-label="Close">
+              <span aria-hidden="true">×</span>
+            </Link>
+          </div>
+          <div className="order-body">
+            <PaymentSummary tier={tier} />
+            {reply?.status === "success" ? (
+              <SuccessPanel reference={reply.result?.id?.toString()} close={close} />
+            ) : (
+              <OrderForm
+                tier={tier}
+                fetcher={fetcher}
+                reply={reply}
+                fromServer={reply !== undefined && reply === serverReply}
+                close={close}
+              />
+            )}
+          </div>
+        </>
+      )}
+    </UrlDialog>
   );
 }
 
@@ -146,7 +124,7 @@ function PaymentSummary({ tier }: { tier: Tier }) {
   );
 }
 
-function SuccessPanel({ reference, close }: { reference?: string; close: (e?: React.MouseEvent) => void }) {
+function SuccessPanel({ reference, close }: { reference?: string; close: CloseDialog }) {
   const heading = useRef<HTMLParagraphElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
@@ -173,65 +151,45 @@ type FormProps = {
   fetcher: ReturnType<typeof useFetcher<Reply>>;
   reply?: Reply;
   fromServer: boolean;
-  close: (e?: React.MouseEvent) => void;
+  close: CloseDialog;
 };
 
 function OrderForm({ tier, fetcher, reply, fromServer, close }: FormProps) {
   const hydrated = useHydrated();
-  const formRef = useRef<HTMLFormElement>(null);
   const portraitApi = useRef<PortraitCropApi | null>(null);
-  const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
   const [preparing, setPreparing] = useState(false);
   const busy = preparing || fetcher.state !== "idle";
-  const values = reply?.status === "error" ? (reply.values ?? {}) : {};
-  const hasClientErrors = Object.keys(clientErrors).length > 0;
-  const errorOf = (field: string) =>
-    hasClientErrors ? clientErrors[field] : busy ? undefined : reply?.fieldErrors?.[field]?.[0];
+  const { formRef, values, errorOf, field, hasClientErrors, showErrors, focusFirstError } = useFormChecks({
+    fields: FIELDS,
+    reply,
+    busy,
+    idPrefix: "order",
+  });
   const banner = !busy && !hasClientErrors && reply?.status === "error" ? failureText(reply) : null;
 
   // After a reply with field errors, put the cursor in the first field to fix.
   useEffect(() => {
-    if (fetcher.data?.status !== "error") return;
-    const first = FIELDS.find((f) => fetcher.data?.fieldErrors?.[f]);
-    if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+    if (fetcher.data?.status === "error") focusFirstError(fetcher.data.fieldErrors);
   }, [fetcher.data]);
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
     if (busy) return;
-    const form = e.currentTarget;
-    const fd = new FormData(form);
+    const fd = new FormData(e.currentTarget);
     const text = (k: string) => String(fd.get(k) ?? "");
-    const errors = checkOrder({ name: text("name"), email: text("email"), paymentReference: text("paymentReference") });
-    setClientErrors(errors);
-    const first = FIELDS.find((f) => errors[f]);
-    if (first) {
-      form.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
-      return;
-    }
+    if (!showErrors(checkOrder({ name: text("name"), email: text("email"), paymentReference: text("paymentReference") }))) return;
     setPreparing(true);
     try {
       const portrait = await portraitApi.current?.blob();
       if (portrait) fd.set("portrait", portrait, "portrait.png");
     } catch {
       setPreparing(false);
-      setClientErrors({ portrait: "Could not process portrait. Try adjusting the crop or using a different image." });
+      showErrors({ portrait: "Could not process portrait. Try adjusting the crop or using a different image." }, { focusFirst: false });
       return;
     }
     setPreparing(false);
     await fetcher.submit(fd, { method: "post", action: `/event?tier=${tier.key}`, encType: "multipart/form-data" });
   }
-
-  const field = (name: string) => {
-    const error = errorOf(name);
-    return {
-      id: `order-${name}`,
-      name,
-      defaultValue: values[name] ?? "",
-      "aria-invalid": error ? true : undefined,
-      "aria-describedby": error ? `order-${name}-error` : undefined,
-    } as const;
-  };
 
   return (
     <form
@@ -267,7 +225,7 @@ function OrderForm({ tier, fetcher, reply, fromServer, close }: FormProps) {
         <label htmlFor="order-notes">
           Notes <span className="optional">(optional)</span>
         </label>
-        <textarea maxLength={1000} rows={3} {...field("notes")} />
+        <textarea maxLength={NOTES_MAX_LENGTH} rows={3} {...field("notes")} />
         <FieldError id="order-notes-error" message={errorOf("notes")} />
       </div>
       <PortraitField apiRef={portraitApi} serverError={errorOf("portrait")} fileLost={fromServer && reply?.status === "error"} />

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { shareOrCopy, whatsAppShareUrl } from "~/lib/share";
 
 export const INVITE_COPIED =
   "Invite link copied! Paste it into a chat or a post to invite your friends to the evening.";
@@ -11,36 +12,24 @@ type Props = { url: string; text: string; statusId: string };
  */
 export function ShareInvite({ url, text, statusId }: Props) {
   const [status, setStatus] = useState<{ tone: "success" | "error"; text: string } | null>(null);
-  const whatsapp = `https://wa.me/?text=${encodeURIComponent(`${text} ${url}`)}`;
 
   async function share(e: React.MouseEvent<HTMLAnchorElement>) {
     e.preventDefault();
     setStatus(null);
-    if (typeof navigator.share === "function") {
-      try {
-        await navigator.share({ title: document.title, text, url });
-        return;
-      } catch (err) {
-        if (err instanceof DOMException && err.name === "AbortError") return;
-        // Share sheet unavailable here after all: copy instead.
-      }
-    }
-    try {
-      await navigator.clipboard.writeText(url);
-      setStatus({ tone: "success", text: INVITE_COPIED });
-    } catch {
-      setStatus({
-        tone: "error",
-        text: `We could not copy the link. Please share this page's address with your friends: ${url}`,
-      });
-    }
+    const done = await shareOrCopy({ title: document.title, text, url });
+    if (done === "shared" || done === "cancelled") return;
+    setStatus(
+      done
+        ? { tone: "success", text: INVITE_COPIED }
+        : { tone: "error", text: `We could not copy the link. Please share this page's address with your friends: ${url}` },
+    );
   }
 
   return (
     <>
       <a
         className="button button-ghost share-invite"
-        href={whatsapp}
+        href={whatsAppShareUrl(`${text} ${url}`)}
         target="_blank"
         rel="noopener noreferrer"
         onClick={share}

@@ -1,6 +1,14 @@
 import { z } from "zod";
 import { TIER_KEYS } from "../tiers";
-import { PORTRAIT_URL_MESSAGE, SAMPLE_NAME, SHARE_URL_MESSAGE } from "./preview";
+import { isHttpUrl } from "~/lib/rules";
+import {
+  NAME_MESSAGE,
+  PORTRAIT_URL_MAX_LENGTH,
+  PORTRAIT_URL_MESSAGE,
+  SAMPLE_NAME,
+  SHARE_URL_MAX_LENGTH,
+  SHARE_URL_MESSAGE,
+} from "./preview";
 import { MAX_NAME_LENGTH } from "./text";
 
 /** The query of /event/previews/image.png. */
@@ -10,27 +18,20 @@ export const PreviewImageSchema = z.object({
   name: z
     .string()
     .trim()
-    .max(MAX_NAME_LENGTH, `Name must be at most ${MAX_NAME_LENGTH} characters.`)
+    .max(MAX_NAME_LENGTH, NAME_MESSAGE)
     .optional()
     .transform((v) => v || SAMPLE_NAME),
   share: z
     .string()
     .trim()
-    .max(500, SHARE_URL_MESSAGE)
-    .refine((v) => {
-      try {
-        const u = new URL(v);
-        return u.protocol === "http:" || u.protocol === "https:";
-      } catch {
-        return false;
-      }
-    }, SHARE_URL_MESSAGE)
+    .max(SHARE_URL_MAX_LENGTH, SHARE_URL_MESSAGE)
+    .refine(isHttpUrl, SHARE_URL_MESSAGE)
     .optional()
     .or(z.literal("").transform(() => undefined)),
   portrait: z
     .string()
     .trim()
-    .max(300, PORTRAIT_URL_MESSAGE)
+    .max(PORTRAIT_URL_MAX_LENGTH, PORTRAIT_URL_MESSAGE)
     .optional()
     .transform((v) => v || undefined),
 });

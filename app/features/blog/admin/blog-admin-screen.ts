@@ -109,21 +109,5 @@ export const notifiedText = (recipients: number) => `${countText(recipients, "su
 /** Still sending when fewer messages are queued, sent or failed than there are recipients. */
 export const notifyPending = (s: NotifyStatus) => s.queued < s.recipients || s.sent + s.failed < s.queued;
 
-/** Staff work in Nairobi: times are shown in East Africa Time, the same on server and browser. */
-const nairobiTime = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "Africa/Nairobi",
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-});
-
-export function formatNairobiTime(iso: string) {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : `${nairobiTime.format(d)} EAT`;
-}
-
 /** The id of a post's notify form (and its fetcher key): the button sits in the editor form and names it. */
 export const notifyFormId = (slug: string) => `notify-${slug}`;

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import type { z } from "zod";
 import { recordActivity } from "~/features/activity/activity.server";
 import { type Db } from "~/lib/db.server";
+import { isZodWording, listIssues, type ListIssue } from "~/features/admin/list-editor";
 import { clearPageCache } from "~/lib/page-cache.server";
 import { type BlogPost } from "../blog";
 import { BlogListSchema, type BlogPostInput } from "../blog.schema";
@@ -13,7 +14,7 @@ import { notifiedText, type NotifyStatus, type RowField } from "./blog-admin-scr
 
 export type PostsCheck =
   | { ok: true; posts: BlogPostInput[] }
-  | { ok: false; message: string; issues: Array<{ index: number; field: RowField | null; message: string }> };
+  | { ok: false; message: string; issues: ListIssue<RowField>[] };
 
 const FIELD_LABEL: Record<RowField, string> = {
   slug: "slug",
@@ -30,7 +31,7 @@ const FIELD_LABEL: Record<RowField, string> = {
 
 /** Zod's own words ("Too big: expected ...") only where the schema has none of its own. */
 function issueWords(issue: z.core.$ZodIssue, field: RowField | null): string {
-  if (!/^(Too big|Too small|Invalid)/.test(issue.message)) return issue.message;
+  if (!isZodWording(issue.message)) return issue.message;
   const label = field ? FIELD_LABEL[field] : "post";
   const inList = issue.path.length > 2;
   if (issue.code === "too_big") {
@@ -49,11 +50,7 @@ function issueWords(issue: z.core.$ZodIssue, field: RowField | null): string {
 export function checkPosts(items: unknown[]): PostsCheck {
   const parsed = BlogListSchema.safeParse(items);
   if (parsed.success) return { ok: true, posts: parsed.data };
-  const issues = parsed.error.issues.map((issue) => {
-    const [index, key] = issue.path;
-    const field = typeof key === "string" && key in FIELD_LABEL ? (key as RowField) : null;
-    return { index: typeof index === "number" ? index : -1, field, message: issueWords(issue, field), code: issue.code };
-  });
+  const issues = listIssues(parsed.error.issues, (key) => (key in FIELD_LABEL ? (key as RowField) : null), issueWords);
   // A shared slug is marked on every post that has it, not only the later one.
   const slugOf = (i: number) => {
     const v = (items[i] as { slug?: unknown } | null | undefined)?.slug;

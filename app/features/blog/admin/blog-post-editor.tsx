@@ -1,18 +1,18 @@
 import { useEffect, useRef } from "react";
-import { Form, useFetcher, useNavigation, useRevalidator } from "react-router";
-import { FieldError } from "~/components/ui/form-parts";
+import { useFetcher, useRevalidator } from "react-router";
+import { ListEditor, RowFieldset, type FieldSpec } from "~/features/admin/components/list-editor";
+import { formatNairobiTimeEat } from "~/lib/nairobi-time";
+import { SLUG_INPUT_PATTERN } from "~/lib/rules";
 import {
   blankRow,
   countText,
   EDITOR_PATH,
   fieldName,
-  formatNairobiTime,
   isBlankRow,
   notifyFormId,
   notifyPending,
   type EditorReply,
   type EditorRow,
-  type FieldIssue,
   type NotifyStatus,
   type RowField,
 } from "./blog-admin-screen";
@@ -33,38 +33,37 @@ type Props = {
  * slug), kept outside the editor form because forms cannot nest.
  */
 export function BlogPostEditor({ rows: given, reply, year, savedSlugs, notifications }: Props) {
-  const navigation = useNavigation();
-  const submitting = navigation.state === "submitting" && navigation.formAction === EDITOR_PATH;
-  const pending = submitting ? navigation.formData?.get("intent") : null;
-  const last = given[given.length - 1];
-  const rows = last && isBlankRow(last) ? given : [...given, blankRow(year)];
-  const issues = reply?.intent === "save" ? (reply.issues ?? []) : [];
-  const formRef = useRef<HTMLFormElement>(null);
-
   // A post gets a notify button once it is saved (the first fieldset with its slug).
   const saved = new Set(savedSlugs);
   const seen = new Set<string>();
-  const notifySlug = rows.map((r) => {
+  const notifySlug = given.map((r) => {
     const slug = r.slug.trim();
     if (!saved.has(slug) || seen.has(slug)) return null;
     seen.add(slug);
     return slug;
   });
 
-  useEffect(() => {
-    if (reply?.tone === "error" && reply.issues?.length) {
-      formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-    }
-  }, [reply]);
-
   useStatusPolling(Object.values(notifications).some(notifyPending));
 
   return (
     <>
-      <Form method="post" action={EDITOR_PATH} className="blog-editor" ref={formRef} aria-label="Blog posts">
-        <details className="editor-help">
-          <summary>How the fields are read</summary>
-          <ul>
+      <ListEditor
+        action={EDITOR_PATH}
+        className="blog-editor"
+        label="Blog posts"
+        listClassName="blog-posts"
+        rows={given}
+        blankRow={blankRow(year)}
+        isBlankRow={isBlankRow}
+        issues={reply?.intent === "save" ? reply.issues : undefined}
+        reply={reply}
+        status={reply?.detail ? ` ${reply.detail}` : null}
+        buttons={[
+          { intent: "save", label: "Save Changes", busyLabel: "Saving…" },
+          { intent: "share", label: "Generate Social Share Files", busyLabel: "Generating…", ghost: true },
+        ]}
+        help={
+          <>
             <li>
               The slug is the post's address: <code>/blogs/friday-vespers</code>. Lower-case letters, digits and single
               dashes; every post needs its own.
@@ -79,45 +78,40 @@ export function BlogPostEditor({ rows: given, reply, year, savedSlugs, notificat
               links are removed when you save; links to other sites open in a new tab.
             </li>
             <li>Tick “Remove” to delete a post when you save. Fill in the last, empty box to add a post.</li>
-          </ul>
-        </details>
-        <ol className="blog-posts">
-          {rows.map((row, i) => (
-            <li key={i}>
-              <PostFieldset
-                row={row}
-                index={i}
-                isNew={i === rows.length - 1 && isBlankRow(row)}
-                issues={issues.filter((x) => x.row === i)}
-                notify={
-                  notifySlug[i] ? (
-                    <NotifyControl
-                      slug={notifySlug[i]}
-                      title={row.title}
-                      status={notifications[notifySlug[i]]}
-                      serverReply={reply?.intent === "notify" && reply.slug === notifySlug[i] ? reply : undefined}
-                    />
-                  ) : null
-                }
-              />
-            </li>
-          ))}
-        </ol>
-        <div className="editor-bar">
-          <p role="status" aria-live="polite" className={reply ? `admin-message admin-message-${reply.tone}` : "admin-message"}>
-            {reply?.message}
-            {reply?.detail ? ` ${reply.detail}` : null}
-          </p>
-          <div className="editor-bar-buttons">
-            <button type="submit" name="intent" value="save" disabled={!!pending}>
-              {pending === "save" ? "Saving…" : "Save Changes"}
-            </button>
-            <button type="submit" name="intent" value="share" className="button-ghost" disabled={!!pending}>
-              {pending === "share" ? "Generating…" : "Generate Social Share Files"}
-            </button>
-          </div>
-        </div>
-      </Form>
+          </>
+        }
+        renderRow={(row, i, isNew, issues) => {
+          const slug = notifySlug[i];
+          const title = row.title.trim() || row.slug.trim();
+          return (
+            <RowFieldset
+              kind="blog-post"
+              idPrefix="post"
+              index={i}
+              isNew={isNew}
+              legend={isNew ? "Add a new post" : title || `Post ${i + 1}`}
+              image={row.image}
+              thumb={{ width: 48, height: 32 }}
+              issues={issues}
+              fields={FIELDS}
+              values={row}
+              nameOf={(f) => fieldName(i, f)}
+              footClassName="blog-post-foot"
+              removed={row.remove}
+              footEnd={
+                slug ? (
+                  <NotifyControl
+                    slug={slug}
+                    title={row.title}
+                    status={notifications[slug]}
+                    serverReply={reply?.intent === "notify" && reply.slug === slug ? reply : undefined}
+                  />
+                ) : null
+              }
+            />
+          );
+        }}
+      />
       {[...seen].map((slug) => (
         <NotifyForm key={slug} slug={slug} />
       ))}
@@ -143,124 +137,34 @@ function useStatusPolling(active: boolean) {
   }, [active, revalidator]);
 }
 
-type FieldSpec = {
-  field: RowField;
-  label: string;
-  kind?: "textarea" | "html";
-  placeholder?: string;
-  hint?: string;
-  pattern?: string;
-  title?: string;
-  maxLength: number;
-};
+/** Names and prose keep the browser's capitals and spell check. */
+const PROSE = { autoCapitalize: undefined, spellCheck: undefined };
 
-const FIELDS: FieldSpec[] = [
+const FIELDS: FieldSpec<RowField>[] = [
   {
     field: "slug",
     label: "Slug",
     placeholder: "friday-vespers",
-    pattern: "[a-z0-9]+(-[a-z0-9]+)*",
-    title: "Lower-case letters, digits and single dashes, e.g. friday-vespers.",
+    attrs: { pattern: SLUG_INPUT_PATTERN, title: "Lower-case letters, digits and single dashes, e.g. friday-vespers." },
     maxLength: 80,
   },
-  { field: "title", label: "Title", maxLength: 160 },
-  { field: "author", label: "Author", maxLength: 80 },
+  { field: "title", label: "Title", maxLength: 160, attrs: PROSE },
+  { field: "author", label: "Author", maxLength: 80, attrs: { autoCapitalize: undefined } },
   { field: "date", label: "Date", placeholder: "2025-10-17", maxLength: 40 },
   { field: "tags", label: "Tags", placeholder: "vespers, outreach", hint: "Comma list", maxLength: 400 },
   { field: "image", label: "Cover image", placeholder: "/images/blog/…", maxLength: 500 },
   { field: "url", label: "LinkedIn link", placeholder: "https://www.linkedin.com/…", maxLength: 500 },
   { field: "audioVideoId", label: "Audio video id", placeholder: "optional", maxLength: 20 },
-  { field: "summary", label: "Summary", kind: "textarea", maxLength: 600 },
-  { field: "contentHtml", label: "Content (HTML)", kind: "html", hint: "Optional. Without it the post shows the LinkedIn article.", maxLength: 200_000 },
+  { field: "summary", label: "Summary", textarea: {}, maxLength: 600 },
+  {
+    field: "contentHtml",
+    label: "Content (HTML)",
+    textarea: { rows: 8 },
+    attrs: { spellCheck: false },
+    hint: "Optional. Without it the post shows the LinkedIn article.",
+    maxLength: 200_000,
+  },
 ];
-
-/** Only site paths and https images are previewed, as the save schema allows. */
-const previewable = (src: string) => /^\/(?!\/)[A-Za-z0-9._~/-]+$/.test(src) || /^https:\/\/[^\s"'<>]+$/.test(src);
-
-function PostFieldset({
-  row,
-  index,
-  isNew,
-  issues,
-  notify,
-}: {
-  row: EditorRow;
-  index: number;
-  isNew: boolean;
-  issues: FieldIssue[];
-  notify: React.ReactNode;
-}) {
-  const id = (f: RowField | "remove") => `post-${index}-${f}`;
-  const issueFor = (f: RowField) => issues.find((x) => x.field === f)?.message;
-  const general = issues.filter((x) => x.field === null);
-  const title = row.title.trim() || row.slug.trim();
-  const legend = isNew ? "Add a new post" : title || `Post ${index + 1}`;
-  const className = ["blog-post", isNew ? "blog-post-new" : "", issues.length ? "has-error" : ""].filter(Boolean).join(" ");
-  const image = row.image.trim();
-
-  return (
-    <fieldset className={className}>
-      <legend>
-        {previewable(image) ? <img className="blog-post-thumb" src={image} alt="" width={48} height={32} loading="lazy" decoding="async" /> : null}
-        <span>{legend}</span>
-      </legend>
-      {general.map((g) => (
-        <p key={g.message} className="field-error">
-          {g.message}
-        </p>
-      ))}
-      <div className="blog-post-grid">
-        {FIELDS.map((spec) => {
-          const error = issueFor(spec.field);
-          const errorId = `${id(spec.field)}-error`;
-          const hintId = spec.hint ? `${id(spec.field)}-hint` : undefined;
-          const common = {
-            id: id(spec.field),
-            name: fieldName(index, spec.field),
-            defaultValue: row[spec.field],
-            placeholder: spec.placeholder,
-            maxLength: spec.maxLength,
-            "aria-invalid": error ? true : undefined,
-            "aria-describedby": [error ? errorId : null, hintId].filter(Boolean).join(" ") || undefined,
-          };
-          return (
-            <div key={spec.field} className={`field field-${spec.field}`}>
-              <label htmlFor={common.id}>{spec.label}</label>
-              {spec.kind ? (
-                <textarea {...common} rows={spec.kind === "html" ? 8 : 3} spellCheck={spec.kind !== "html"} />
-              ) : (
-                <input
-                  {...common}
-                  type="text"
-                  pattern={spec.pattern}
-                  title={spec.title}
-                  autoComplete="off"
-                  autoCapitalize={spec.field === "title" || spec.field === "author" ? undefined : "off"}
-                  spellCheck={spec.field === "title" ? undefined : false}
-                />
-              )}
-              {spec.hint ? (
-                <p className="field-hint" id={hintId}>
-                  {spec.hint}
-                </p>
-              ) : null}
-              <FieldError id={errorId} message={error} />
-            </div>
-          );
-        })}
-      </div>
-      <div className="blog-post-foot">
-        {isNew ? null : (
-          <label className="check check-remove">
-            <input type="checkbox" name={fieldName(index, "remove")} value="on" defaultChecked={row.remove} />
-            Remove
-          </label>
-        )}
-        {notify}
-      </div>
-    </fieldset>
-  );
-}
 
 /** A saved post's links, its 'Notify Subscribers' button and the counts of its latest run. */
 function NotifyControl({
@@ -320,7 +224,7 @@ function NotifyCounts({ status: s }: { status: NotifyStatus }) {
   const sending = notifyPending(s);
   return (
     <>
-      Last notified {formatNairobiTime(s.createdAt)}: {countText(s.recipients, "subscriber")} ·{" "}
+      Last notified {formatNairobiTimeEat(s.createdAt)}: {countText(s.recipients, "subscriber")} ·{" "}
       <span className="count">{s.queued} queued</span> · <span className="count count-sent">{s.sent} sent</span> ·{" "}
       <span className={s.failed ? "count count-failed" : "count"}>{s.failed} failed</span>
       {sending ? <span className="sending"> (sending…)</span> : null}

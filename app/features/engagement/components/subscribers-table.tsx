@@ -1,4 +1,4 @@
-import { formatNairobiTime } from "~/features/analytics/activity-screen";
+import { formatNairobiTime } from "~/lib/nairobi-time";
 import { SUBSCRIBER_LIMIT, type Block, type SubscriberRow } from "../engagement-screen";
 
 export function SubscribersTable({ block }: { block: Block<SubscriberRow[]> }) {

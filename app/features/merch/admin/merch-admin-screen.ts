@@ -112,19 +112,3 @@ export const statusDone = (id: string, status: MerchOrderStatus) =>
       : `Order ${id} marked pending review.`;
 
 export const ordersHref = (q: string) => (q ? `${ORDERS_PATH}?${new URLSearchParams({ q })}` : ORDERS_PATH);
-
-/** Staff work in Nairobi: times are shown in East Africa Time, the same on server and browser. */
-const nairobiTime = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "Africa/Nairobi",
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-});
-
-export function formatNairobiTime(iso: string) {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : `${nairobiTime.format(d)} EAT`;
-}

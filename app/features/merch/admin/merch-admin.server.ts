@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { z } from "zod";
 import { type Db } from "~/lib/db.server";
+import { isZodWording, listIssues, type ListIssue } from "~/features/admin/list-editor";
 import { clearPageCache } from "~/lib/page-cache.server";
 import type { MerchItem } from "../merch";
 import { CatalogueSchema } from "../merch.schema";
@@ -22,7 +23,7 @@ export async function generateMerchShares(db: Db): Promise<{ count: number }> {
 
 export type CatalogueCheck =
   | { ok: true; items: MerchItem[] }
-  | { ok: false; message: string; issues: Array<{ index: number; field: EditorField | null; message: string }> };
+  | { ok: false; message: string; issues: ListIssue<EditorField>[] };
 
 const FIELD_LABEL: Record<string, string> = {
   id: "id (SKU)",
@@ -41,8 +42,8 @@ const FIELD_LABEL: Record<string, string> = {
 const SINGULAR: Record<string, string> = { tags: "tag", colors: "colour", sizes: "size" };
 
 /** Zod's own words ("Too big: expected ...") only where the schema has none of its own. */
-function issueWords(issue: z.core.$ZodIssue, field: string | undefined): string {
-  if (!/^(Too big|Too small|Invalid)/.test(issue.message)) return issue.message;
+function issueWords(issue: z.core.$ZodIssue, field: string | null): string {
+  if (!isZodWording(issue.message)) return issue.message;
   const label = field ? (FIELD_LABEL[field] ?? field) : "item";
   const inList = issue.path.length > 2;
   if (issue.code === "too_big") {
@@ -61,11 +62,7 @@ function issueWords(issue: z.core.$ZodIssue, field: string | undefined): string 
 export function checkCatalogue(items: MerchItem[]): CatalogueCheck {
   const parsed = CatalogueSchema.safeParse(items);
   if (parsed.success) return { ok: true, items: parsed.data };
-  const issues = parsed.error.issues.map((issue) => {
-    const [index, field] = issue.path;
-    const f = typeof field === "string" && field in FIELD_LABEL ? (field as EditorField) : null;
-    return { index: typeof index === "number" ? index : -1, field: f, message: issueWords(issue, f ?? undefined), code: issue.code };
-  });
+  const issues = listIssues(parsed.error.issues, (key) => (key in FIELD_LABEL ? (key as EditorField) : null), issueWords);
   const first = issues[0]!;
   const item = items[first.index];
   // Duplicates name their value already: 'Two items share the slug "x".'

@@ -1,8 +1,9 @@
 import { useEffect } from "react";
 import { useFetcher } from "react-router";
+import { formatNairobiTimeEat } from "~/lib/nairobi-time";
 import { formatMoney, ORDER_STATUS_LABELS } from "../merch";
 import type { MerchOrderView } from "../merch.server";
-import { formatNairobiTime, STATUS_BUTTONS, type OrderStatusReply } from "./merch-admin-screen";
+import { STATUS_BUTTONS, type OrderStatusReply } from "./merch-admin-screen";
 
 export type ScreenMessage = { message: string; tone: "success" | "error" };
 
@@ -38,7 +39,7 @@ export function MerchOrderCard({ order: loaded, action, serverReply, onMessage }
         <h2 id={head}>{order.id}</h2>
         <span className={`pill pill-${order.status}`}>{ORDER_STATUS_LABELS[order.status]}</span>
         <time dateTime={order.ts} title={order.ts}>
-          {formatNairobiTime(order.ts)}
+          {formatNairobiTimeEat(order.ts)}
         </time>
       </header>
 
@@ -123,7 +124,7 @@ export function MerchOrderCard({ order: loaded, action, serverReply, onMessage }
             <dt>Reviewed</dt>
             <dd>
               <time dateTime={order.reviewedAt} title={order.reviewedAt}>
-                {formatNairobiTime(order.reviewedAt)}
+                {formatNairobiTimeEat(order.reviewedAt)}
               </time>
             </dd>
           </div>

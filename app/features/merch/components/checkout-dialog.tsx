@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { ContactFields } from "~/components/ui/contact-fields";
 import { PaymentCodeField } from "~/features/payments/components/payment-code-field";
+import { otherErrors, useFormChecks, useSettledReply } from "~/components/ui/form-checks";
 import { FieldError, Honeypot, useHydrated } from "~/components/ui/form-parts";
+import { NOTES_MAX_LENGTH } from "~/lib/rules";
 import { site } from "~/lib/site";
 import { trackEvent } from "~/lib/track";
 import { formatMoney, type BagView } from "../merch";
@@ -96,71 +97,42 @@ function CheckoutForm({ bag, serverReply, onPlaced }: Omit<Props, "onClose">) {
   const hydrated = useHydrated();
   const fetcher = useFetcher<Reply>();
   const reply = fetcher.data ?? serverReply;
-  const formRef = useRef<HTMLFormElement>(null);
-  const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
-  // Fields changed since the last submit show no (stale) error.
-  const [edited, setEdited] = useState<ReadonlySet<string>>(new Set());
-  const onInput = (e: React.FormEvent<HTMLFormElement>) => {
-    const name = (e.target as HTMLInputElement).name;
-    if (name && !edited.has(name)) setEdited(new Set(edited).add(name));
-  };
   const busy = fetcher.state !== "idle";
   const empty = bag.lines.length === 0;
-  const values = reply?.status === "error" ? (reply.values ?? {}) : {};
-  const hasClientErrors = Object.keys(clientErrors).length > 0;
-  const errorOf = (f: string) =>
-    edited.has(f) ? undefined : hasClientErrors ? clientErrors[f] : busy ? undefined : reply?.fieldErrors?.[f]?.[0];
-  const otherErrors = Object.entries(reply?.fieldErrors ?? {}).filter(([k]) => !(FIELDS as readonly string[]).includes(k));
+  const { formRef, errorOf, field, hasClientErrors, showErrors, focusFirstError, onInput } = useFormChecks({
+    fields: FIELDS,
+    reply,
+    busy,
+    idPrefix: "checkout",
+    clearWhenEdited: true,
+  });
+  const other = otherErrors(FIELDS, reply);
   let banner: string | null = null;
   if (!busy && !hasClientErrors && reply?.status === "error") {
     if (reply.detail || reply.network || !reply.fieldErrors) banner = failureText(reply);
-    else if (otherErrors.length) banner = otherErrors.map(([, v]) => v[0]).join(" ");
+    else if (other.length) banner = other.join(" ");
   }
 
   // Once per reply, after the page has reloaded the (now empty) bag.
-  const handled = useRef<Reply | undefined>(undefined);
-  useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data || fetcher.data === handled.current) return;
-    handled.current = fetcher.data;
-    if (fetcher.data.status === "success") onPlaced(fetcher.data.result?.id?.toString());
-    else {
-      const first = FIELDS.find((f) => fetcher.data?.fieldErrors?.[f]);
-      if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
-    }
-  }, [fetcher.state, fetcher.data]);
+  useSettledReply(fetcher, (data) => {
+    if (data.status === "success") onPlaced(data.result?.id?.toString());
+    else focusFirstError(data.fieldErrors);
+  });
 
   function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
     if (busy || empty) return;
-    const form = e.currentTarget;
-    const fd = new FormData(form);
+    const fd = new FormData(e.currentTarget);
     const text = (k: string) => String(fd.get(k) ?? "");
     const errors = checkCheckout({
       customerName: text("customerName"),
       customerEmail: text("customerEmail"),
       paymentReference: text("paymentReference"),
     });
-    setClientErrors(errors);
-    setEdited(new Set());
-    const first = FIELDS.find((f) => errors[f]);
-    if (first) {
-      form.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
-      return;
-    }
+    if (!showErrors(errors)) return;
     trackEvent("merch.checkout.submit", { lines: bag.lines.length });
     void fetcher.submit(fd, { method: "post", action: CHECKOUT_HREF, preventScrollReset: true });
   }
-
-  const field = (name: (typeof FIELDS)[number]) => {
-    const error = errorOf(name);
-    return {
-      id: `checkout-${name}`,
-      name,
-      defaultValue: values[name] ?? "",
-      "aria-invalid": error ? true : undefined,
-      "aria-describedby": error ? `checkout-${name}-error` : undefined,
-    } as const;
-  };
 
   return (
     <form
@@ -191,7 +163,7 @@ function CheckoutForm({ bag, serverReply, onPlaced }: Omit<Props, "onClose">) {
         <label htmlFor="checkout-notes">
           Notes <span className="optional">(optional: delivery area, timing)</span>
         </label>
-        <textarea maxLength={1000} rows={3} {...field("notes")} />
+        <textarea maxLength={NOTES_MAX_LENGTH} rows={3} {...field("notes")} />
         <FieldError id="checkout-notes-error" message={errorOf("notes")} />
       </div>
       <PaymentCodeField

@@ -1,11 +1,9 @@
-import { isValidPaymentCode, normalisePaymentCode, PAYMENT_CODE_INVALID } from "../../payments/payment-code";
+import { emailError, fieldErrors, nameError } from "~/lib/rules";
+import { paymentCodeError } from "../../payments/payment-code";
 import { MAX_LINE_QUANTITY, MERCH_MESSAGES, type MerchItem } from "../merch";
 
-// The browser's checks, in the server's words (merch.schema.ts, merch.server.ts). The schemas
-// are not imported here: they would bring zod into the page's JavaScript.
-export const NAME_MESSAGE = "Please enter your full name.";
-export const EMAIL_MESSAGE = "Please provide a valid email address.";
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// The browser's checks, with the rules and words the schemas are built from (merch.schema.ts,
+// merch.server.ts). The schemas are not imported here: they would bring zod into the page.
 
 /** The quantity field floors at 1 (and stops at the per-line maximum). */
 export function clampQuantity(value: string | number): number {
@@ -27,12 +25,10 @@ export function checkAddToBag(
   return errors;
 }
 
-export function checkCheckout(fields: { customerName: string; customerEmail: string; paymentReference: string }) {
-  const errors: Record<string, string> = {};
-  if (fields.customerName.trim() === "") errors.customerName = NAME_MESSAGE;
-  if (!EMAIL_PATTERN.test(fields.customerEmail.trim())) errors.customerEmail = EMAIL_MESSAGE;
-  const code = normalisePaymentCode(fields.paymentReference);
-  if (code === "") errors.paymentReference = MERCH_MESSAGES.codeRequired;
-  else if (!isValidPaymentCode(code)) errors.paymentReference = PAYMENT_CODE_INVALID;
-  return errors;
+export function checkCheckout(fields: { customerName: string; customerEmail: string; paymentReference: string }): Record<string, string> {
+  return fieldErrors({
+    customerName: nameError(fields.customerName),
+    customerEmail: emailError(fields.customerEmail),
+    paymentReference: paymentCodeError(fields.paymentReference, MERCH_MESSAGES.codeRequired),
+  });
 }

@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { useFetcher } from "react-router";
+import { otherErrors, useFormChecks, useSettledReply } from "~/components/ui/form-checks";
 import { FieldError, Honeypot, useHydrated } from "~/components/ui/form-parts";
 import { trackEvent } from "~/lib/track";
 import { formatMoney, MAX_LINE_QUANTITY, MERCH_MESSAGES, type MerchItem } from "../merch";
@@ -32,23 +33,20 @@ export function ItemDialog({ item, shareUrl, serverReply, onClose, onAdded }: Pr
   const [color, setColor] = useState(() => pick(values.color, item.colors.map((c) => c.label)));
   const [size, setSize] = useState(() => pick(values.size, item.sizes));
   const [quantity, setQuantity] = useState(values.quantity ?? "1");
-  const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
-  // Fields changed since the last submit show no (stale) error.
-  const [edited, setEdited] = useState<ReadonlySet<string>>(new Set());
-  const onInput = (e: React.FormEvent<HTMLFormElement>) => {
-    const name = (e.target as HTMLInputElement).name;
-    if (name && !edited.has(name)) setEdited(new Set(edited).add(name));
-  };
-  const formRef = useRef<HTMLFormElement>(null);
   const busy = fetcher.state !== "idle";
-  const hasClientErrors = Object.keys(clientErrors).length > 0;
-  const errorOf = (f: string) =>
-    edited.has(f) ? undefined : hasClientErrors ? clientErrors[f] : busy ? undefined : reply?.fieldErrors?.[f]?.[0];
-  const otherErrors = Object.entries(reply?.fieldErrors ?? {}).filter(([k]) => !(FIELDS as readonly string[]).includes(k));
+  // Fields changed since the last submit show no (stale) error.
+  const { formRef, errorOf, hasClientErrors, showErrors, focusFirstError, onInput, markEdited } = useFormChecks({
+    fields: FIELDS,
+    reply,
+    busy,
+    idPrefix: "item",
+    clearWhenEdited: true,
+  });
+  const other = otherErrors(FIELDS, reply);
   let banner: string | null = null;
   if (!busy && !hasClientErrors && reply?.status === "error") {
     if (reply.detail || reply.network) banner = failureText(reply, ADD_FAILED);
-    else if (otherErrors.length) banner = otherErrors.map(([, v]) => v[0]).join(" ");
+    else if (other.length) banner = other.join(" ");
   }
   const chosen = item.colors.find((c) => c.label === color);
   const image = chosen?.image || item.image;
@@ -57,33 +55,19 @@ export function ItemDialog({ item, shareUrl, serverReply, onClose, onAdded }: Pr
   useEffect(() => trackEvent("merch.item.view", { slug: item.slug }), [item.slug]);
 
   // Once per reply, after the page has reloaded the bag (the fetcher is idle again).
-  const handled = useRef<Reply | undefined>(undefined);
-  useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data || fetcher.data === handled.current) return;
-    handled.current = fetcher.data;
-    if (fetcher.data.status === "success") {
+  useSettledReply(fetcher, (data) => {
+    if (data.status === "success") {
       trackEvent("merch.cart.add", { itemId: item.id });
       onAdded();
-    } else {
-      const first = FIELDS.find((f) => fetcher.data?.fieldErrors?.[f]);
-      if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
-    }
-  }, [fetcher.state, fetcher.data]);
+    } else focusFirstError(data.fieldErrors);
+  });
 
   function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
     if (busy) return;
-    const form = e.currentTarget;
-    const fd = new FormData(form);
+    const fd = new FormData(e.currentTarget);
     const text = (k: string) => String(fd.get(k) ?? "");
-    const errors = checkAddToBag(item, { color: text("color"), size: text("size"), quantity: text("quantity") });
-    setClientErrors(errors);
-    setEdited(new Set());
-    const first = FIELDS.find((f) => errors[f]);
-    if (first) {
-      form.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
-      return;
-    }
+    if (!showErrors(checkAddToBag(item, { color: text("color"), size: text("size"), quantity: text("quantity") }))) return;
     fd.set(ENHANCED_FIELD, "1");
     void fetcher.submit(fd, { method: "post", action: itemHref(item.slug), preventScrollReset: true });
   }
@@ -171,7 +155,7 @@ export function ItemDialog({ item, shareUrl, serverReply, onClose, onAdded }: Pr
                         className="qty-step"
                         onClick={() => {
                           setQuantity(String(clampQuantity(n - 1)));
-                          setEdited(new Set(edited).add("quantity"));
+                          markEdited("quantity");
                         }}
                         disabled={!(n > 1)}
                         aria-label="Decrease quantity"
@@ -200,7 +184,7 @@ export function ItemDialog({ item, shareUrl, serverReply, onClose, onAdded }: Pr
                         className="qty-step"
                         onClick={() => {
                           setQuantity(String(clampQuantity(n + 1)));
-                          setEdited(new Set(edited).add("quantity"));
+                          markEdited("quantity");
                         }}
                         disabled={n >= MAX_LINE_QUANTITY}
                         aria-label="Increase quantity"

@@ -1,9 +1,9 @@
-import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { useHydrated } from "~/components/ui/form-parts";
+import { UrlDialog, type CloseDialog } from "~/components/ui/url-dialog";
 import { ENHANCED_FIELD } from "./store-links";
 
-export type CloseDialog = (e?: React.MouseEvent) => void;
+export type { CloseDialog };
 
 type Props = {
   id: string;
@@ -22,63 +22,26 @@ type Props = {
  * (Escape, backdrop click and the close button all close it, then `onClose` fixes the URL).
  */
 export function StoreDialog({ id, title, closeHref, onClose, className, children }: Props) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const hydrated = useHydrated();
-  const pressedBackdrop = useRef(false);
-  const mounted = useRef(true);
-
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!hydrated || !dialog || dialog.open) return;
-    if (typeof dialog.showModal === "function") dialog.showModal();
-    else dialog.setAttribute("open", "");
-  }, [hydrated]);
-
-  const close: CloseDialog = (e) => {
-    const dialog = ref.current;
-    if (!hydrated || !dialog) return; // Without JavaScript the link goes to closeHref.
-    e?.preventDefault();
-    if (dialog.open) dialog.close();
-    else onClose();
-  };
-
   return (
-    <>
-      {hydrated ? null : <a href={closeHref} className="store-backdrop" tabIndex={-1} aria-label="Close" />}
-      <dialog
-        ref={ref}
-        id={id}
-        className={`store-dialog${className ? ` ${className}` : ""}`}
-        aria-labelledby={`${id}-title`}
-        open={hydrated ? undefined : true}
-        onClose={() => {
-          // A dialog taken away by a URL change (Back) must not navigate again.
-          if (mounted.current && ref.current?.isConnected) onClose();
-        }}
-        onPointerDown={(e) => {
-          pressedBackdrop.current = e.target === e.currentTarget;
-        }}
-        onClick={(e) => {
-          // The dialog has no padding of its own: a click on it is a click on the backdrop.
-          if (pressedBackdrop.current && e.target === e.currentTarget) close();
-        }}
-      >
-        <div className="store-dialog-head">
-          <h2 id={`${id}-title`}>{title}</h2>
-          <Link to={closeHref} replace preventScrollReset className="store-dialog-close" onClick={close} aria-label="Close">
-            <span aria-hidden="true">×</span>
-          </Link>
-        </div>
-        <div className="store-dialog-body">{children(close)}</div>
-      </dialog>
-    </>
+    <UrlDialog
+      id={id}
+      className={`store-dialog${className ? ` ${className}` : ""}`}
+      labelledBy={`${id}-title`}
+      backdrop={{ className: "store-backdrop", label: "Close", closeHref }}
+      onClose={onClose}
+    >
+      {(close) => (
+        <>
+          <div className="store-dialog-head">
+            <h2 id={`${id}-title`}>{title}</h2>
+            <Link to={closeHref} replace preventScrollReset className="store-dialog-close" onClick={close} aria-label="Close">
+              <span aria-hidden="true">×</span>
+            </Link>
+          </div>
+          <div className="store-dialog-body">{children(close)}</div>
+        </>
+      )}
+    </UrlDialog>
   );
 }
 

@@ -1,4 +1,5 @@
 import { FieldError } from "~/components/ui/form-parts";
+import { PAYMENT_CODE_MAX_INPUT } from "../payment-code";
 
 type InputProps = {
   id: string;
@@ -43,7 +44,7 @@ export function PaymentCodeField({
         autoComplete="off"
         autoCapitalize="characters"
         spellCheck={false}
-        maxLength={2000}
+        maxLength={PAYMENT_CODE_MAX_INPUT}
         required
         className="code-input"
         {...input}

@@ -2,7 +2,8 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { useHydrated } from "~/components/ui/form-parts";
 import { badgeImagePath, categoryLabel, safeColour, type TeamBadge } from "../team-badges";
-import { copyText, trackBadge } from "./browser";
+import { copyText } from "~/lib/share";
+import { trackEvent } from "~/lib/track";
 
 /** One badge in the grid. `viewHref` opens the detail dialog (?id=). */
 export function BadgeCard({ badge, viewHref }: { badge: TeamBadge; viewHref: string }) {
@@ -12,7 +13,7 @@ export function BadgeCard({ badge, viewHref }: { badge: TeamBadge; viewHref: str
   const copyId = async () => {
     const ok = await copyText(badge.id);
     setCopied(ok ? "Badge ID copied" : "Could not copy: select the ID instead");
-    if (ok) trackBadge("badge.copy_id", badge.id);
+    if (ok) trackEvent("badge.copy_id", { id: badge.id });
   };
   return (
     <li

@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { Link, useFetcher, useNavigate } from "react-router";
-import { useHydrated } from "~/components/ui/form-parts";
+import { useUrlDialog } from "~/components/ui/url-dialog";
 import { badgeImagePath, categoryLabel, type TeamBadge } from "../team-badges";
-import { copyText, trackBadge } from "./browser";
+import { copyText } from "~/lib/share";
+import { trackEvent } from "~/lib/track";
 
 export type BadgeLinks = {
   shareUrl: string;
@@ -38,39 +39,15 @@ export function BadgeDialog({
   isAdmin: boolean;
   genShareReply?: GenShareReply;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
   const navigate = useNavigate();
-  const hydrated = useHydrated();
+  const { ref, hydrated, close, dialogProps } = useUrlDialog(() =>
+    navigate(closeHref, { replace: true, preventScrollReset: true }),
+  );
   const [status, setStatus] = useState("");
   const fetcher = useFetcher<GenShareReply>();
   const shareReply = fetcher.data ?? genShareReply;
 
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog || typeof dialog.showModal !== "function") return;
-    // Upgrade the server's open (non-modal) dialog to a modal one.
-    dialog.removeAttribute("open");
-    dialog.showModal();
-    trackBadge("badge.view", badge.id);
-    const onClose = () => {
-      // A close from the upgrade above can arrive late; by then the dialog is open again.
-      if (dialog.open) return;
-      navigate(closeHref, { replace: true, preventScrollReset: true });
-    };
-    dialog.addEventListener("close", onClose);
-    return () => {
-      dialog.removeEventListener("close", onClose);
-      if (dialog.open) dialog.close();
-    };
-  }, [badge.id, closeHref, navigate]);
-
-  const close = (e: React.MouseEvent) => {
-    const dialog = ref.current;
-    if (dialog?.open && dialog.matches(":modal")) {
-      e.preventDefault();
-      dialog.close();
-    }
-  };
+  useEffect(() => trackEvent("badge.view", { id: badge.id }), [badge.id]);
   const copyLink = async () => {
     const how = await copyText(links.shareUrl, ref.current);
     setStatus(
@@ -80,20 +57,11 @@ export function BadgeDialog({
           ? "Share link copied"
           : "Could not copy. Select the share link above and copy it.",
     );
-    if (how) trackBadge("badge.copy_link", badge.id);
+    if (how) trackEvent("badge.copy_link", { id: badge.id });
   };
 
   return (
-    <dialog
-      ref={ref}
-      open
-      className="badge-dialog"
-      aria-labelledby="badge-dialog-title"
-      onClick={(e) => {
-        // A click on the dialog element itself, not its content, is a click on the backdrop.
-        if (e.target === e.currentTarget) ref.current?.close();
-      }}
-    >
+    <dialog {...dialogProps} className="badge-dialog" aria-labelledby="badge-dialog-title">
       <div className="badge-dialog-body">
         <Link to={closeHref} replace preventScrollReset className="badge-dialog-close" onClick={close}>
           <span aria-hidden="true">×</span>
@@ -127,7 +95,7 @@ export function BadgeDialog({
                 className="button"
                 href={badgeImagePath(badge.id)}
                 download={links.downloadName}
-                onClick={() => trackBadge("badge.download", badge.id)}
+                onClick={() => trackEvent("badge.download", { id: badge.id })}
               >
                 Download Badge
               </a>
@@ -136,7 +104,7 @@ export function BadgeDialog({
                 href={links.linkedInUrl}
                 target="_blank"
                 rel="noopener noreferrer"
-                onClick={() => trackBadge("badge.share.linkedin", badge.id)}
+                onClick={() => trackEvent("badge.share.linkedin", { id: badge.id })}
               >
                 Share to LinkedIn<span className="visually-hidden"> (opens in a new tab)</span>
               </a>
@@ -150,7 +118,7 @@ export function BadgeDialog({
                 href={links.whatsAppUrl}
                 target="_blank"
                 rel="noopener noreferrer"
-                onClick={() => trackBadge("badge.share.whatsapp", badge.id)}
+                onClick={() => trackEvent("badge.share.whatsapp", { id: badge.id })}
               >
                 WhatsApp<span className="visually-hidden"> (share, opens in a new tab)</span>
               </a>

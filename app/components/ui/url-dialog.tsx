@@ -1,0 +1,125 @@
+import { useEffect, useRef } from "react";
+import { useHydrated } from "./form-parts";
+
+export type CloseDialog = (e?: React.MouseEvent) => void;
+
+type DialogLike = Pick<HTMLDialogElement, "open" | "close" | "isConnected">;
+
+/**
+ * What a URL-state dialog does when it is closed, as plain functions (so they can be tested
+ * without a browser): `close` is the close links' click handler, the rest go on the <dialog>.
+ */
+export function dialogControls(opts: {
+  dialog(): DialogLike | null;
+  hydrated: boolean;
+  /** Puts the address right once the dialog has closed. */
+  onClose(): void;
+  mounted(): boolean;
+  /** Whether the pointer went down on the backdrop (kept across renders by the caller). */
+  pressedBackdrop: { current: boolean };
+}) {
+  const close: CloseDialog = (e) => {
+    const dialog = opts.dialog();
+    if (!opts.hydrated || !dialog) return; // Without JavaScript the link itself goes to the page behind.
+    e?.preventDefault();
+    if (dialog.open) dialog.close();
+    else opts.onClose();
+  };
+  type PointerLike = { target: unknown; currentTarget: unknown };
+  return {
+    close,
+    onClose() {
+      const dialog = opts.dialog();
+      // A dialog taken away by a URL change (Back) must not navigate again, and a late close
+      // event from before it was shown as a modal is not a close.
+      if (!opts.mounted() || !dialog?.isConnected || dialog.open) return;
+      opts.onClose();
+    },
+    onPointerDown(e: PointerLike) {
+      opts.pressedBackdrop.current = e.target === e.currentTarget;
+    },
+    onClick(e: PointerLike) {
+      // The dialog has no padding of its own: a click on it (pressed there too, not dragged
+      // out of a field) is a click on the backdrop.
+      if (opts.pressedBackdrop.current && e.target === e.currentTarget) close();
+    },
+  };
+}
+
+/**
+ * The mechanics of a dialog that is URL state (`?item=`, `?bag=1`, `?tier=`): the server renders
+ * it open, so it works as a page without JavaScript; once hydrated it becomes a real modal, and
+ * Escape, a click on the backdrop and the close links all close it, after which `onClose` fixes
+ * the address.
+ */
+export function useUrlDialog(onClose: () => void) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const hydrated = useHydrated();
+  const mounted = useRef(true);
+  const pressedBackdrop = useRef(false);
+
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!hydrated || !dialog || dialog.open) return;
+    if (typeof dialog.showModal === "function") dialog.showModal();
+    else dialog.setAttribute("open", "");
+  }, [hydrated]);
+
+  const controls = dialogControls({
+    dialog: () => ref.current,
+    hydrated,
+    onClose,
+    mounted: () => mounted.current,
+    pressedBackdrop,
+  });
+
+  return {
+    ref,
+    hydrated,
+    close: controls.close,
+    dialogProps: {
+      ref,
+      open: hydrated ? undefined : true,
+      onClose: controls.onClose,
+      onPointerDown: controls.onPointerDown,
+      onClick: controls.onClick,
+    },
+  };
+}
+
+type Props = {
+  id?: string;
+  className: string;
+  style?: React.CSSProperties;
+  labelledBy: string;
+  /**
+   * Drawn behind the dialog until it is a modal (JavaScript off, or not running yet): a link to
+   * `closeHref`, so a click outside closes it there too. Leave it out for a dialog that reads as
+   * part of the page then.
+   */
+  backdrop?: { className: string; label: string; closeHref: string };
+  onClose(): void;
+  children(close: CloseDialog): React.ReactNode;
+};
+
+/** A URL-state dialog (see useUrlDialog); `children` gets the close links' click handler. */
+export function UrlDialog({ id, className, style, labelledBy, backdrop, onClose, children }: Props) {
+  const { hydrated, close, dialogProps } = useUrlDialog(onClose);
+  return (
+    <>
+      {backdrop && !hydrated ? (
+        <a href={backdrop.closeHref} className={backdrop.className} tabIndex={-1} aria-label={backdrop.label} />
+      ) : null}
+      <dialog {...dialogProps} id={id} className={className} style={style} aria-labelledby={labelledBy}>
+        {children(close)}
+      </dialog>
+    </>
+  );
+}
