@@ -2,6 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { listActivity } from "~/features/activity/activity.server";
+import { staff, system } from "~/lib/actor";
 import type { Db } from "~/lib/db.server";
 import { drainOutbox, MAX_ATTEMPTS } from "~/lib/email.server";
 import { DomainError } from "~/lib/domain-error";
@@ -21,6 +23,8 @@ import {
 import { processPortrait } from "./portrait.server";
 
 const ID = /^BO-[0-9A-Z]{6}$/;
+/** The staff member doing the work, by the address they came from. */
+const STAFF = staff("203.0.113.9");
 const USED =
   "This payment confirmation code has already been used for an order. Check the code, or email us if you think this is a mistake.";
 
@@ -45,7 +49,7 @@ const png = (size: number, background: string) =>
 
 let BADGE: Buffer;
 let POSTER: Buffer;
-const withAssets = (db: Db, id: string) => attachBadgeAssets(db, id, { badge: BADGE, poster: POSTER });
+const withAssets = (db: Db, id: string) => attachBadgeAssets(db, id, { badge: BADGE, poster: POSTER }, STAFF);
 
 /** Runs `work`, expecting the feature's DomainError; returns the status it maps to and its message. */
 async function httpError(work: () => Promise<unknown>): Promise<{ status: number; message: string }> {
@@ -260,7 +264,7 @@ describe("getBadgeOrder", () => {
 describe("status rules", () => {
   it("approving without assets is a 409 'Generate assets before approving.' and nothing changes", async () => {
     const { id } = await submit(db);
-    expect(await httpError(() => setBadgeOrderStatus(db, id, "approved"))).toEqual({
+    expect(await httpError(() => setBadgeOrderStatus(db, id, "approved", STAFF))).toEqual({
       status: 409,
       message: "Generate assets before approving.",
     });
@@ -272,7 +276,7 @@ describe("status rules", () => {
     const { id } = await submit(db);
     await withAssets(db, id);
     fs.rmSync(path.join(orderDir(id), "poster.png"));
-    expect(await httpError(() => setBadgeOrderStatus(db, id, "approved"))).toEqual({
+    expect(await httpError(() => setBadgeOrderStatus(db, id, "approved", STAFF))).toEqual({
       status: 409,
       message: "Generate assets before approving.",
     });
@@ -291,7 +295,7 @@ describe("status rules", () => {
   it("two asset uploads for one order at once (a double click) both succeed and leave whole PNGs", async () => {
     const { id } = await submit(db);
     const other = { badge: await png(1080, "#2e7d4f"), poster: await png(1080, "#6b2d5c") };
-    const settled = await Promise.allSettled([withAssets(db, id), attachBadgeAssets(db, id, other)]);
+    const settled = await Promise.allSettled([withAssets(db, id), attachBadgeAssets(db, id, other, STAFF)]);
     expect(settled.map((s) => (s.status === "rejected" ? String(s.reason) : s.status))).toEqual(["fulfilled", "fulfilled"]);
     const badge = fs.readFileSync(path.join(orderDir(id), "badge.png"));
     expect(badge.equals(BADGE) || badge.equals(other.badge)).toBe(true);
@@ -309,7 +313,7 @@ describe("status rules", () => {
     smtp.clear();
     await withAssets(db, id);
     const before = Date.now();
-    const order = await setBadgeOrderStatus(db, id, "approved");
+    const order = await setBadgeOrderStatus(db, id, "approved", STAFF);
     expect(order.status).toBe("approved");
     expect(order.approvedAt).not.toBeNull();
     expect(Date.parse(order.approvedAt!)).toBeGreaterThanOrEqual(before - 1000);
@@ -345,8 +349,8 @@ describe("status rules", () => {
   it("approve again is a 409 'Order is already approved.' and sends nothing more", async () => {
     const { id } = await submit(db);
     await withAssets(db, id);
-    await setBadgeOrderStatus(db, id, "approved");
-    expect(await httpError(() => setBadgeOrderStatus(db, id, "approved"))).toEqual({
+    await setBadgeOrderStatus(db, id, "approved", STAFF);
+    expect(await httpError(() => setBadgeOrderStatus(db, id, "approved", STAFF))).toEqual({
       status: 409,
       message: "Order is already approved.",
     });
@@ -356,7 +360,7 @@ describe("status rules", () => {
   it("two approvals at the same moment: one wins, the other is a 409, one kit is sent", async () => {
     const { id } = await submit(db);
     await withAssets(db, id);
-    const settled = await Promise.allSettled([setBadgeOrderStatus(db, id, "approved"), setBadgeOrderStatus(db, id, "approved")]);
+    const settled = await Promise.allSettled([setBadgeOrderStatus(db, id, "approved", STAFF), setBadgeOrderStatus(db, id, "approved", STAFF)]);
     expect(settled.map((s) => s.status).sort()).toEqual(["fulfilled", "rejected"]);
     const refused = settled.find((s): s is PromiseRejectedResult => s.status === "rejected")!;
     expect(refused.reason).toMatchObject({ code: "conflict", message: "Order is already approved." });
@@ -365,21 +369,21 @@ describe("status rules", () => {
 
   it("reject, reject again (409), then approve a rejected order that has assets", async () => {
     const { id } = await submit(db);
-    const rejected = await setBadgeOrderStatus(db, id, "rejected");
+    const rejected = await setBadgeOrderStatus(db, id, "rejected", STAFF);
     expect(rejected.status).toBe("rejected");
     expect(rejected.approvedAt).toBeNull();
     expect((await rowOf(db, id)).rejected_at).not.toBeNull();
-    expect(await httpError(() => setBadgeOrderStatus(db, id, "rejected"))).toEqual({
+    expect(await httpError(() => setBadgeOrderStatus(db, id, "rejected", STAFF))).toEqual({
       status: 409,
       message: "Order is already rejected.",
     });
     // Rejected and still without assets: approving is refused for that reason.
-    expect(await httpError(() => setBadgeOrderStatus(db, id, "approved"))).toEqual({
+    expect(await httpError(() => setBadgeOrderStatus(db, id, "approved", STAFF))).toEqual({
       status: 409,
       message: "Generate assets before approving.",
     });
     await withAssets(db, id);
-    const approved = await setBadgeOrderStatus(db, id, "approved");
+    const approved = await setBadgeOrderStatus(db, id, "approved", STAFF);
     expect(approved.status).toBe("approved");
     expect(approved.approvedAt).not.toBeNull();
     expect((await rowOf(db, id)).rejected_at).toBeNull();
@@ -388,20 +392,20 @@ describe("status rules", () => {
   it("an approved order can be rejected", async () => {
     const { id } = await submit(db);
     await withAssets(db, id);
-    await setBadgeOrderStatus(db, id, "approved");
-    expect((await setBadgeOrderStatus(db, id, "rejected")).status).toBe("rejected");
+    await setBadgeOrderStatus(db, id, "approved", STAFF);
+    expect((await setBadgeOrderStatus(db, id, "rejected", STAFF)).status).toBe("rejected");
   });
 
   it("status changes on an unknown order are a 404", async () => {
     for (const s of ["approved", "rejected"] as const) {
-      expect(await httpError(() => setBadgeOrderStatus(db, "BO-000000", s))).toEqual({ status: 404, message: "Order not found." });
+      expect(await httpError(() => setBadgeOrderStatus(db, "BO-000000", s, STAFF))).toEqual({ status: 404, message: "Order not found." });
     }
-    expect(await httpError(() => resendBadgeKit(db, "BO-000000"))).toEqual({ status: 404, message: "Order not found." });
+    expect(await httpError(() => resendBadgeKit(db, "BO-000000", STAFF))).toEqual({ status: 404, message: "Order not found." });
   });
 
   it("only approved orders can have the kit resent", async () => {
     const { id } = await submit(db);
-    expect(await httpError(() => resendBadgeKit(db, id))).toEqual({ status: 409, message: "Only approved orders can be resent." });
+    expect(await httpError(() => resendBadgeKit(db, id, STAFF))).toEqual({ status: 409, message: "Only approved orders can be resent." });
   });
 });
 
@@ -412,7 +416,7 @@ describe("kit delivery", () => {
     vi.spyOn(console, "warn").mockImplementation(() => {});
     const { id } = await submit(db, { email: "kit@example.org" });
     await withAssets(db, id);
-    await setBadgeOrderStatus(db, id, "approved");
+    await setBadgeOrderStatus(db, id, "approved", STAFF);
     await drainOutbox();
 
     const failing = await getBadgeOrder(db, id);
@@ -424,7 +428,7 @@ describe("kit delivery", () => {
 
     const live = await startSmtpReceiver(port);
     try {
-      const resent = await resendBadgeKit(db, id);
+      const resent = await resendBadgeKit(db, id, STAFF);
       expect(resent.status).toBe("approved");
       await drainOutbox();
       // Only the new message was due: the first one waits for its retry.
@@ -446,7 +450,7 @@ describe("kit delivery", () => {
     vi.spyOn(console, "warn").mockImplementation(() => {});
     const { id } = await submit(db);
     await withAssets(db, id);
-    await setBadgeOrderStatus(db, id, "approved");
+    await setBadgeOrderStatus(db, id, "approved", STAFF);
     const outboxId = (await rowOf(db, id)).delivery_outbox_id!;
     await drainOutbox();
     expect((await getBadgeOrder(db, id)).delivery?.detail).toMatch(/retrying/);
@@ -469,7 +473,7 @@ describe("generateBadgeAssets (the real renderer)", () => {
   it("renders the badge and poster as 1080x1080 PNGs and attaches them", async () => {
     const portrait = await processPortrait(new Uint8Array(await png(400, "#aa3355")));
     const { id } = await submit(db, { tierKey: "t4", name: "Achieng Odhiambo" }, portrait);
-    const order = await generateBadgeAssets(db, id);
+    const order = await generateBadgeAssets(db, id, STAFF);
     expect(order.badgePath).toMatch(new RegExp(`^/admin/badge-orders/${id}/badge\\.png\\?t=`));
     expect(order.posterPath).toMatch(new RegExp(`^/admin/badge-orders/${id}/poster\\.png\\?t=`));
     const badge = fs.readFileSync(path.join(orderDir(id), "badge.png"));
@@ -479,11 +483,46 @@ describe("generateBadgeAssets (the real renderer)", () => {
       expect([meta.format, meta.width, meta.height]).toEqual(["png", 1080, 1080]);
     }
     expect(badge.equals(poster)).toBe(false);
-    expect((await setBadgeOrderStatus(db, id, "approved")).status).toBe("approved");
+    expect((await setBadgeOrderStatus(db, id, "approved", STAFF)).status).toBe("approved");
   });
 
   it("an unknown order is a 404", async () => {
-    expect(await httpError(() => generateBadgeAssets(db, "BO-000000"))).toEqual({ status: 404, message: "Order not found." });
+    expect(await httpError(() => generateBadgeAssets(db, "BO-000000", STAFF))).toEqual({ status: 404, message: "Order not found." });
+  });
+});
+
+describe("the activity log (each staff action writes its own entry)", () => {
+  it("generate, approve, resend and reject each log once, with the actor and the order", async () => {
+    const { id } = await submit(db);
+    await generateBadgeAssets(db, id, STAFF);
+    await setBadgeOrderStatus(db, id, "approved", STAFF);
+    await resendBadgeKit(db, id, STAFF);
+    await setBadgeOrderStatus(db, id, "rejected", staff("198.51.100.4"));
+    const log = (await listActivity(db, { limit: 10 })).filter((e) => e.meta.id === id);
+    expect(log.map((e) => [e.type, e.message, e.actorIp])).toEqual([
+      ["badge_orders.generate_assets", `Badge kit generated for ${id}`, "203.0.113.9"],
+      ["badge_orders.approve", `Order ${id} approved`, "203.0.113.9"],
+      ["badge_orders.resend", `Badge kit resent for ${id}`, "203.0.113.9"],
+      ["badge_orders.reject", `Order ${id} rejected`, "198.51.100.4"],
+    ]);
+  });
+
+  it("staff-sent assets log as attached; an automatic step is logged as the system, with its reason", async () => {
+    const { id } = await submit(db);
+    await withAssets(db, id);
+    await setBadgeOrderStatus(db, id, "approved", system("payment confirmed"));
+    const log = (await listActivity(db, { limit: 10 })).filter((e) => e.meta.id === id);
+    expect(log.map((e) => [e.type, e.actorIp, e.meta.automatic])).toEqual([
+      ["badge_orders.assets", "203.0.113.9", undefined],
+      ["badge_orders.approve", "system", "payment confirmed"],
+    ]);
+  });
+
+  it("a refused action logs nothing", async () => {
+    const { id } = await submit(db);
+    await expect(setBadgeOrderStatus(db, id, "approved", STAFF)).rejects.toBeInstanceOf(DomainError);
+    await expect(resendBadgeKit(db, id, STAFF)).rejects.toBeInstanceOf(DomainError);
+    expect((await listActivity(db, { limit: 10 })).filter((e) => e.meta.id === id)).toEqual([]);
   });
 });
 
@@ -501,8 +540,8 @@ describe("listBadgeOrders", () => {
       await db.updateTable("badge_orders").set({ created_at: at }).where("id", "=", id).execute();
     }
     await withAssets(db, ids.b);
-    await setBadgeOrderStatus(db, ids.b, "approved");
-    await setBadgeOrderStatus(db, ids.c, "rejected");
+    await setBadgeOrderStatus(db, ids.b, "approved", STAFF);
+    await setBadgeOrderStatus(db, ids.c, "rejected", STAFF);
     return ids;
   }
   const idsOf = async (opts: Parameters<typeof listBadgeOrders>[1]) => (await listBadgeOrders(db, opts)).map((o) => o.id);

@@ -2,6 +2,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { BadgeOrdersTable, Db } from "~/lib/db.server";
 import { nowIso } from "~/lib/db.server";
+import type { Actor } from "~/lib/actor";
+import { logAction } from "../activity/activity.server";
 import { enqueueMail, kickMailWorker, MAX_ATTEMPTS, randomToken } from "~/lib/email.server";
 import { env } from "~/lib/env.server";
 import { writePrivateFile } from "~/lib/files.server";
@@ -216,7 +218,13 @@ async function fileExists(file: string) {
 }
 
 /** Stores a rendered (or staff-sent) badge and poster for an order; both already checked PNGs. */
-export async function attachBadgeAssets(db: Db, id: string, images: { badge: Buffer; poster: Buffer }) {
+export async function attachBadgeAssets(db: Db, id: string, images: { badge: Buffer; poster: Buffer }, actor: Actor) {
+  const order = await storeAssets(db, id, images);
+  await logAction(db, actor, { type: "badge_orders.assets", message: `Assets attached to ${id}`, meta: { id } });
+  return order;
+}
+
+async function storeAssets(db: Db, id: string, images: { badge: Buffer; poster: Buffer }) {
   await loadRow(db, id);
   const dir = orderDir(id);
   await writePrivateFile(path.join(dir, "badge.png"), images.badge);
@@ -246,7 +254,7 @@ export async function readPortrait(db: Db, id: string): Promise<Buffer | null> {
  * rejected). Approval queues the kit email, both PNGs attached, in the same transaction, and the
  * order keeps a link to that message so its delivery result shows on the order.
  */
-export async function setBadgeOrderStatus(db: Db, id: string, status: "approved" | "rejected") {
+export async function setBadgeOrderStatus(db: Db, id: string, status: "approved" | "rejected", actor: Actor) {
   const row = await loadRow(db, id);
   if (status === "approved") {
     if (row.status === "approved") throw new DomainError("conflict", "Order is already approved.");
@@ -280,6 +288,8 @@ export async function setBadgeOrderStatus(db: Db, id: string, status: "approved"
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) throw new DomainError("conflict", "Order is already rejected.");
   }
+  const verb = status === "approved" ? "approve" : "reject";
+  await logAction(db, actor, { type: `badge_orders.${verb}`, message: `Order ${id} ${status}`, meta: { id } });
   return getBadgeOrder(db, id);
 }
 
@@ -296,7 +306,7 @@ function enqueueKitMail(db: Db, row: BadgeOrdersTable) {
 }
 
 /** Sends the kit again to an approved order (after a failed delivery, say). */
-export async function resendBadgeKit(db: Db, id: string) {
+export async function resendBadgeKit(db: Db, id: string, actor: Actor) {
   const row = await loadRow(db, id);
   if (row.status !== "approved") throw new DomainError("conflict", "Only approved orders can be resent.");
   await db.transaction().execute(async (trx) => {
@@ -304,6 +314,7 @@ export async function resendBadgeKit(db: Db, id: string) {
     await trx.updateTable("badge_orders").set({ delivery_outbox_id: outboxId }).where("id", "=", id).execute();
   });
   void kickMailWorker();
+  await logAction(db, actor, { type: "badge_orders.resend", message: `Badge kit resent for ${id}`, meta: { id } });
   return getBadgeOrder(db, id);
 }
 
@@ -311,7 +322,7 @@ export async function resendBadgeKit(db: Db, id: string) {
  * Renders the order's badge and poster on the server and attaches them. Rendering reads the
  * order first and writes after: no transaction is held while images are drawn.
  */
-export async function generateBadgeAssets(db: Db, id: string) {
+export async function generateBadgeAssets(db: Db, id: string, actor: Actor) {
   const row = await loadRow(db, id);
   const tier = findTier(row.tier_key);
   if (!tier) throw new DomainError("conflict", "Tier configuration missing.");
@@ -323,5 +334,7 @@ export async function generateBadgeAssets(db: Db, id: string) {
     shareUrl: row.share_url,
     reference: row.id,
   });
-  return attachBadgeAssets(db, id, images);
+  const order = await storeAssets(db, id, images);
+  await logAction(db, actor, { type: "badge_orders.generate_assets", message: `Badge kit generated for ${id}`, meta: { id } });
+  return order;
 }

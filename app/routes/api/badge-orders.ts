@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { recordActivity } from "~/features/activity/activity.server";
 import { BadgeOrderSchema, ListQuerySchema, OrderIdSchema } from "~/features/badges/badge-order.schema";
 import {
   attachBadgeAssets,
@@ -10,6 +9,7 @@ import {
 import { PORTRAIT_MAX_BYTES, PORTRAIT_SIZE_MESSAGE } from "~/features/badges/portrait";
 import { checkKitPng, decodeImageDataUrl, processPortrait } from "~/features/badges/portrait.server";
 import type { AppLoadContext } from "react-router";
+import { staff } from "~/lib/actor";
 import { isAdminSession, requireAdminApi } from "~/lib/admin.server";
 import { jsonApi } from "~/lib/api.server";
 import { acceptJson, parseOr400 } from "~/lib/submission.server";
@@ -66,18 +66,16 @@ async function post(request: Request, context: AppLoadContext, body: Record<stri
   const db = context.db;
   if ("id" in body) {
     await requireAdminApi(request, context);
-    const actorIp = clientAddress(context);
+    const actor = staff(clientAddress(context));
     if ("status" in body) {
       const { id, status } = parseOr400(StatusSchema, body);
-      const order = await setBadgeOrderStatus(db, id, status);
-      await recordActivity(db, { type: `badge_orders.${status === "approved" ? "approve" : "reject"}`, message: `Order ${id} ${status}`, meta: { id }, actorIp });
+      const order = await setBadgeOrderStatus(db, id, status, actor);
       return jsonResponse({ ok: true, order });
     }
     const input = parseOr400(AssetsSchema, body);
     const badge = await checkKitPng(decodeImageDataUrl(input.badgeDataUrl, KIT_MAX_BYTES, "badgeDataUrl is too large."), "badgeDataUrl");
     const poster = await checkKitPng(decodeImageDataUrl(input.posterDataUrl, KIT_MAX_BYTES, "posterDataUrl is too large."), "posterDataUrl");
-    const order = await attachBadgeAssets(db, input.id, { badge, poster });
-    await recordActivity(db, { type: "badge_orders.assets", message: `Assets attached to ${input.id}`, meta: { id: input.id }, actorIp });
+    const order = await attachBadgeAssets(db, input.id, { badge, poster }, actor);
     return jsonResponse({ ok: true, order });
   }
   const taken = await acceptJson(request, context, BadgeOrderSchema, { name: "badge-order", rule: limits.badgeOrder }, {
