@@ -1,5 +1,5 @@
-import { recordActivity } from "~/features/activity/activity.server";
 import { generateMerchShares } from "~/features/merch/admin/merch-admin.server";
+import { staff } from "~/lib/actor";
 import { requireAdminApi } from "~/lib/admin.server";
 import { jsonApi } from "~/lib/api.server";
 import { clientAddress, jsonResponse } from "~/lib/http.server";
@@ -8,9 +8,7 @@ import { clientAddress, jsonResponse } from "~/lib/http.server";
 const api = jsonApi({
   POST: async ({ request, context }) => {
     await requireAdminApi(request, context);
-    const db = context.db;
-    const { count } = await generateMerchShares(db);
-    await recordActivity(db, { type: "merch.generate_share", message: `Merch share pages ready for ${count} items`, meta: { count }, actorIp: clientAddress(context) });
+    const { count } = await generateMerchShares(context.db, staff(clientAddress(context)));
     return jsonResponse({ ok: true, count });
   },
 });

@@ -1,13 +1,12 @@
-import { recordActivity } from "~/features/activity/activity.server";
+import { changeMerchOrderStatus } from "~/features/merch/admin/merch-admin.server";
 import { MerchOrderApiSchema, MerchOrderStatusSchema } from "~/features/merch/merch.schema";
-import { listMerchOrders, setMerchOrderStatus, submitMerchOrder } from "~/features/merch/merch.server";
+import { listMerchOrders, submitMerchOrder } from "~/features/merch/merch.server";
+import { staff } from "~/lib/actor";
 import { requireAdminApi } from "~/lib/admin.server";
 import { jsonApi } from "~/lib/api.server";
 import { acceptJson, parseOr400 } from "~/lib/submission.server";
 import { clientAddress, jsonResponse, readObjectBody } from "~/lib/http.server";
 import { limits } from "~/lib/rate-limit.server";
-
-/** The shape of limits.badgeOrder; belongs in rate-limit.server.ts as limits.merchOrder. */
 
 type ApiLine = ReturnType<typeof MerchOrderApiSchema.parse>["items"][number];
 /** A legacy bag line: the colour is a label or {label, swatch, image}; blanks mean none. */
@@ -37,9 +36,7 @@ const api = jsonApi({
     const body = await readObjectBody(request);
     // A cancelled note prompt sends null: the current note stays.
     const { id, status, notes } = parseOr400(MerchOrderStatusSchema, { ...body, notes: body.notes ?? undefined });
-    const db = context.db;
-    const order = await setMerchOrderStatus(db, id, status, notes);
-    await recordActivity(db, { type: "merch.order_status", message: `Order ${id} marked ${status}`, meta: { id, status }, actorIp: clientAddress(context) });
+    const order = await changeMerchOrderStatus(context.db, { id, status, notes }, staff(clientAddress(context)));
     return jsonResponse({ ok: true, order });
   },
 });

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { recordActivity } from "~/features/activity/activity.server";
+import { saveMerchCatalogue } from "~/features/merch/admin/merch-admin.server";
 import { CatalogueSchema } from "~/features/merch/merch.schema";
-import { listItems, saveCatalogue } from "~/features/merch/merch.server";
+import { listItems } from "~/features/merch/merch.server";
+import { staff } from "~/lib/actor";
 import { requireAdminApi } from "~/lib/admin.server";
 import { jsonApi } from "~/lib/api.server";
 import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http.server";
-import { clearPageCache } from "~/lib/page-cache.server";
 
 const SaveSchema = z.object({ items: CatalogueSchema });
 
@@ -29,10 +29,7 @@ const api = jsonApi({
   POST: async ({ request, context }) => {
     await requireAdminApi(request, context);
     const items = parseCatalogue(await readObjectBody(request, 1024 * 1024));
-    const db = context.db;
-    const saved = await saveCatalogue(db, items);
-    clearPageCache();
-    await recordActivity(db, { type: "merch.save", message: `Merch catalogue saved (${saved.length} items)`, meta: { count: saved.length }, actorIp: clientAddress(context) });
+    const saved = await saveMerchCatalogue(context.db, items, staff(clientAddress(context)));
     return jsonResponse({ ok: true, count: saved.length });
   },
 });

@@ -1,18 +1,15 @@
 import { data, type AppLoadContext } from "react-router";
-import { recordActivity } from "~/features/activity/activity.server";
 import { issuesOnRows, isTicked, readRowFields, rowsToSave } from "~/features/admin/list-editor";
+import { staff, type Actor } from "~/lib/actor";
 import { requireAdminSession } from "~/lib/admin.server";
 import { type Db } from "~/lib/db.server";
 import { readForm } from "~/lib/submission.server";
 import { clientAddress, httpErrorOf } from "~/lib/http.server";
-import { clearPageCache } from "~/lib/page-cache.server";
 import { parseEditorItem, type EditorFields } from "~/features/merch/merch-editor";
 import { MerchOrderStatusSchema } from "~/features/merch/merch.schema";
 import {
   listItems,
   listMerchOrders,
-  saveCatalogue,
-  setMerchOrderStatus,
   type MerchOrderView,
 } from "~/features/merch/merch.server";
 import {
@@ -30,7 +27,7 @@ import {
   type FieldIssue,
   type OrderStatusReply,
 } from "~/features/merch/admin/merch-admin-screen";
-import { checkCatalogue, generateMerchShares, version } from "~/features/merch/admin/merch-admin.server";
+import { changeMerchOrderStatus, checkCatalogue, generateMerchShares, saveMerchCatalogue, version } from "~/features/merch/admin/merch-admin.server";
 
 export async function loadMerchEditorScreen(context: AppLoadContext) {
   const items = await listItems(context.db);
@@ -55,7 +52,7 @@ const echo = (r: TypedRow): EditorRow => {
 
 const editorReply = (body: EditorReply, status: number) => data(body, status);
 
-async function saveEditor(db: Db, typed: TypedRow[], actorIp: string) {
+async function saveEditor(db: Db, typed: TypedRow[], actor: Actor) {
   // Every fieldset comes back in place (blank ones too), so issues and inputs keep their rows.
   const shown = typed.map(echo);
   const kept = rowsToSave(shown, isBlankRow);
@@ -65,29 +62,20 @@ async function saveEditor(db: Db, typed: TypedRow[], actorIp: string) {
     return editorReply({ intent: "save", tone: "error", message: `${M.saveFailed}: ${check.message}`, rows: shown, issues }, 400);
   }
   try {
-    await saveCatalogue(db, check.items);
+    await saveMerchCatalogue(db, check.items, actor);
   } catch (e) {
     console.error("[merch-admin] saving the catalogue failed", e);
     const message = `${M.saveFailed}: the catalogue could not be written. Nothing was changed; please try again.`;
     return editorReply({ intent: "save", tone: "error", message, rows: shown }, 500);
   }
-  clearPageCache();
-  const n = check.items.length;
-  await recordActivity(db, {
-    type: "merch.save",
-    message: `Merchandise saved (${n} ${n === 1 ? "item" : "items"})`,
-    meta: { count: n },
-    actorIp,
-  });
   return editorReply({ intent: "save", tone: "success", message: M.saved }, 200);
 }
 
-async function shareEditor(db: Db, typed: TypedRow[], actorIp: string) {
+async function shareEditor(db: Db, typed: TypedRow[], actor: Actor) {
   // Unsaved edits in the same form stay on screen: the share pages use the saved catalogue.
   const rows = typed.length > 0 ? typed.map(echo) : undefined;
   try {
-    const { count } = await generateMerchShares(db);
-    await recordActivity(db, { type: "merch.generate_share", message: M.shareDone(count), meta: { count }, actorIp });
+    const { count } = await generateMerchShares(db, actor);
     return editorReply({ intent: "share", tone: "success", message: M.shareDone(count), rows }, 200);
   } catch (e) {
     console.error("[merch-admin] share generation failed", e);
@@ -108,10 +96,10 @@ export async function merchEditorAction(request: Request, context: AppLoadContex
   }
   const db = context.db;
   const typed = readEditorRows(form);
-  const actorIp = clientAddress(context);
+  const actor = staff(clientAddress(context));
   const intent = form.get("intent");
-  if (intent === "save") return saveEditor(db, typed, actorIp);
-  if (intent === "share") return shareEditor(db, typed, actorIp);
+  if (intent === "save") return saveEditor(db, typed, actor);
+  if (intent === "share") return shareEditor(db, typed, actor);
   return editorReply({ intent: "save", tone: "error", message: "Unknown action." }, 400);
 }
 
@@ -163,18 +151,12 @@ export async function merchOrdersAction(request: Request, context: AppLoadContex
   const db = context.db;
   let order: MerchOrderView;
   try {
-    order = await setMerchOrderStatus(db, id, status, notes);
+    order = await changeMerchOrderStatus(db, { id, status, notes }, staff(clientAddress(context)));
   } catch (e) {
     const http = httpErrorOf(e);
     const known = http && http.status < 500 ? http : null;
     if (!known) console.error(`[merch-admin] setting ${id} to ${status} failed`, e);
     return statusReply({ message: failed(known ? known.message : null), tone: "error", id, order: null }, known ? known.status : 500);
   }
-  await recordActivity(db, {
-    type: "merch.order_status",
-    message: `Merch order ${id} set to ${status}`,
-    meta: { id, status },
-    actorIp: clientAddress(context),
-  });
   return statusReply({ message: statusDone(id, status), tone: "success", id, order }, 200);
 }

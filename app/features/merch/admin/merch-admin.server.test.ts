@@ -10,7 +10,6 @@ import type { MerchItem } from "../merch";
 import { CheckoutSchema } from "../merch.schema";
 import { listItems, listMerchOrders, saveCatalogue, submitMerchOrder } from "../merch.server";
 import { readEditorRows } from "~/routes/merch/admin.server";
-import { generateMerchShares } from "./merch-admin.server";
 import { BLANK_ROW, EDITOR_PATH, fieldName, ORDERS_PATH, ROW_TEXT_FIELDS, type EditorRow } from "./merch-admin-screen";
 import { parseEditorItem } from "../merch-editor";
 
@@ -240,7 +239,6 @@ describe("saving at /merchandise/admin", () => {
 
 describe("Generate Share Files", () => {
   it("counts every item (available or not), records merch.generate_share, and keeps unsaved typing on screen", async () => {
-    expect(await generateMerchShares(db)).toEqual({ count: 3 });
     const [hoodie, tote, mug] = await loadedRows();
     const typed = [{ ...hoodie!, price: "9999" }, tote!, mug!];
     const r = await saveRows([...typed, BLANK_ROW], "share");

@@ -1,11 +1,14 @@
 import crypto from "node:crypto";
 import type { z } from "zod";
+import type { Actor } from "~/lib/actor";
 import { type Db } from "~/lib/db.server";
+import { logAction } from "~/features/activity/activity.server";
 import { isZodWording, listIssues, type ListIssue } from "~/features/admin/list-editor";
 import { clearPageCache } from "~/lib/page-cache.server";
-import type { MerchItem } from "../merch";
+import type { MerchItem, MerchOrderStatus } from "../merch";
 import { CatalogueSchema } from "../merch.schema";
 import { countShareableItems } from "../merch-share.server";
+import { saveCatalogue, setMerchOrderStatus, type MerchOrderView } from "../merch.server";
 import { type EditorField } from "./merch-admin-screen";
 
 // ---------------------------------------------------------------- shared with the JSON API
@@ -15,10 +18,32 @@ import { type EditorField } from "./merch-admin-screen";
  * catalogue on each request, so there is nothing to write. This reports how many items have
  * one (every item, available or not) and drops cached pages so they show the saved catalogue.
  */
-export async function generateMerchShares(db: Db): Promise<{ count: number }> {
+export async function generateMerchShares(db: Db, actor: Actor): Promise<{ count: number }> {
   const count = await countShareableItems(db);
   clearPageCache();
+  await logAction(db, actor, { type: "merch.generate_share", message: `Merch share pages ready for ${count} ${count === 1 ? "item" : "items"}`, meta: { count } });
   return { count };
+}
+
+/** Staff replace the whole catalogue (already checked); cached pages are dropped. */
+export async function saveMerchCatalogue(db: Db, items: MerchItem[], actor: Actor): Promise<MerchItem[]> {
+  const saved = await saveCatalogue(db, items);
+  clearPageCache();
+  const n = saved.length;
+  await logAction(db, actor, { type: "merch.save", message: `Merchandise saved (${n} ${n === 1 ? "item" : "items"})`, meta: { count: n } });
+  return saved;
+}
+
+/** Staff set an order's status (and note); approval emails the customer once. */
+export async function changeMerchOrderStatus(
+  db: Db,
+  change: { id: string; status: MerchOrderStatus; notes?: string },
+  actor: Actor,
+): Promise<MerchOrderView> {
+  const { id, status } = change;
+  const order = await setMerchOrderStatus(db, id, status, change.notes);
+  await logAction(db, actor, { type: "merch.order_status", message: `Merch order ${id} set to ${status}`, meta: { id, status } });
+  return order;
 }
 
 export type CatalogueCheck =
