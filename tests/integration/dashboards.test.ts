@@ -235,7 +235,7 @@ describe("/admin/engagement", () => {
     expect(await optionsOf("street-poll")).toEqual(["Friday", "Saturday", "Sunday"]);
     const log = await db.selectFrom("activity").selectAll().execute();
     expect(log).toMatchObject([{ type: "polls.ensure", message: "Poll street-poll created or ensured", actor_ip: STAFF }]);
-    expect(JSON.parse(log[0]!.meta)).toEqual({ id: "street-poll", options: 3, template: false });
+    expect(JSON.parse(log[0]!.meta)).toEqual({ id: "street-poll", options: ["Friday", "Saturday", "Sunday"] });
   });
 
   it("ensures an existing poll: new options added, old ones and their votes kept; no options seeds 'A'", async () => {

@@ -1,5 +1,7 @@
 import { REACTIONS } from "~/features/blog/blog";
-import { allPolls, allReactionCounts } from "~/features/blog/blog.server";
+import { logAction } from "~/features/activity/activity.server";
+import { allPolls, allReactionCounts, ensurePoll } from "~/features/blog/blog.server";
+import type { Actor } from "~/lib/actor";
 import { listSubscribers } from "~/features/newsletter/newsletter.server";
 import { type Db } from "~/lib/db.server";
 import {
@@ -42,4 +44,22 @@ export async function loadEngagementData(db: Db) {
     polls: await block(M.pollsFailed, () => pollRows(db)),
     subscribers: await block(M.subscribersFailed, () => subscriberRows(db)),
   };
+}
+
+/**
+ * Staff create a poll, or make sure one exists with these options (the seed option added):
+ * votes already cast stay. Logged as 'polls.ensure' with the options it now has.
+ */
+export async function ensureStaffPoll(
+  db: Db,
+  input: { id: string; question: string; initialOptions?: string | string[]; option?: string },
+  actor: Actor,
+) {
+  const options = await ensurePoll(db, input);
+  await logAction(db, actor, {
+    type: "polls.ensure",
+    message: `Poll ${input.id} created or ensured`,
+    meta: { id: input.id, options: Object.keys(options ?? {}) },
+  });
+  return options;
 }

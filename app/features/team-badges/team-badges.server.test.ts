@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { staff } from "~/lib/actor";
 import path from "node:path";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -172,7 +173,7 @@ describe("/badges page", () => {
 describe("share files", () => {
   it("stores only the fields sent, atomically, and logs the activity", async () => {
     const input = GenerateBadgeShareSchema.parse({ id: "E1207", title: "Founding Evangelism Lead", description: "  Street Bible studies.  " });
-    const result = await generateBadgeShare(db, input, { ip: "10.0.0.9" });
+    const result = await generateBadgeShare(db, input, staff("10.0.0.9"));
     expect(result).toEqual({ id: "e1207", path: "/share/e1207.html" });
     const file = path.join(process.env.DATA_DIR!, "team-badges", "shares", "e1207.json");
     expect(fs.existsSync(file)).toBe(true);
@@ -184,8 +185,8 @@ describe("share files", () => {
   });
 
   it("refuses unknown badges", async () => {
-    await expect(generateBadgeShare(db, { id: "z9999" }, { ip: "x" })).rejects.toMatchObject({ code: "not_found" });
-    await expect(generateBadgeShare(db, { id: "z9999" }, { ip: "x" })).rejects.toBeInstanceOf(DomainError);
+    await expect(generateBadgeShare(db, { id: "z9999" }, staff("x"))).rejects.toMatchObject({ code: "not_found" });
+    await expect(generateBadgeShare(db, { id: "z9999" }, staff("x"))).rejects.toBeInstanceOf(DomainError);
   });
 
   it("the JSON API answers text on success and JSON errors with a status", async () => {
@@ -218,7 +219,7 @@ describe("/share/{id}.html", () => {
     await generateBadgeShare(
       db,
       { id: "c4410", title: `<script>alert("x")</script>`, description: `Fish & "chips" <b>`, ownerName: "O'Neil <img>" },
-      { ip: "x" },
+      staff("x"),
     );
     const res = await shareRoute.loader(withParams(get("/share/C4410.html"), { file: "C4410.html" }));
     expect(res.status).toBe(200);

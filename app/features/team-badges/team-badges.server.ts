@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
-import { recordActivity } from "~/features/activity/activity.server";
+import { logAction } from "~/features/activity/activity.server";
+import type { Actor } from "~/lib/actor";
 import type { Db, TeamBadgesTable } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { writePrivateFile } from "~/lib/files.server";
@@ -210,7 +211,7 @@ export async function readBadgeShare(id: string): Promise<BadgeShareOverrides | 
 export async function generateBadgeShare(
   db: Db,
   input: Pick<GenerateBadgeShareInput, "id"> & Partial<GenerateBadgeShareInput>,
-  actor: { ip: string },
+  actor: Actor,
 ): Promise<{ id: string; path: string }> {
   const badge = await findTeamBadge(db, input.id);
   if (!badge) throw new DomainError("not_found", `No team badge has the id ${input.id}.`);
@@ -224,11 +225,10 @@ export async function generateBadgeShare(
   };
   await writePrivateFile(shareFile(badge.id), `${JSON.stringify(overrides, null, 2)}\n`);
   const sharePath = `/share/${badge.id}.html`;
-  await recordActivity(db, {
+  await logAction(db, actor, {
     type: "badges.generate_share",
     message: `Share file generated for badge ${badge.id}`,
     meta: { id: badge.id, path: sharePath },
-    actorIp: actor.ip,
   });
   return { id: badge.id, path: sharePath };
 }

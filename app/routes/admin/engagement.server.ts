@@ -1,14 +1,13 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type AppLoadContext } from "react-router";
-import { recordActivity } from "~/features/activity/activity.server";
 import { feedbackPollOptions } from "~/features/blog/blog";
-import { ensurePoll } from "~/features/blog/blog.server";
+import { staff } from "~/lib/actor";
 import { isAdminSession, requireSameSiteForm } from "~/lib/admin.server";
 import { readForm } from "~/lib/submission.server";
 import { asRouteError, clientAddress } from "~/lib/http.server";
 import { ENGAGEMENT_MESSAGES as M, type PollReply } from "~/features/engagement/engagement-screen";
 import { PollFormSchema, splitOptions } from "~/features/engagement/engagement.schema";
-import { loadEngagementData } from "~/features/engagement/engagement.server";
+import { ensureStaffPoll, loadEngagementData } from "~/features/engagement/engagement.server";
 
 /** The three blocks of /admin/engagement, for signed-in staff. */
 export async function loadEngagementScreen(context: AppLoadContext) {
@@ -42,16 +41,10 @@ export async function ensurePollAction(request: Request, context: AppLoadContext
   const seed = options[0] ?? "A";
   const db = context.db;
   try {
-    await ensurePoll(db, { id: input.id, question: input.question ?? "", initialOptions: options, option: seed });
+    await ensureStaffPoll(db, { id: input.id, question: input.question ?? "", initialOptions: options, option: seed }, staff(clientAddress(context)));
   } catch (e) {
     console.error(`[admin/engagement] ensure poll ${input.id} failed`, e);
     return reply({ tone: "error", message: M.createFailed, values }, 500);
   }
-  await recordActivity(db, {
-    type: "polls.ensure",
-    message: `Poll ${input.id} created or ensured`,
-    meta: { id: input.id, options: options.length || 1, template: !!input.template },
-    actorIp: clientAddress(context),
-  });
   return reply({ tone: "success", message: M.created, id: input.id }, 200);
 }

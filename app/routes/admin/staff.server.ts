@@ -1,10 +1,11 @@
 import { data, redirect, type AppLoadContext } from "react-router";
-import { listActivity, recordActivity } from "~/features/activity/activity.server";
+import { listActivity } from "~/features/activity/activity.server";
+import { staffSignedIn, staffSignedOut } from "~/features/admin/staff-sessions.server";
+import { staff } from "~/lib/actor";
 import {
   checkAdminKey,
   createAdminSessionCookie,
   destroyAdminSessionCookie,
-  endAllStaffSessions,
   isAdminSession,
   requireSameSiteForm,
 } from "~/lib/admin.server";
@@ -47,13 +48,7 @@ export async function staffSessionAction(request: Request, context: AppLoadConte
   if (intent === "sign-out" || intent === "sign-out-everywhere") {
     // Only a signed-in session can end the others, and only those are worth a log entry.
     if (await isAdminSession(request)) {
-      const everywhere = intent === "sign-out-everywhere";
-      if (everywhere) await endAllStaffSessions();
-      await recordActivity(db, {
-        type: everywhere ? "admin.sign_out_everywhere" : "admin.sign_out",
-        message: everywhere ? "Staff signed out on every device" : "Staff signed out",
-        actorIp: address,
-      });
+      await staffSignedOut(db, staff(address), intent === "sign-out-everywhere");
     }
     throw redirect(STAFF_HOME, { headers: { "Set-Cookie": await destroyAdminSessionCookie(request) } });
   }
@@ -67,7 +62,7 @@ export async function staffSessionAction(request: Request, context: AppLoadConte
       : {};
     return data<SignInReply>({ error: check.error, returnTo }, { status: check.status, headers });
   }
-  await recordActivity(db, { type: "admin.sign_in", message: "Staff signed in", actorIp: address });
+  await staffSignedIn(db, staff(address));
   throw redirect(returnTo, { headers: { "Set-Cookie": await createAdminSessionCookie(request, address) } });
 }
 

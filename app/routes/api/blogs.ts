@@ -1,6 +1,7 @@
 import { checkPosts, saveBlogList } from "~/features/blog/admin/blog-admin.server";
 import { parseTags } from "~/features/blog/blog";
 import { listPosts } from "~/features/blog/blog.server";
+import { staff } from "~/lib/actor";
 import { requireAdminApi } from "~/lib/admin.server";
 import { jsonApi } from "~/lib/api.server";
 import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http.server";
@@ -23,7 +24,7 @@ const api = jsonApi({
     if (!Array.isArray(body.items)) throw new HttpError(400, "items must be a list of blog posts.");
     const check = checkPosts(body.items.map(asPostInput));
     if (!check.ok) throw new HttpError(400, check.message);
-    const saved = await saveBlogList(context.db, check.posts, clientAddress(context));
+    const saved = await saveBlogList(context.db, check.posts, staff(clientAddress(context)));
     return jsonResponse({ ok: true, count: saved.length });
   },
 });

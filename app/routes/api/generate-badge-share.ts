@@ -1,4 +1,5 @@
 import { GenerateBadgeShareSchema } from "~/features/team-badges/team-badges.schema";
+import { staff } from "~/lib/actor";
 import { generateBadgeShare } from "~/features/team-badges/team-badges.server";
 import { requireAdminApi } from "~/lib/admin.server";
 import { jsonApi } from "~/lib/api.server";
@@ -10,7 +11,7 @@ const api = jsonApi({
   POST: async ({ request, context }) => {
     await requireAdminApi(request, context);
     const input = parseOr400(GenerateBadgeShareSchema, await readObjectBody(request));
-    const share = await generateBadgeShare(context.db, input, { ip: clientAddress(context) });
+    const share = await generateBadgeShare(context.db, input, staff(clientAddress(context)));
     return new Response(`Share file generated: ${share.path}`, {
       headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
     });

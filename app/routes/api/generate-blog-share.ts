@@ -1,4 +1,5 @@
 import { generateBlogShareFiles } from "~/features/blog/admin/blog-admin.server";
+import { staff } from "~/lib/actor";
 import { requireAdminApi } from "~/lib/admin.server";
 import { jsonApi } from "~/lib/api.server";
 import { clientAddress, jsonResponse, readObjectBody } from "~/lib/http.server";
@@ -8,7 +9,7 @@ const api = jsonApi({
   POST: async ({ request, context }) => {
     await requireAdminApi(request, context);
     await readObjectBody(request);
-    const { count } = await generateBlogShareFiles(context.db, clientAddress(context));
+    const { count } = await generateBlogShareFiles(context.db, staff(clientAddress(context)));
     return jsonResponse({ ok: true, count });
   },
 });

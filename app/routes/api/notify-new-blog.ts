@@ -1,5 +1,6 @@
 import { notifyBlogSubscribers } from "~/features/blog/admin/blog-admin.server";
 import { SLUG_PATTERN } from "~/features/blog/blog.schema";
+import { staff } from "~/lib/actor";
 import { requireAdminApi } from "~/lib/admin.server";
 import { jsonApi } from "~/lib/api.server";
 import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http.server";
@@ -11,7 +12,7 @@ const api = jsonApi({
     const { slug } = await readObjectBody(request);
     if (typeof slug !== "string" || !slug.trim()) throw new HttpError(400, "slug is required.");
     if (!SLUG_PATTERN.test(slug.trim())) throw new HttpError(404, "Unknown post.");
-    const run = await notifyBlogSubscribers(context.db, slug.trim(), clientAddress(context));
+    const run = await notifyBlogSubscribers(context.db, slug.trim(), staff(clientAddress(context)));
     return jsonResponse({ ok: true, recipients: run.recipients, notification: run.id });
   },
 });

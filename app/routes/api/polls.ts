@@ -1,7 +1,8 @@
-import { recordActivity } from "~/features/activity/activity.server";
+import { ensureStaffPoll } from "~/features/engagement/engagement.server";
+import { staff } from "~/lib/actor";
 import { readClientId, requireClientId } from "~/features/analytics/analytics.server";
 import { PollCreateSchema, PollVoteSchema } from "~/features/blog/blog.schema";
-import { allPolls, clientVotes, ensurePoll, pollCounts, vote } from "~/features/blog/blog.server";
+import { allPolls, clientVotes, pollCounts, vote } from "~/features/blog/blog.server";
 import { requireAdminApi } from "~/lib/admin.server";
 import { jsonApi } from "~/lib/api.server";
 import { acceptJson, parseOr400, readSubmission } from "~/lib/submission.server";
@@ -39,13 +40,7 @@ const api = jsonApi({
     if (request.headers.has("x-admin-key")) {
       await requireAdminApi(request, context);
       const input = parseOr400(PollCreateSchema, withText(body, "id"));
-      const options = await ensurePoll(db, input);
-      await recordActivity(db, {
-        type: "polls.ensure",
-        message: `Poll ${input.id} created or ensured`,
-        meta: { id: input.id, options: Object.keys(options ?? {}) },
-        actorIp: clientAddress(context),
-      });
+      const options = await ensureStaffPoll(db, input, staff(clientAddress(context)));
       return jsonResponse({ ok: true, options });
     }
     const taken = await acceptJson(request, context, PollVoteSchema, { name: "poll-votes", rule: limits.votes }, {

@@ -1,4 +1,5 @@
 import { data, type AppLoadContext } from "react-router";
+import { staff } from "~/lib/actor";
 import { requireAdminSession } from "~/lib/admin.server";
 import { clientAddress, httpErrorOf } from "~/lib/http.server";
 import type { GenShareReply } from "~/features/team-badges/components/badge-dialog";
@@ -17,7 +18,7 @@ export async function genShareAction(request: Request, context: AppLoadContext, 
     return data<GenShareReply>({ intent: "gen-share", ok: false, message: `Failed: ${parsed.error.issues[0]?.message}` }, 400);
   }
   try {
-    await generateBadgeShare(context.db, parsed.data, { ip: clientAddress(context) });
+    await generateBadgeShare(context.db, parsed.data, staff(clientAddress(context)));
     return data<GenShareReply>({ intent: "gen-share", ok: true, message: "Share file generated" });
   } catch (e) {
     const http = httpErrorOf(e);

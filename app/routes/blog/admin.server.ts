@@ -1,5 +1,6 @@
 import { data, type AppLoadContext } from "react-router";
 import { issuesOnRows, isTicked, readRowFields, rowsToSave } from "~/features/admin/list-editor";
+import { staff, type Actor } from "~/lib/actor";
 import { requireAdminSession } from "~/lib/admin.server";
 import { type Db } from "~/lib/db.server";
 import { readForm } from "~/lib/submission.server";
@@ -53,7 +54,7 @@ export function readEditorRows(form: FormData): EditorRow[] {
 
 const reply = (body: EditorReply, status: number) => data(body, status);
 
-async function saveEditor(db: Db, typed: EditorRow[], actorIp: string) {
+async function saveEditor(db: Db, typed: EditorRow[], actor: Actor) {
   if (typed.length === 0) {
     return reply({ intent: "save", tone: "error", message: M.saveFailed("no posts were sent. Reload the page and try again.") }, 400);
   }
@@ -65,7 +66,7 @@ async function saveEditor(db: Db, typed: EditorRow[], actorIp: string) {
     return reply({ intent: "save", tone: "error", message: M.saveFailed(check.message), rows: typed, issues }, 400);
   }
   try {
-    await saveBlogList(db, check.posts, actorIp);
+    await saveBlogList(db, check.posts, actor);
   } catch (e) {
     console.error("[blog-admin] saving the posts failed", e);
     return reply({ intent: "save", tone: "error", message: M.saveFailed("the posts could not be written. Nothing was changed; please try again."), rows: typed }, 500);
@@ -73,11 +74,11 @@ async function saveEditor(db: Db, typed: EditorRow[], actorIp: string) {
   return reply({ intent: "save", tone: "success", message: M.saved }, 200);
 }
 
-async function shareEditor(db: Db, typed: EditorRow[], actorIp: string) {
+async function shareEditor(db: Db, typed: EditorRow[], actor: Actor) {
   // Unsaved edits in the same form stay on screen: share pages show the saved posts.
   const rows = typed.length > 0 ? typed : undefined;
   try {
-    const { count } = await generateBlogShareFiles(db, actorIp);
+    const { count } = await generateBlogShareFiles(db, actor);
     return reply({ intent: "share", tone: "success", message: M.generated(sharePagesText(count)), rows }, 200);
   } catch (e) {
     console.error("[blog-admin] share generation failed", e);
@@ -85,13 +86,13 @@ async function shareEditor(db: Db, typed: EditorRow[], actorIp: string) {
   }
 }
 
-async function notifyEditor(db: Db, rawSlug: string, actorIp: string) {
+async function notifyEditor(db: Db, rawSlug: string, actor: Actor) {
   const slug = rawSlug.trim();
   if (!SLUG_PATTERN.test(slug) || slug.length > 80) {
     return reply({ intent: "notify", tone: "error", message: M.notifyFailed, detail: "Choose a saved post to notify subscribers about." }, 400);
   }
   try {
-    const run = await notifyBlogSubscribers(db, slug, actorIp);
+    const run = await notifyBlogSubscribers(db, slug, actor);
     const notification = await latestNotifications(db).then((all) => all[slug]);
     return reply({ intent: "notify", tone: "success", message: M.notified(notifiedText(run.recipients)), slug, notification }, 200);
   } catch (e) {
@@ -115,12 +116,12 @@ export async function blogEditorAction(request: Request, context: AppLoadContext
     throw e;
   }
   const db = context.db;
-  const actorIp = clientAddress(context);
+  const actor = staff(clientAddress(context));
   const intent = form.get("intent");
-  if (intent === "notify") return notifyEditor(db, String(form.get("slug") ?? ""), actorIp);
+  if (intent === "notify") return notifyEditor(db, String(form.get("slug") ?? ""), actor);
   const typed = readEditorRows(form);
-  if (intent === "save") return saveEditor(db, typed, actorIp);
-  if (intent === "share") return shareEditor(db, typed, actorIp);
+  if (intent === "save") return saveEditor(db, typed, actor);
+  if (intent === "share") return shareEditor(db, typed, actor);
   return reply({ intent: "save", tone: "error", message: "Unknown action.", rows: typed.length ? typed : undefined }, 400);
 }
 

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { z } from "zod";
-import { recordActivity } from "~/features/activity/activity.server";
+import { logAction } from "~/features/activity/activity.server";
+import type { Actor } from "~/lib/actor";
 import { type Db } from "~/lib/db.server";
 import { isZodWording, listIssues, type ListIssue } from "~/features/admin/list-editor";
 import { clearPageCache } from "~/lib/page-cache.server";
@@ -72,38 +73,35 @@ export function checkPosts(items: unknown[]): PostsCheck {
 }
 
 /** Saves the list (savePosts sanitises the HTML), drops cached pages and logs 'blogs.save'. */
-export async function saveBlogList(db: Db, posts: BlogPostInput[], actorIp: string) {
+export async function saveBlogList(db: Db, posts: BlogPostInput[], actor: Actor) {
   const saved = await savePosts(db, posts);
   clearPageCache();
-  await recordActivity(db, {
+  await logAction(db, actor, {
     type: "blogs.save",
     message: `Blog posts saved (${saved.length} ${saved.length === 1 ? "post" : "posts"})`,
     meta: { count: saved.length },
-    actorIp,
   });
   return saved;
 }
 
 /** 'Generate Social Share Files': how many posts have a share page; logs 'blogs.generate_share'. */
-export async function generateBlogShareFiles(db: Db, actorIp: string) {
+export async function generateBlogShareFiles(db: Db, actor: Actor) {
   const { count } = await generateBlogShares(db);
-  await recordActivity(db, {
+  await logAction(db, actor, {
     type: "blogs.generate_share",
     message: `Blog share pages ready: ${sharePagesText(count)}`,
     meta: { count },
-    actorIp,
   });
   return { count };
 }
 
 /** 'Notify Subscribers': answers at once with the count; the mail is queued in the background. */
-export async function notifyBlogSubscribers(db: Db, slug: string, actorIp: string) {
+export async function notifyBlogSubscribers(db: Db, slug: string, actor: Actor) {
   const run = await notifyNewBlog(db, slug);
-  await recordActivity(db, {
+  await logAction(db, actor, {
     type: "blogs.notify",
     message: `Subscribers notified of ${slug}: ${notifiedText(run.recipients)}`,
     meta: { slug, notification: run.id, recipients: run.recipients },
-    actorIp,
   });
   return run;
 }
