@@ -8,6 +8,8 @@ export type Reply<R = Record<string, string | number>> = {
   intent?: string;
   /** Set in the browser when the request never reached the server (a dropped connection). */
   network?: boolean;
+  /** The sentence the page shows about the outcome, where the screen has one (staff screens). */
+  message?: string;
   /** For errors that are not about one field (rate limit, server trouble). */
   detail?: string;
   /** Seconds to wait, when the reply is a rate limit. */
@@ -15,7 +17,7 @@ export type Reply<R = Record<string, string | number>> = {
   fieldErrors?: Record<string, string[]>;
   /** What was typed, so a failed form keeps it. */
   values?: Record<string, string>;
-  /** Anything the success view needs (an order reference, say). */
+  /** What the page needs from the answer (an order reference, the order as it now stands). */
   result?: R;
 };
 

@@ -184,7 +184,7 @@ describe("/admin/engagement", () => {
     expect(await load({})).toBeNull();
     const r = reply(await post({ id: "p1" }, {}));
     expect(r.status).toBe(401);
-    expect(r.data).toEqual({ tone: "error", message: "Enter admin key" });
+    expect(r.data).toEqual({ status: "error", message: "Enter admin key" });
     expect(await db.selectFrom("polls").select("id").execute()).toEqual([]);
   });
 
@@ -224,14 +224,14 @@ describe("/admin/engagement", () => {
       if (id !== undefined) fields.id = id;
       const r = reply(await post(fields));
       expect(r.status).toBe(400);
-      expect(r.data).toMatchObject({ tone: "error", message: "Poll id required", values: { question: "Q?", options: "A,B" } });
+      expect(r.data).toMatchObject({ status: "error", message: "Poll id required", result: { values: { question: "Q?", options: "A,B" } } });
     }
   });
 
   it("creates a poll: options comma-split, the first the seed, logged with the staff address", async () => {
     const r = reply(await post({ id: "street-poll", question: "Which night suits you?", options: " Friday , Saturday,, Sunday" }));
     expect(r.status).toBe(200);
-    expect(r.data).toEqual({ tone: "success", message: "Poll created or ensured.", id: "street-poll" });
+    expect(r.data).toEqual({ status: "success", message: "Poll created or ensured.", result: { id: "street-poll" } });
     expect(await optionsOf("street-poll")).toEqual(["Friday", "Saturday", "Sunday"]);
     const log = await db.selectFrom("activity").selectAll().execute();
     expect(log).toMatchObject([{ type: "polls.ensure", message: "Poll street-poll created or ensured", actor_ip: STAFF }]);
@@ -277,7 +277,7 @@ describe("/admin/engagement", () => {
       expect(d.polls).toEqual({ ok: false, error: "Polls load failed" });
       const failed = reply(await post({ id: "p3", options: "A,B" }));
       expect(failed.status).toBe(500);
-      expect(failed.data).toMatchObject({ tone: "error", message: "Create failed", values: { id: "p3" } });
+      expect(failed.data).toMatchObject({ status: "error", message: "Create failed", result: { values: { id: "p3" } } });
 
       const page = await render(engagementPage, "/admin/engagement", get("/admin/engagement", staff()));
       for (const m of ["Reactions load failed", "Polls load failed", "Subscribers load failed"]) expect(text(page.html)).toContain(m);

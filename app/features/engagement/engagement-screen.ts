@@ -28,10 +28,8 @@ export type ReactionRow = { slug: string; counts: ReactionCounts; total: number 
 export type PollView = { id: string; question: string; options: Record<string, number> };
 export type SubscriberRow = { email: string; status: string; source: string; createdAt: string };
 
-export type PollReply = {
-  tone: "success" | "error";
-  message: string;
-  /** What was typed, so a refused form keeps it (JavaScript off too). */
+/** What the poll form's reply carries: what was typed, so a refused form keeps it (JavaScript off too), or the poll made. */
+export type PollResult = {
   values?: { id: string; question: string; options: string; template: boolean };
   id?: string;
 };

@@ -1,6 +1,7 @@
 import { data, type AppLoadContext } from "react-router";
 import { requireAdminSession } from "~/lib/admin.server";
 import type { Db } from "~/lib/db.server";
+import type { Reply } from "~/lib/forms";
 import { readForm } from "~/lib/submission.server";
 import { staff, type Actor } from "~/lib/actor";
 import { clientAddress, httpErrorOf } from "~/lib/http.server";
@@ -19,7 +20,7 @@ import {
   SCREEN_PATH,
   screenHref,
   type ListFilter,
-  type OrderActionReply,
+  type OrderActionResult,
   type OrderIntent,
 } from "~/features/badges/admin/badge-orders-screen";
 
@@ -66,7 +67,7 @@ const handlers: Record<OrderIntent, { run: Handler; done: string }> = {
   resend: { run: resendBadgeKit, done: "Badge kit email queued again." },
 };
 
-const reply = (body: OrderActionReply, status: number) => data(body, status);
+const reply = (body: Reply<OrderActionResult>, status: number) => data(body, status);
 
 /**
  * The row actions of /admin/badge-orders (intent generate, approve, reject or resend, with the
@@ -84,16 +85,16 @@ export async function badgeOrdersAdminAction(request: Request, context: AppLoadC
     form = await readForm(request, 4096);
   } catch (e) {
     const http = httpErrorOf(e);
-    if (http) return reply({ message: http.message, tone: "error", id: null, order: null }, http.status);
+    if (http) return reply({ status: "error", message: http.message, result: { id: null, order: null } }, http.status);
     throw e;
   }
   const intent = String(form.get("intent") ?? "") as OrderIntent;
   if (!ORDER_INTENTS.includes(intent)) {
-    return reply({ message: "Unknown action.", tone: "error", id: null, order: null }, 400);
+    return reply({ status: "error", message: "Unknown action.", result: { id: null, order: null } }, 400);
   }
   const parsedId = OrderIdSchema.safeParse(form.get("id") ?? "");
   if (!parsedId.success) {
-    return reply({ message: parsedId.error.issues[0]?.message ?? "Unknown order id.", tone: "error", id: null, order: null }, 400);
+    return reply({ status: "error", message: parsedId.error.issues[0]?.message ?? "Unknown order id.", result: { id: null, order: null } }, 400);
   }
   const id = parsedId.data;
   const db = context.db;
@@ -107,7 +108,7 @@ export async function badgeOrdersAdminAction(request: Request, context: AppLoadC
     if (!known) console.error(`[badge-orders] ${intent} ${id} failed`, e);
     const current = await getBadgeOrder(db, id).catch(() => null);
     const message = known ? known.message : intent === "generate" ? "Failed to generate assets" : "Failed to update order";
-    return reply({ message, tone: "error", id, order: current }, known ? known.status : 500);
+    return reply({ status: "error", message, result: { id, order: current } }, known ? known.status : 500);
   }
-  return reply({ message: handler.done, tone: "success", id, order }, 200);
+  return reply({ status: "success", message: handler.done, result: { id, order } }, 200);
 }

@@ -1,11 +1,12 @@
 import { parseWithZod } from "@conform-to/zod/v4";
+import type { Reply } from "~/lib/forms";
 import { data, type AppLoadContext } from "react-router";
 import { feedbackPollOptions } from "~/features/blog/blog";
 import { staff } from "~/lib/actor";
 import { isAdminSession, requireSameSiteForm } from "~/lib/admin.server";
 import { readForm } from "~/lib/submission.server";
 import { asRouteError, clientAddress } from "~/lib/http.server";
-import { ENGAGEMENT_MESSAGES as M, type PollReply } from "~/features/engagement/engagement-screen";
+import { ENGAGEMENT_MESSAGES as M, type PollResult } from "~/features/engagement/engagement-screen";
 import { PollFormSchema, splitOptions } from "~/features/engagement/engagement.schema";
 import { ensureStaffPoll, loadEngagementData } from "~/features/engagement/engagement.server";
 
@@ -14,7 +15,7 @@ export async function loadEngagementScreen(context: AppLoadContext) {
   return loadEngagementData(context.db);
 }
 
-const reply = (body: PollReply, status: number) => data(body, status);
+const reply = (body: Reply<PollResult>, status: number) => data(body, status);
 
 /**
  * Create or ensure a poll (the form's only action). Signed out: 'Enter admin key' (401);
@@ -23,7 +24,7 @@ const reply = (body: PollReply, status: number) => data(body, status);
  */
 export async function ensurePollAction(request: Request, context: AppLoadContext) {
   requireSameSiteForm(request);
-  if (!(await isAdminSession(request))) return reply({ tone: "error", message: M.enterKey }, 401);
+  if (!(await isAdminSession(request))) return reply({ status: "error", message: M.enterKey }, 401);
   const form = await asRouteError(() => readForm(request, 8 * 1024));
   const values = {
     id: String(form.get("id") ?? "").slice(0, 200),
@@ -34,7 +35,7 @@ export async function ensurePollAction(request: Request, context: AppLoadContext
   const submission = parseWithZod(form, { schema: PollFormSchema });
   if (submission.status !== "success") {
     const first = Object.values(submission.error ?? {}).find((v) => v && v.length > 0)?.[0];
-    return reply({ tone: "error", message: first ?? M.idRequired, values }, 400);
+    return reply({ status: "error", message: first ?? M.idRequired, result: { values } }, 400);
   }
   const input = submission.value;
   const options = input.template ? feedbackPollOptions() : splitOptions(input.options);
@@ -44,7 +45,7 @@ export async function ensurePollAction(request: Request, context: AppLoadContext
     await ensureStaffPoll(db, { id: input.id, question: input.question ?? "", initialOptions: options, option: seed }, staff(clientAddress(context)));
   } catch (e) {
     console.error(`[admin/engagement] ensure poll ${input.id} failed`, e);
-    return reply({ tone: "error", message: M.createFailed, values }, 500);
+    return reply({ status: "error", message: M.createFailed, result: { values } }, 500);
   }
-  return reply({ tone: "success", message: M.created, id: input.id }, 200);
+  return reply({ status: "success", message: M.created, result: { id: input.id } }, 200);
 }

@@ -1,4 +1,5 @@
 import { data, type AppLoadContext } from "react-router";
+import type { Reply } from "~/lib/forms";
 import { issuesOnRows, isTicked, readRowFields, rowsToSave } from "~/features/admin/list-editor";
 import { staff, type Actor } from "~/lib/actor";
 import { requireAdminSession } from "~/lib/admin.server";
@@ -17,7 +18,7 @@ import {
   postToRow,
   ROW_FIELDS,
   rowToPost,
-  type EditorReply,
+  type EditorResult,
   type EditorRow,
   type FieldIssue,
   type RowField,
@@ -52,26 +53,26 @@ export function readEditorRows(form: FormData): EditorRow[] {
   });
 }
 
-const reply = (body: EditorReply, status: number) => data(body, status);
+const reply = (body: Reply<EditorResult>, status: number) => data(body, status);
 
 async function saveEditor(db: Db, typed: EditorRow[], actor: Actor) {
   if (typed.length === 0) {
-    return reply({ intent: "save", tone: "error", message: M.saveFailed("no posts were sent. Reload the page and try again.") }, 400);
+    return reply({ intent: "save", status: "error", message: M.saveFailed("no posts were sent. Reload the page and try again.") }, 400);
   }
   // Every fieldset comes back in place (blank ones too), so issues and inputs keep their rows.
   const kept = rowsToSave(typed, isBlankRow);
   const check = checkPosts(kept.map(({ row }) => rowToPost(row)));
   if (!check.ok) {
     const issues: FieldIssue[] = issuesOnRows(check.issues, kept);
-    return reply({ intent: "save", tone: "error", message: M.saveFailed(check.message), rows: typed, issues }, 400);
+    return reply({ intent: "save", status: "error", message: M.saveFailed(check.message), result: { rows: typed, issues } }, 400);
   }
   try {
     await saveBlogList(db, check.posts, actor);
   } catch (e) {
     console.error("[blog-admin] saving the posts failed", e);
-    return reply({ intent: "save", tone: "error", message: M.saveFailed("the posts could not be written. Nothing was changed; please try again."), rows: typed }, 500);
+    return reply({ intent: "save", status: "error", message: M.saveFailed("the posts could not be written. Nothing was changed; please try again."), result: { rows: typed } }, 500);
   }
-  return reply({ intent: "save", tone: "success", message: M.saved }, 200);
+  return reply({ intent: "save", status: "success", message: M.saved }, 200);
 }
 
 async function shareEditor(db: Db, typed: EditorRow[], actor: Actor) {
@@ -79,28 +80,28 @@ async function shareEditor(db: Db, typed: EditorRow[], actor: Actor) {
   const rows = typed.length > 0 ? typed : undefined;
   try {
     const { count } = await generateBlogShareFiles(db, actor);
-    return reply({ intent: "share", tone: "success", message: M.generated(sharePagesText(count)), rows }, 200);
+    return reply({ intent: "share", status: "success", message: M.generated(sharePagesText(count)), result: { rows } }, 200);
   } catch (e) {
     console.error("[blog-admin] share generation failed", e);
-    return reply({ intent: "share", tone: "error", message: M.generateFailed("the share pages could not be prepared. Please try again."), rows }, 500);
+    return reply({ intent: "share", status: "error", message: M.generateFailed("the share pages could not be prepared. Please try again."), result: { rows } }, 500);
   }
 }
 
 async function notifyEditor(db: Db, rawSlug: string, actor: Actor) {
   const slug = rawSlug.trim();
   if (!SLUG_PATTERN.test(slug) || slug.length > 80) {
-    return reply({ intent: "notify", tone: "error", message: M.notifyFailed, detail: "Choose a saved post to notify subscribers about." }, 400);
+    return reply({ intent: "notify", status: "error", message: M.notifyFailed, detail: "Choose a saved post to notify subscribers about." }, 400);
   }
   try {
     const run = await notifyBlogSubscribers(db, slug, actor);
     const notification = await latestNotifications(db).then((all) => all[slug]);
-    return reply({ intent: "notify", tone: "success", message: M.notified(notifiedText(run.recipients)), slug, notification }, 200);
+    return reply({ intent: "notify", status: "success", message: M.notified(notifiedText(run.recipients)), result: { slug, notification } }, 200);
   } catch (e) {
     const http = httpErrorOf(e);
     const known = http && http.status < 500 ? http : null;
     if (!known) console.error(`[blog-admin] notify ${slug} failed`, e);
     const detail = known?.status === 404 ? "That post is not saved yet: save it first." : "Nothing was sent. Please try again.";
-    return reply({ intent: "notify", tone: "error", message: M.notifyFailed, detail, slug }, known ? known.status : 500);
+    return reply({ intent: "notify", status: "error", message: M.notifyFailed, detail, result: { slug } }, known ? known.status : 500);
   }
 }
 
@@ -112,7 +113,7 @@ export async function blogEditorAction(request: Request, context: AppLoadContext
     form = await readForm(request, 4 * 1024 * 1024);
   } catch (e) {
     const http = httpErrorOf(e);
-    if (http) return reply({ intent: "save", tone: "error", message: M.saveFailed(http.message) }, http.status);
+    if (http) return reply({ intent: "save", status: "error", message: M.saveFailed(http.message) }, http.status);
     throw e;
   }
   const db = context.db;
@@ -122,6 +123,6 @@ export async function blogEditorAction(request: Request, context: AppLoadContext
   const typed = readEditorRows(form);
   if (intent === "save") return saveEditor(db, typed, actor);
   if (intent === "share") return shareEditor(db, typed, actor);
-  return reply({ intent: "save", tone: "error", message: "Unknown action.", rows: typed.length ? typed : undefined }, 400);
+  return reply({ intent: "save", status: "error", message: "Unknown action.", result: { rows: typed.length ? typed : undefined } }, 400);
 }
 

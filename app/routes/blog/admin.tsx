@@ -27,7 +27,7 @@ export default function BlogAdmin({ loaderData, actionData }: Route.ComponentPro
   const version = loaderData?.version ?? "";
   const [editorKey, setEditorKey] = useState(version);
   useEffect(() => {
-    if (actionData?.intent === "save" && actionData.tone === "success") setEditorKey(version);
+    if (actionData?.intent === "save" && actionData.status === "success") setEditorKey(version);
   }, [actionData, version]);
   if (!loaderData) return null;
   return (
@@ -37,7 +37,7 @@ export default function BlogAdmin({ loaderData, actionData }: Route.ComponentPro
       </p>
       <BlogPostEditor
         key={editorKey}
-        rows={actionData?.rows ?? loaderData.rows}
+        rows={actionData?.result?.rows ?? loaderData.rows}
         reply={actionData}
         year={loaderData.year}
         savedSlugs={loaderData.savedSlugs}

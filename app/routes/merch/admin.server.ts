@@ -1,4 +1,5 @@
 import { data, type AppLoadContext } from "react-router";
+import type { Reply } from "~/lib/forms";
 import { issuesOnRows, isTicked, readRowFields, rowsToSave } from "~/features/admin/list-editor";
 import { staff, type Actor } from "~/lib/actor";
 import { requireAdminSession } from "~/lib/admin.server";
@@ -22,10 +23,10 @@ import {
   ordersHref,
   ROW_TEXT_FIELDS,
   statusDone,
-  type EditorReply,
+  type EditorResult,
   type EditorRow,
   type FieldIssue,
-  type OrderStatusReply,
+  type OrderStatusResult,
 } from "~/features/merch/admin/merch-admin-screen";
 import { changeMerchOrderStatus, checkCatalogue, generateMerchShares, saveMerchCatalogue, version } from "~/features/merch/admin/merch-admin.server";
 
@@ -50,7 +51,7 @@ const echo = (r: TypedRow): EditorRow => {
   return { ...text, available: parseEditorItem(r.fields).available, remove: r.remove };
 };
 
-const editorReply = (body: EditorReply, status: number) => data(body, status);
+const editorReply = (body: Reply<EditorResult>, status: number) => data(body, status);
 
 async function saveEditor(db: Db, typed: TypedRow[], actor: Actor) {
   // Every fieldset comes back in place (blank ones too), so issues and inputs keep their rows.
@@ -59,16 +60,16 @@ async function saveEditor(db: Db, typed: TypedRow[], actor: Actor) {
   const check = checkCatalogue(kept.map(({ row }) => parseEditorItem(row)));
   if (!check.ok) {
     const issues: FieldIssue[] = issuesOnRows(check.issues, kept);
-    return editorReply({ intent: "save", tone: "error", message: `${M.saveFailed}: ${check.message}`, rows: shown, issues }, 400);
+    return editorReply({ intent: "save", status: "error", message: `${M.saveFailed}: ${check.message}`, result: { rows: shown, issues } }, 400);
   }
   try {
     await saveMerchCatalogue(db, check.items, actor);
   } catch (e) {
     console.error("[merch-admin] saving the catalogue failed", e);
     const message = `${M.saveFailed}: the catalogue could not be written. Nothing was changed; please try again.`;
-    return editorReply({ intent: "save", tone: "error", message, rows: shown }, 500);
+    return editorReply({ intent: "save", status: "error", message, result: { rows: shown } }, 500);
   }
-  return editorReply({ intent: "save", tone: "success", message: M.saved }, 200);
+  return editorReply({ intent: "save", status: "success", message: M.saved }, 200);
 }
 
 async function shareEditor(db: Db, typed: TypedRow[], actor: Actor) {
@@ -76,10 +77,10 @@ async function shareEditor(db: Db, typed: TypedRow[], actor: Actor) {
   const rows = typed.length > 0 ? typed.map(echo) : undefined;
   try {
     const { count } = await generateMerchShares(db, actor);
-    return editorReply({ intent: "share", tone: "success", message: M.shareDone(count), rows }, 200);
+    return editorReply({ intent: "share", status: "success", message: M.shareDone(count), result: { rows } }, 200);
   } catch (e) {
     console.error("[merch-admin] share generation failed", e);
-    return editorReply({ intent: "share", tone: "error", message: M.shareFailed, rows }, 500);
+    return editorReply({ intent: "share", status: "error", message: M.shareFailed, result: { rows } }, 500);
   }
 }
 
@@ -91,7 +92,7 @@ export async function merchEditorAction(request: Request, context: AppLoadContex
     form = await readForm(request, 512 * 1024);
   } catch (e) {
     const http = httpErrorOf(e);
-    if (http) return editorReply({ intent: "save", tone: "error", message: `${M.saveFailed}: ${http.message}` }, http.status);
+    if (http) return editorReply({ intent: "save", status: "error", message: `${M.saveFailed}: ${http.message}` }, http.status);
     throw e;
   }
   const db = context.db;
@@ -100,7 +101,7 @@ export async function merchEditorAction(request: Request, context: AppLoadContex
   const intent = form.get("intent");
   if (intent === "save") return saveEditor(db, typed, actor);
   if (intent === "share") return shareEditor(db, typed, actor);
-  return editorReply({ intent: "save", tone: "error", message: "Unknown action." }, 400);
+  return editorReply({ intent: "save", status: "error", message: "Unknown action." }, 400);
 }
 
 // ---------------------------------------------------------------- /admin/merch-orders
@@ -120,7 +121,7 @@ export async function loadMerchOrdersScreen(request: Request, context: AppLoadCo
   return { q, orders, loadError, actionPath: ordersHref(q), loadedAt: Date.now() };
 }
 
-const statusReply = (body: OrderStatusReply, status: number) => data(body, status);
+const statusReply = (body: Reply<OrderStatusResult>, status: number) => data(body, status);
 const failed = (reason: string | null) => (reason ? `${M.updateFailed}: ${reason}` : M.updateFailed);
 
 /** A card's buttons: intent status, id, status and the staff note. Answers with the order. */
@@ -132,11 +133,11 @@ export async function merchOrdersAction(request: Request, context: AppLoadContex
     form = await readForm(request, 8 * 1024);
   } catch (e) {
     const http = httpErrorOf(e);
-    if (http) return statusReply({ message: failed(http.message), tone: "error", id: null, order: null }, http.status);
+    if (http) return statusReply({ message: failed(http.message), status: "error", result: { id: null, order: null } }, http.status);
     throw e;
   }
   if (form.get("intent") !== "status") {
-    return statusReply({ message: failed("Unknown action."), tone: "error", id: null, order: null }, 400);
+    return statusReply({ message: failed("Unknown action."), status: "error", result: { id: null, order: null } }, 400);
   }
   const parsed = MerchOrderStatusSchema.safeParse({
     id: form.get("id") ?? "",
@@ -145,7 +146,7 @@ export async function merchOrdersAction(request: Request, context: AppLoadContex
   });
   const rawId = String(form.get("id") ?? "") || null;
   if (!parsed.success) {
-    return statusReply({ message: failed(parsed.error.issues[0]?.message ?? null), tone: "error", id: rawId, order: null }, 400);
+    return statusReply({ message: failed(parsed.error.issues[0]?.message ?? null), status: "error", result: { id: rawId, order: null } }, 400);
   }
   const { id, status, notes } = parsed.data;
   const db = context.db;
@@ -156,7 +157,7 @@ export async function merchOrdersAction(request: Request, context: AppLoadContex
     const http = httpErrorOf(e);
     const known = http && http.status < 500 ? http : null;
     if (!known) console.error(`[merch-admin] setting ${id} to ${status} failed`, e);
-    return statusReply({ message: failed(known ? known.message : null), tone: "error", id, order: null }, known ? known.status : 500);
+    return statusReply({ message: failed(known ? known.message : null), status: "error", result: { id, order: null } }, known ? known.status : 500);
   }
-  return statusReply({ message: statusDone(id, status), tone: "success", id, order }, 200);
+  return statusReply({ message: statusDone(id, status), status: "success", result: { id, order } }, 200);
 }

@@ -33,7 +33,7 @@ export default function MerchAdmin({ loaderData, actionData }: Route.ComponentPr
         <Link to="/merchandise">View the store</Link>
       </p>
       {/* A new version (a save) mounts the form afresh; a refused save keeps what was typed. */}
-      <MerchItemEditor key={loaderData.version} rows={actionData?.rows ?? loaderData.rows} reply={actionData} />
+      <MerchItemEditor key={loaderData.version} rows={actionData?.result?.rows ?? loaderData.rows} reply={actionData} />
     </div>
   );
 }

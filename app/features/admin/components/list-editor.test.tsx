@@ -13,7 +13,7 @@ const FIELDS: FieldSpec<"name" | "image" | "notes">[] = [
 ];
 
 /** The editor as the server renders it (it reads the navigation state, so it needs a data router). */
-async function render(props: { rows: Row[]; issues?: RowIssue<string>[]; examples?: "always" | "new-row"; reply?: { tone: "error"; message: string } }) {
+async function render(props: { rows: Row[]; issues?: RowIssue<string>[]; examples?: "always" | "new-row"; reply?: { status: "error"; message: string } }) {
   const element = (
     <ListEditor
       action="/things/admin"
@@ -112,7 +112,7 @@ describe("ListEditor with RowFieldset", () => {
   it("marks the fields a refused save names, and says what is wrong with an entry as a whole", async () => {
     const html = await render({
       rows: [cap, mug],
-      reply: { tone: "error", message: "Save failed." },
+      reply: { status: "error", message: "Save failed." },
       issues: [
         { row: 1, field: "name", message: "Two things share the name." },
         { row: 1, field: null, message: "This thing is not valid." },

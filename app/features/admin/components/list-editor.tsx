@@ -57,7 +57,7 @@ export function ListEditor<R>({
   isBlankRow(row: R): boolean;
   /** The last save's problems, on their fieldsets. */
   issues?: RowIssue<string>[];
-  reply?: { tone: "success" | "error" | "info"; message: string; issues?: unknown[] };
+  reply?: { status: "success" | "error"; message?: string };
   /** Shown after the reply's message in the bar. */
   status?: React.ReactNode;
   buttons: Button[];
@@ -69,7 +69,7 @@ export function ListEditor<R>({
   const formRef = useRef<HTMLFormElement>(null);
 
   useEffect(() => {
-    if (reply?.tone === "error" && reply.issues?.length) {
+    if (reply?.status === "error" && issues.length) {
       const field = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
       field?.focus({ preventScroll: true });
       field?.scrollIntoView({ block: "center" });
@@ -88,7 +88,7 @@ export function ListEditor<R>({
         ))}
       </ol>
       <div className="editor-bar">
-        <p role="status" aria-live="polite" className={reply ? `admin-message admin-message-${reply.tone}` : "admin-message"}>
+        <p role="status" aria-live="polite" className={reply ? `admin-message admin-message-${reply.status}` : "admin-message"}>
           {reply?.message}
           {status}
         </p>

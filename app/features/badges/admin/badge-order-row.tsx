@@ -1,4 +1,5 @@
 import { useEffect } from "react";
+import type { Reply } from "~/lib/forms";
 import { useFetcher } from "react-router";
 import { formatNairobiTime } from "~/lib/nairobi-time";
 import type { BadgeOrderView } from "../badge-orders.server";
@@ -8,7 +9,7 @@ import {
   deliveryText,
   hasAssets,
   STATUS_LABEL,
-  type OrderActionReply,
+  type OrderActionResult,
 } from "./badge-orders-screen";
 
 export type ScreenMessage = { message: string; tone: "success" | "error" | "info" };
@@ -18,7 +19,7 @@ type Props = {
   /** The screen's address with its filters, so a post without JavaScript keeps the list filtered. */
   action: string;
   /** The reply of a post made without JavaScript, when it was about this order. */
-  serverReply?: OrderActionReply;
+  serverReply?: Reply<OrderActionResult>;
   onMessage: (m: ScreenMessage) => void;
 };
 
@@ -27,9 +28,9 @@ type Props = {
  * sends them and the order that comes back replaces the row.
  */
 export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }: Props) {
-  const fetcher = useFetcher<OrderActionReply>();
+  const fetcher = useFetcher<Reply<OrderActionResult>>();
   const reply = fetcher.data ?? serverReply;
-  const order = fetcher.data?.order ?? loaded;
+  const order = fetcher.data?.result?.order ?? loaded;
   const busy = fetcher.state !== "idle";
   const pendingIntent = busy ? fetcher.formData?.get("intent") : null;
   const generating = pendingIntent === "generate";
@@ -38,7 +39,7 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
     if (generating) onMessage({ message: "Generating badge kit…", tone: "info" });
   }, [generating, onMessage]);
   useEffect(() => {
-    if (fetcher.data) onMessage({ message: fetcher.data.message, tone: fetcher.data.tone });
+    if (fetcher.data) onMessage({ message: fetcher.data.message ?? "", tone: fetcher.data.status });
   }, [fetcher.data, onMessage]);
 
   const ready = hasAssets(order);
@@ -156,7 +157,7 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
             ) : null}
           </span>
           {!ready ? <span className="assets-missing">Assets missing</span> : null}
-          {reply ? <span className={`row-note row-note-${reply.tone}`}>{reply.message}</span> : null}
+          {reply ? <span className={`row-note row-note-${reply.status}`}>{reply.message}</span> : null}
         </fetcher.Form>
       </td>
     </tr>

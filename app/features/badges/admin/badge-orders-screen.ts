@@ -21,10 +21,8 @@ export type ListFilter = { status: StatusFilter; q: string };
 export const ORDER_INTENTS = ["generate", "approve", "reject", "resend"] as const;
 export type OrderIntent = (typeof ORDER_INTENTS)[number];
 
-/** What every row action answers; with JavaScript the order replaces its row. */
-export type OrderActionReply = {
-  message: string;
-  tone: "success" | "error";
+/** What every row action's reply carries: the order it was about, as it now stands (it replaces its row). */
+export type OrderActionResult = {
   id: string | null;
   order: BadgeOrderView | null;
 };

@@ -1,14 +1,15 @@
 import { useState } from "react";
 import type { BadgeOrderView } from "../badge-orders.server";
 import { BadgeOrderRow, type ScreenMessage } from "./badge-order-row";
-import type { OrderActionReply } from "./badge-orders-screen";
+import type { Reply } from "~/lib/forms";
+import type { OrderActionResult } from "./badge-orders-screen";
 
 type Props = {
   orders: BadgeOrderView[];
   /** Where row forms post: the screen's address with the current filters. */
   action: string;
   /** The reply of a post made without JavaScript (the page re-rendered with it). */
-  serverReply?: OrderActionReply;
+  serverReply?: Reply<OrderActionResult>;
   /** A filter the loader could not read. */
   filterError: string | null;
   loading: boolean;
@@ -17,9 +18,9 @@ type Props = {
 /** The message line and the orders table. Mounted afresh for every load of the list. */
 export function BadgeOrdersTable({ orders: loaded, action, serverReply, filterError, loading }: Props) {
   const [latest, setLatest] = useState<ScreenMessage | null>(null);
-  const orders = withRepliedOrder(loaded, serverReply?.order);
+  const orders = withRepliedOrder(loaded, serverReply?.result?.order);
   const shown: ScreenMessage | null =
-    latest ?? serverReply ?? (filterError ? { message: filterError, tone: "error" } : null);
+    latest ?? (serverReply ? { message: serverReply.message ?? "", tone: serverReply.status } : null) ?? (filterError ? { message: filterError, tone: "error" } : null);
 
   return (
     <>
@@ -55,7 +56,7 @@ export function BadgeOrdersTable({ orders: loaded, action, serverReply, filterEr
                   key={o.id}
                   order={o}
                   action={action}
-                  serverReply={serverReply?.id === o.id ? serverReply : undefined}
+                  serverReply={serverReply?.result?.id === o.id ? serverReply : undefined}
                   onMessage={setLatest}
                 />
               ))

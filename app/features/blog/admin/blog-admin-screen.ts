@@ -87,13 +87,12 @@ export type NotifyStatus = {
   failed: number;
 };
 
-/** What the screen's action answers. `rows` (what was typed) comes back whenever it was not saved. */
-export type EditorReply = {
-  intent: "save" | "share" | "notify";
-  tone: "success" | "error";
-  message: string;
-  /** A reason shown under a message the spec fixes ('Notify failed'). */
-  detail?: string;
+/**
+ * What the screen's reply carries (intent save, share or notify; `detail` is a reason shown
+ * under a message the spec fixes, 'Notify failed'). `rows` (what was typed) comes back whenever
+ * it was not saved.
+ */
+export type EditorResult = {
   rows?: EditorRow[];
   issues?: FieldIssue[];
   /** notify: the post it was about, and its run's counts. */

@@ -127,7 +127,7 @@ describe("Save Changes (intent save)", () => {
       blankRow(YEAR),
     ]);
     expect(result.status).toBe(200);
-    expect(result.data).toEqual({ intent: "save", tone: "success", message: "Saved successfully" });
+    expect(result.data).toEqual({ intent: "save", status: "success", message: "Saved successfully" });
 
     const posts = await listPosts(db);
     expect(posts.map((p) => p.slug)).toEqual(["friday-night", "new-post"]);
@@ -158,10 +158,10 @@ describe("Save Changes (intent save)", () => {
     const typed = [vespers!, { ...campus!, ...change, summary: "Edited, not saved." }, blankRow(YEAR)];
     const result = await saveRows(typed);
     expect(result.status).toBe(400);
-    expect(result.data.tone).toBe("error");
+    expect(result.data.status).toBe("error");
     expect(result.data.message).toMatch(message);
-    expect(result.data.rows).toEqual(typed);
-    expect(result.data.issues?.[0]).toMatchObject({ row: 1, field });
+    expect(result.data.result?.rows).toEqual(typed);
+    expect(result.data.result?.issues?.[0]).toMatchObject({ row: 1, field });
     expect((await listPosts(db)).map((p) => p.slug)).toEqual(["friday-night", "campus-week"]);
     expect(await activity("blogs.save")).toEqual([]);
   });
@@ -169,7 +169,7 @@ describe("Save Changes (intent save)", () => {
   it("a shared slug is marked on both posts that have it", async () => {
     const [vespers, campus] = savedRows();
     const result = await saveRows([vespers!, { ...campus!, slug: " friday-night " }]);
-    expect(result.data.issues?.map((i) => [i.row, i.field])).toEqual([
+    expect(result.data.result?.issues?.map((i) => [i.row, i.field])).toEqual([
       [1, "slug"],
       [0, "slug"],
     ]);
@@ -179,8 +179,8 @@ describe("Save Changes (intent save)", () => {
     const result = await saveRows([...savedRows(), { ...blankRow(YEAR), contentHtml: "<p>Draft</p>" }]);
     expect(result.status).toBe(400);
     expect(result.data.message).toBe("Save failed: Post 3: Every post needs a slug.");
-    expect(result.data.issues?.[0]).toMatchObject({ row: 2, field: "slug" });
-    expect(result.data.rows?.[2]?.contentHtml).toBe("<p>Draft</p>");
+    expect(result.data.result?.issues?.[0]).toMatchObject({ row: 2, field: "slug" });
+    expect(result.data.result?.rows?.[2]?.contentHtml).toBe("<p>Draft</p>");
   });
 
   it("a post with no fieldsets at all is refused (it would delete every post)", async () => {
@@ -207,7 +207,7 @@ describe("Generate Social Share Files (intent share)", () => {
     const typed = [{ ...savedRows()[0]!, title: "Unsaved title" }];
     const result = await saveRows(typed, "share");
     expect(result.status).toBe(200);
-    expect(result.data).toEqual({ intent: "share", tone: "success", message: "Share pages generated: 2 pages", rows: typed });
+    expect(result.data).toEqual({ intent: "share", status: "success", message: "Share pages generated: 2 pages", result: { rows: typed } });
     expect((await getPost(db, "friday-night"))?.title).toBe("Friday night on the walk");
     expect(await activity("blogs.generate_share")).toEqual([
       { type: "blogs.generate_share", message: "Blog share pages ready: 2 pages", meta: JSON.stringify({ count: 2 }), actor_ip: STAFF },
@@ -242,13 +242,7 @@ describe("Notify Subscribers (intent notify)", () => {
   it("answers at once 'Notified subscribers: 2 subscribers queued' with counts only; the screen shows the run", async () => {
     const result = await notify("friday-night");
     expect(result.status).toBe(200);
-    expect(result.data).toMatchObject({
-      intent: "notify",
-      tone: "success",
-      message: "Notified subscribers: 2 subscribers queued",
-      slug: "friday-night",
-      notification: { slug: "friday-night", recipients: 2, failed: 0 },
-    });
+    expect(result.data).toMatchObject({ intent: "notify", status: "success", message: "Notified subscribers: 2 subscribers queued", result: { slug: "friday-night", notification: { slug: "friday-night", recipients: 2, failed: 0 } } });
     expect(JSON.stringify(result.data)).not.toContain("@");
     const [logged] = await activity("blogs.notify");
     expect(logged).toMatchObject({ message: "Subscribers notified of friday-night: 2 subscribers queued", actor_ip: STAFF });
@@ -270,14 +264,14 @@ describe("Notify Subscribers (intent notify)", () => {
     await vi.waitFor(async () => expect((await screen()).notifications["campus-week"]?.queued).toBe(2));
     const { notifications } = await screen();
     expect(Object.keys(notifications).sort()).toEqual(["campus-week", "friday-night"]);
-    expect(notifications["friday-night"]!.id).toBe(second.data.notification!.id);
-    expect(second.data.notification!.id).toBeGreaterThan(first.data.notification!.id);
+    expect(notifications["friday-night"]!.id).toBe(second.data.result!.notification!.id);
+    expect(second.data.result!.notification!.id).toBeGreaterThan(first.data.result!.notification!.id);
   });
 
   it("an unsaved or malformed slug: 'Notify failed' with a reason, nothing queued", async () => {
     const unknown = await notify("not-saved-yet");
     expect(unknown.status).toBe(404);
-    expect(unknown.data).toMatchObject({ intent: "notify", tone: "error", message: "Notify failed", detail: "That post is not saved yet: save it first." });
+    expect(unknown.data).toMatchObject({ intent: "notify", status: "error", message: "Notify failed", detail: "That post is not saved yet: save it first." });
     const bad = await notify("<script>");
     expect(bad.status).toBe(400);
     expect(bad.data.message).toBe("Notify failed");

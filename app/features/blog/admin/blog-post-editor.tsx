@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import type { Reply } from "~/lib/forms";
 import { useFetcher, useRevalidator } from "react-router";
 import { ListEditor, RowFieldset, type FieldSpec } from "~/features/admin/components/list-editor";
 import { formatNairobiTimeEat } from "~/lib/nairobi-time";
@@ -11,7 +12,7 @@ import {
   isBlankRow,
   notifyFormId,
   notifyPending,
-  type EditorReply,
+  type EditorResult,
   type EditorRow,
   type NotifyStatus,
   type RowField,
@@ -20,7 +21,7 @@ import {
 type Props = {
   /** The saved posts, or what was typed when the last post did not save them. */
   rows: EditorRow[];
-  reply?: EditorReply;
+  reply?: Reply<EditorResult>;
   year: string;
   savedSlugs: string[];
   notifications: Record<string, NotifyStatus>;
@@ -55,7 +56,7 @@ export function BlogPostEditor({ rows: given, reply, year, savedSlugs, notificat
         rows={given}
         blankRow={blankRow(year)}
         isBlankRow={isBlankRow}
-        issues={reply?.intent === "save" ? reply.issues : undefined}
+        issues={reply?.intent === "save" ? reply.result?.issues : undefined}
         reply={reply}
         status={reply?.detail ? ` ${reply.detail}` : null}
         buttons={[
@@ -104,7 +105,7 @@ export function BlogPostEditor({ rows: given, reply, year, savedSlugs, notificat
                     slug={slug}
                     title={row.title}
                     status={notifications[slug]}
-                    serverReply={reply?.intent === "notify" && reply.slug === slug ? reply : undefined}
+                    serverReply={reply?.intent === "notify" && reply.result?.slug === slug ? reply : undefined}
                   />
                 ) : null
               }
@@ -176,9 +177,9 @@ function NotifyControl({
   slug: string;
   title: string;
   status?: NotifyStatus;
-  serverReply?: EditorReply;
+  serverReply?: Reply<EditorResult>;
 }) {
-  const fetcher = useFetcher<EditorReply>({ key: notifyFormId(slug) });
+  const fetcher = useFetcher<Reply<EditorResult>>({ key: notifyFormId(slug) });
   const busy = fetcher.state !== "idle";
   const r = fetcher.data ?? serverReply;
   const statusId = `${notifyFormId(slug)}-status`;
@@ -208,7 +209,7 @@ function NotifyControl({
         >
           {busy ? "Notifying…" : "Notify Subscribers"}
         </button>
-        <p role="status" aria-live="polite" className={r ? `notify-message notify-message-${r.tone}` : "notify-message"}>
+        <p role="status" aria-live="polite" className={r ? `notify-message notify-message-${r.status}` : "notify-message"}>
           {r?.message}
           {r?.detail ? <span className="notify-detail"> {r.detail}</span> : null}
         </p>
@@ -234,7 +235,7 @@ function NotifyCounts({ status: s }: { status: NotifyStatus }) {
 
 /** The hidden form a post's notify button submits; with JavaScript a fetcher sends it. */
 function NotifyForm({ slug }: { slug: string }) {
-  const fetcher = useFetcher<EditorReply>({ key: notifyFormId(slug) });
+  const fetcher = useFetcher<Reply<EditorResult>>({ key: notifyFormId(slug) });
   return (
     <fetcher.Form id={notifyFormId(slug)} method="post" action={EDITOR_PATH} hidden>
       <input type="hidden" name="intent" value="notify" />

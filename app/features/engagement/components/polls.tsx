@@ -1,16 +1,17 @@
 import { useId } from "react";
+import type { Reply } from "~/lib/forms";
 import { Form, useNavigation } from "react-router";
 import { FormStatus } from "~/components/ui/form-parts";
 import { FEEDBACK_OPTIONS } from "~/features/blog/blog";
-import { ENGAGEMENT_PATH, POLL_DEFAULTS, POLL_INTENT, ratingGrid, type Block, type PollReply, type PollView } from "../engagement-screen";
+import { ENGAGEMENT_PATH, POLL_DEFAULTS, POLL_INTENT, ratingGrid, type Block, type PollResult, type PollView } from "../engagement-screen";
 
 const n = (v: number) => v.toLocaleString("en-GB");
 
 /** Create or ensure a poll: a plain POST form; with JavaScript the list refreshes in place. */
-export function PollForm({ reply }: { reply: PollReply | undefined }) {
+export function PollForm({ reply }: { reply: Reply<PollResult> | undefined }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === POLL_INTENT;
-  const values = reply?.tone === "error" ? reply.values : undefined;
+  const values = reply?.status === "error" ? reply.result?.values : undefined;
   return (
     <Form method="post" action={ENGAGEMENT_PATH} className="poll-form form-card" aria-labelledby="poll-form-title">
       <h3 id="poll-form-title">Create or ensure a poll</h3>
@@ -19,7 +20,7 @@ export function PollForm({ reply }: { reply: PollReply | undefined }) {
         <label htmlFor="poll-id">Poll id</label>
         <input
           // A new reply resets the fields to what it carries.
-          key={`id-${reply?.message ?? ""}-${reply?.id ?? values?.id ?? ""}`}
+          key={`id-${reply?.message ?? ""}-${reply?.result?.id ?? values?.id ?? ""}`}
           id="poll-id"
           name="id"
           type="text"
@@ -65,7 +66,7 @@ export function PollForm({ reply }: { reply: PollReply | undefined }) {
       <button type="submit" className="button-small" disabled={busy}>
         {busy ? "Saving…" : "Create or ensure"}
       </button>
-      <FormStatus tone={reply?.tone ?? null}>{reply?.message}</FormStatus>
+      <FormStatus tone={reply?.status ?? null}>{reply?.message}</FormStatus>
     </Form>
   );
 }

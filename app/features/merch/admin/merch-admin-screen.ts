@@ -79,21 +79,16 @@ export function itemToRow(item: MerchItem): EditorRow {
 
 export type FieldIssue = { row: number; field: EditorField | null; message: string };
 
-/** What the editor's action answers. `rows` (what was typed) comes back whenever it was not saved. */
-export type EditorReply = {
-  intent: "save" | "share";
-  tone: "success" | "error";
-  message: string;
+/** What the editor's reply carries (intent save or share): what was typed, whenever it was not saved, and the problems on their rows. */
+export type EditorResult = {
   rows?: EditorRow[];
   issues?: FieldIssue[];
 };
 
 // ---------------------------------------------------------------- orders screen
 
-/** What a card's status buttons answer; with JavaScript the order replaces its card. */
-export type OrderStatusReply = {
-  message: string;
-  tone: "success" | "error";
+/** What a card's status reply carries: the order as it now stands (with JavaScript it replaces its card). */
+export type OrderStatusResult = {
   id: string | null;
   order: MerchOrderView | null;
 };

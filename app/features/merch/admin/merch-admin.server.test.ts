@@ -168,7 +168,7 @@ describe("saving at /merchandise/admin", () => {
       BLANK_ROW,
     ]);
     expect(r.status).toBe(200);
-    expect(r.data).toEqual({ intent: "save", tone: "success", message: "Merchandise saved successfully." });
+    expect(r.data).toEqual({ intent: "save", status: "success", message: "Merchandise saved successfully." });
     const items = await listItems(db);
     expect(items.map((i) => [i.id, i.slug, i.price, i.available])).toEqual([
       ["SL-HOODIE", "street-light-hoodie", 3800, true],
@@ -187,9 +187,9 @@ describe("saving at /merchandise/admin", () => {
     const r = await saveRows(typed);
     expect(r.status).toBe(400);
     expect(r.data.message).toBe('Save failed: Two items share the slug "street-light-hoodie".');
-    expect(r.data.tone).toBe("error");
-    expect(r.data.rows).toEqual(typed);
-    expect(r.data.issues).toEqual([{ row: 1, field: "slug", message: 'Two items share the slug "street-light-hoodie".' }]);
+    expect(r.data.status).toBe("error");
+    expect(r.data.result?.rows).toEqual(typed);
+    expect(r.data.result?.issues).toEqual([{ row: 1, field: "slug", message: 'Two items share the slug "street-light-hoodie".' }]);
     expect(await listItems(db)).toEqual([HOODIE, TOTE, MUG]);
     expect(await activity("merch.save")).toEqual([]);
   });
@@ -199,7 +199,7 @@ describe("saving at /merchandise/admin", () => {
     const r = await saveRows([hoodie!, { ...tote!, remove: true }, { id: "SL-HOODIE", name: "Another hoodie", slug: "another" }]);
     expect(r.status).toBe(400);
     expect(r.data.message).toBe('Save failed: Two items share the id "SL-HOODIE".');
-    expect(r.data.issues).toEqual([{ row: 2, field: "id", message: 'Two items share the id "SL-HOODIE".' }]);
+    expect(r.data.result?.issues).toEqual([{ row: 2, field: "id", message: 'Two items share the id "SL-HOODIE".' }]);
   });
 
   it("a bad field names the item: an empty name, a negative price, a non-hex swatch, a lower-case currency code", async () => {
@@ -207,7 +207,7 @@ describe("saving at /merchandise/admin", () => {
     let r = await saveRows([hoodie!, { ...tote!, name: "  " }]);
     expect(r.status).toBe(400);
     expect(r.data.message).toBe("Save failed: SL-TOTE (item 2): Every item needs a name.");
-    expect(r.data.issues).toContainEqual({ row: 1, field: "name", message: "Every item needs a name." });
+    expect(r.data.result?.issues).toContainEqual({ row: 1, field: "name", message: "Every item needs a name." });
 
     // A typed slug must be a slug (a blank one falls back to the lower-cased id).
     r = await saveRows([hoodie!, { id: "SL-CAP", name: "Lamp Cap", slug: "Lamp Cap" }]);
@@ -220,7 +220,7 @@ describe("saving at /merchandise/admin", () => {
 
     r = await saveRows([{ ...hoodie!, colors: "Blue|blue" }]);
     expect(r.data.message).toBe("Save failed: SL-HOODIE (item 1): Colour swatches must be hex colours such as #123b5d.");
-    expect(r.data.issues?.[0]).toMatchObject({ row: 0, field: "colors" });
+    expect(r.data.result?.issues?.[0]).toMatchObject({ row: 0, field: "colors" });
 
     r = await saveRows([{ ...hoodie!, currency: "KSHS" }]);
     expect(r.data.message).toBe("Save failed: SL-HOODIE (item 1): Currency is a three-letter code such as KES.");
@@ -243,8 +243,8 @@ describe("Generate Share Files", () => {
     const typed = [{ ...hoodie!, price: "9999" }, tote!, mug!];
     const r = await saveRows([...typed, BLANK_ROW], "share");
     expect(r.status).toBe(200);
-    expect(r.data).toMatchObject({ intent: "share", tone: "success", message: "Share pages generated (3)" });
-    expect(r.data.rows).toEqual([...typed, BLANK_ROW]);
+    expect(r.data).toMatchObject({ intent: "share", status: "success", message: "Share pages generated (3)" });
+    expect(r.data.result?.rows).toEqual([...typed, BLANK_ROW]);
     expect((await listItems(db))[0]!.price).toBe(3500);
     expect(await activity("merch.generate_share")).toMatchObject([{ meta: JSON.stringify({ count: 3 }), actor_ip: STAFF }]);
   });
@@ -320,31 +320,31 @@ describe("the merch orders screen", () => {
     const before = (await outbox()).length;
     const r = await setStatus({ id, status: "approved", notes: "  Paid in full; deliver Saturday.  " });
     expect(r.status).toBe(200);
-    expect(r.data).toMatchObject({ tone: "success", id, message: `Order ${id} approved.` });
-    expect(r.data.order).toMatchObject({ id, status: "approved", staffNotes: "Paid in full; deliver Saturday." });
-    expect(Date.parse(r.data.order!.reviewedAt!)).toBeGreaterThan(Date.now() - 60_000);
+    expect(r.data).toMatchObject({ status: "success", message: `Order ${id} approved.`, result: { id } });
+    expect(r.data.result?.order).toMatchObject({ id, status: "approved", staffNotes: "Paid in full; deliver Saturday." });
+    expect(Date.parse(r.data.result?.order!.reviewedAt!)).toBeGreaterThan(Date.now() - 60_000);
     expect((await outbox()).slice(before)).toEqual([{ kind: "merch.approved", to_address: "achieng@example.org" }]);
     expect(await activity("merch.order_status")).toEqual([
       { type: "merch.order_status", message: `Merch order ${id} set to approved`, meta: JSON.stringify({ id, status: "approved" }), actor_ip: STAFF },
     ]);
-    expect((await listMerchOrders(db, id))[0]).toEqual(r.data.order);
+    expect((await listMerchOrders(db, id))[0]).toEqual(r.data.result?.order);
   });
 
   it("any status from any state: reject, back to pending (note cleared), approve; only approval emails", async () => {
     const id = await placeOrder();
     const before = (await outbox()).length;
     let r = await setStatus({ id, status: "rejected", notes: "Code not found on the statement." });
-    expect(r.data.order).toMatchObject({ status: "rejected", staffNotes: "Code not found on the statement." });
-    const rejectedAt = r.data.order!.reviewedAt!;
+    expect(r.data.result?.order).toMatchObject({ status: "rejected", staffNotes: "Code not found on the statement." });
+    const rejectedAt = r.data.result?.order!.reviewedAt!;
     await new Promise((res) => setTimeout(res, 5));
     r = await setStatus({ id, status: "pending", notes: "" });
     expect(r.data).toMatchObject({ message: `Order ${id} marked pending review.` });
-    expect(r.data.order).toMatchObject({ status: "pending", staffNotes: "" });
-    expect(r.data.order!.reviewedAt! > rejectedAt).toBe(true);
+    expect(r.data.result?.order).toMatchObject({ status: "pending", staffNotes: "" });
+    expect(r.data.result?.order!.reviewedAt! > rejectedAt).toBe(true);
     r = await setStatus({ id, status: "approved" });
-    expect(r.data.order).toMatchObject({ status: "approved", staffNotes: "" });
+    expect(r.data.result?.order).toMatchObject({ status: "approved", staffNotes: "" });
     r = await setStatus({ id, status: "approved", notes: "Collected." });
-    expect(r.data.order).toMatchObject({ status: "approved", staffNotes: "Collected." });
+    expect(r.data.result?.order).toMatchObject({ status: "approved", staffNotes: "Collected." });
     expect((await outbox()).slice(before).map((m) => m.kind)).toEqual(["merch.approved"]);
     expect((await activity("merch.order_status")).map((a) => JSON.parse(a.meta).status)).toEqual(["rejected", "pending", "approved", "approved"]);
   });
@@ -352,7 +352,7 @@ describe("the merch orders screen", () => {
   it("failures: 'Could not update order' with the reason for a 4xx, nothing recorded", async () => {
     let r = await setStatus({ id: "MO-ZZZZZZ", status: "approved" });
     expect(r.status).toBe(404);
-    expect(r.data).toMatchObject({ tone: "error", message: "Could not update order: Order not found.", order: null });
+    expect(r.data).toMatchObject({ status: "error", message: "Could not update order: Order not found.", result: { order: null } });
     const id = await placeOrder();
     r = await setStatus({ id, status: "shipped" });
     expect(r.status).toBe(400);

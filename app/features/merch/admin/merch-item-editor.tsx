@@ -1,10 +1,11 @@
 import { ListEditor, RowFieldset, type FieldSpec } from "~/features/admin/components/list-editor";
+import type { Reply } from "~/lib/forms";
 import {
   BLANK_ROW,
   EDITOR_PATH,
   fieldName,
   isBlankRow,
-  type EditorReply,
+  type EditorResult,
   type EditorRow,
   type RowTextField,
 } from "./merch-admin-screen";
@@ -12,7 +13,7 @@ import {
 type Props = {
   /** The saved catalogue, or what was typed when the last post did not save it. */
   rows: EditorRow[];
-  reply?: EditorReply;
+  reply?: Reply<EditorResult>;
 };
 
 /**
@@ -20,7 +21,7 @@ type Props = {
  * item. 'Save Changes' and 'Generate Share Files' are its two submit buttons (intent).
  */
 export function MerchItemEditor({ rows, reply }: Props) {
-  const issues = reply?.issues ?? [];
+  const issues = reply?.result?.issues ?? [];
   const firstIssue = issues.find((i) => i.row >= 0);
   return (
     <ListEditor

@@ -1,9 +1,10 @@
 import { useEffect } from "react";
+import type { Reply } from "~/lib/forms";
 import { useFetcher } from "react-router";
 import { formatNairobiTimeEat } from "~/lib/nairobi-time";
 import { formatMoney, ORDER_STATUS_LABELS } from "../merch";
 import type { MerchOrderView } from "../merch.server";
-import { STATUS_BUTTONS, type OrderStatusReply } from "./merch-admin-screen";
+import { STATUS_BUTTONS, type OrderStatusResult } from "./merch-admin-screen";
 
 export type ScreenMessage = { message: string; tone: "success" | "error" };
 
@@ -12,7 +13,7 @@ type Props = {
   /** The screen's address with ?q=, so a post without JavaScript keeps the list filtered. */
   action: string;
   /** The reply of a post made without JavaScript, when it was about this order. */
-  serverReply?: OrderStatusReply;
+  serverReply?: Reply<OrderStatusResult>;
   onMessage: (m: ScreenMessage) => void;
 };
 
@@ -21,14 +22,14 @@ type Props = {
  * with the current note); with JavaScript a fetcher sends them and the answer replaces the card.
  */
 export function MerchOrderCard({ order: loaded, action, serverReply, onMessage }: Props) {
-  const fetcher = useFetcher<OrderStatusReply>();
+  const fetcher = useFetcher<Reply<OrderStatusResult>>();
   const reply = fetcher.data ?? serverReply;
-  const order = fetcher.data?.order ?? serverReply?.order ?? loaded;
+  const order = fetcher.data?.result?.order ?? serverReply?.result?.order ?? loaded;
   const busy = fetcher.state !== "idle";
   const pendingStatus = busy ? fetcher.formData?.get("status") : null;
 
   useEffect(() => {
-    if (fetcher.data) onMessage({ message: fetcher.data.message, tone: fetcher.data.tone });
+    if (fetcher.data) onMessage({ message: fetcher.data.message ?? "", tone: fetcher.data.status });
   }, [fetcher.data, onMessage]);
 
   const head = `order-${order.id}`;
@@ -166,7 +167,7 @@ export function MerchOrderCard({ order: loaded, action, serverReply, onMessage }
           ))}
         </div>
         {reply ? (
-          <p className={`row-note row-note-${reply.tone}`}>
+          <p className={`row-note row-note-${reply.status}`}>
             {reply.message}
           </p>
         ) : null}

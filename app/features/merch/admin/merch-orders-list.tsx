@@ -1,9 +1,10 @@
 import { useEffect, useState } from "react";
+import type { Reply } from "~/lib/forms";
 import { Form, Link } from "react-router";
 import { trackEvent } from "~/lib/track";
 import type { MerchOrderView } from "../merch.server";
 import { MerchOrderCard, type ScreenMessage } from "./merch-order-card";
-import { ORDERS_PATH, type OrderStatusReply } from "./merch-admin-screen";
+import { ORDERS_PATH, type OrderStatusResult } from "./merch-admin-screen";
 
 /** A plain GET form: the filter box and 'Load orders', which reloads the list. */
 export function MerchOrderFilters({ q, loading }: { q: string; loading: boolean }) {
@@ -44,7 +45,7 @@ type Props = {
   orders: MerchOrderView[];
   q: string;
   action: string;
-  serverReply?: OrderStatusReply;
+  serverReply?: Reply<OrderStatusResult>;
   loadError: string | null;
   loading: boolean;
 };
@@ -52,8 +53,8 @@ type Props = {
 /** The message line and the order cards, newest first. Mounted afresh for every load. */
 export function MerchOrdersList({ orders: loaded, q, action, serverReply, loadError, loading }: Props) {
   const [latest, setLatest] = useState<ScreenMessage | null>(null);
-  const orders = withRepliedOrder(loaded, serverReply?.order);
-  const shown: ScreenMessage | null = latest ?? serverReply ?? (loadError ? { message: loadError, tone: "error" } : null);
+  const orders = withRepliedOrder(loaded, serverReply?.result?.order);
+  const shown: ScreenMessage | null = latest ?? (serverReply ? { message: serverReply.message ?? "", tone: serverReply.status } : null) ?? (loadError ? { message: loadError, tone: "error" } : null);
 
   useEffect(() => {
     if (!loadError) trackEvent("merch.admin.orders_loaded", { count: loaded.length });
@@ -78,7 +79,7 @@ export function MerchOrdersList({ orders: loaded, q, action, serverReply, loadEr
                 <MerchOrderCard
                   order={o}
                   action={action}
-                  serverReply={serverReply?.id === o.id ? serverReply : undefined}
+                  serverReply={serverReply?.result?.id === o.id ? serverReply : undefined}
                   onMessage={setLatest}
                 />
               </li>
