@@ -23,5 +23,5 @@ export type Reply<R = Record<string, string | number>> = {
 
 export const HONEYPOT_FIELD = "website";
 
-export const firstError = (reply: Reply | undefined, field: string) =>
+export const firstError = (reply: Pick<Reply, "fieldErrors"> | undefined, field: string) =>
   reply?.fieldErrors?.[field]?.[0];

@@ -51,11 +51,48 @@ export function submissionOf(form: FormData): Submission {
   return { form, fields };
 }
 
+/** The submission as a form (a JSON body's text fields become one), for Conform's parser. */
+export function formOf(submission: Submission): FormData {
+  if (submission.form) return submission.form;
+  const form = new FormData();
+  for (const [k, v] of Object.entries(submission.fields)) if (typeof v === "string") form.append(k, v);
+  return form;
+}
+
 /** Reads the body once: a form (url-encoded or multipart), or else a JSON object. */
 export async function readSubmission(request: Request, maxBytes = 32 * 1024): Promise<Submission> {
   if (isFormType(request.headers.get("content-type") ?? "")) return submissionOf(await readForm(request, maxBytes));
   return { form: null, fields: await readObjectBody(request, maxBytes) };
 }
+
+/** What a page action sends back: a Reply with its status (and headers). */
+export type PageAnswer = ReturnType<typeof data<Reply>>;
+
+/**
+ * The start of every page action, one form or several: the body is read once and its intent
+ * named (`fallback` for a form that sends none). The handlers get the submission; nobody reads
+ * the request again. An unreadable or oversized body is answered here, for the form
+ * `intentOnFailure` names (the one that shows the error).
+ */
+export async function readPage(
+  request: Request,
+  opts: { maxBytes?: number; fallback?: string; intentOnFailure?: string } = {},
+): Promise<{ submission: Submission; intent: string } | { answer: PageAnswer }> {
+  try {
+    const submission = await readSubmission(request, opts.maxBytes);
+    const intent = submission.fields.intent;
+    return { submission, intent: typeof intent === "string" && intent ? intent.slice(0, 40) : (opts.fallback ?? "") };
+  } catch (e) {
+    const http = httpErrorOf(e);
+    if (!http) throw e;
+    const intent = opts.intentOnFailure ? { intent: opts.intentOnFailure } : {};
+    return { answer: data<Reply>({ status: "error", detail: http.message, ...intent }, { status: http.status, headers: http.headers }) };
+  }
+}
+
+/** The answer to a form this page does not have. */
+export const unknownIntent = (intent: string) =>
+  data<Reply>({ status: "error", detail: "This page does not know that form.", intent }, 400);
 
 /** What was typed, so a form that failed keeps it (never the honeypot or private fields). */
 export function typedValues(submission: Submission): Record<string, string> {
@@ -135,7 +172,8 @@ export function parseOr400<S extends z.ZodType>(schema: S, input: unknown): z.ou
 }
 
 type HandleFormOptions<S extends z.ZodType, R> = {
-  request: Request;
+  /** The request to read, unless the route has read it already (`submission`). */
+  request?: Request;
   context: AppLoadContext | undefined;
   schema: S;
   limit: { name: string; rule: LimitRule };
@@ -159,7 +197,9 @@ export async function handleForm<S extends z.ZodType, R extends Record<string, s
   const intent = opts.intent ? { intent: opts.intent } : {};
   let submission: Submission;
   try {
-    submission = opts.submission ?? (await readSubmission(opts.request, opts.maxBytes));
+    if (opts.submission) submission = opts.submission;
+    else if (opts.request) submission = await readSubmission(opts.request, opts.maxBytes);
+    else throw new Error("handleForm needs a request or a submission");
   } catch (e) {
     const http = httpErrorOf(e);
     if (http) return data<Reply>({ status: "error", detail: http.message, ...intent }, http.status);

@@ -55,7 +55,7 @@ describe("wrong admin keys from a shared address", () => {
     expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(800);
     const form = reply(await signIn("yet-another-wrong-key"));
     expect(form.status).toBe(429);
-    expect(form.data.error).toMatch(/^Too many attempts from your connection\./);
+    expect(form.data.message).toMatch(/^Too many attempts from your connection\./);
     expect(Number(form.headers.get("Retry-After"))).toBeGreaterThan(800);
   });
 

@@ -85,7 +85,7 @@ describe("signing in at /admin", () => {
   it("a wrong key is a 401 with a message and the returnTo kept, recorded as admin.sign_in_failed, and sets no cookie", async () => {
     const r = reply(await adminPage.action(args(signInForm("not-the-key-at-all", "/admin/activity"), STAFF)));
     expect(r.status).toBe(401);
-    expect(r.data).toEqual({ error: "That admin key is not right.", returnTo: "/admin/activity" });
+    expect(r.data).toEqual({ status: "error", message: "That admin key is not right.", result: { returnTo: "/admin/activity" } });
     expect(r.headers.get("Set-Cookie")).toBeNull();
     expect(await activity()).toMatchObject([{ type: "admin.sign_in_failed", actor_ip: STAFF }]);
   });
@@ -93,14 +93,14 @@ describe("signing in at /admin", () => {
   it("an empty key is a 400 asking for it", async () => {
     const r = reply(await adminPage.action(args(signInForm("   "))));
     expect(r.status).toBe(400);
-    expect(r.data.error).toBe("Admin key required.");
+    expect(r.data.message).toBe("Admin key required.");
   });
 
   it("a sixth wrong key is a 429, and another address can still sign in", async () => {
     for (let i = 0; i < 5; i++) await adminPage.action(args(signInForm(`wrong-${i}`), "10.0.0.78"));
     const r = reply(await adminPage.action(args(signInForm("wrong-6"), "10.0.0.78")));
     expect(r.status).toBe(429);
-    expect(r.data.error).toMatch(/^Too many attempts from your connection\./);
+    expect(r.data.message).toMatch(/^Too many attempts from your connection\./);
     const other = await signIn("10.0.0.79");
     expect(other.res.status).toBe(302);
   });

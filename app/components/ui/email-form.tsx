@@ -13,7 +13,7 @@ type Props = {
   buttonLabel: string;
   text: EmailFormText;
   /** The page's own action reply, when the form was posted without JavaScript. */
-  serverReply?: Reply;
+  serverReply?: Reply<unknown>;
   className?: string;
   buttonClassName?: string;
   /** Event name prefix for tracking: `<name>.submit`, `.success`, `.error`. */
@@ -25,13 +25,13 @@ type Props = {
  * disabled while empty or sending, the pending label, and the field cleared on success.
  */
 export function EmailForm({ action, hidden = {}, label, buttonLabel, text, serverReply, className, buttonClassName, trackAs }: Props) {
-  const fetcher = useFetcher<Reply>();
+  const fetcher = useFetcher<Reply<unknown>>();
   const hydrated = useHydrated();
   const id = useId();
   const reply = fetcher.data ?? serverReply;
   const busy = fetcher.state !== "idle";
   const [email, setEmail] = useState(reply?.status === "error" ? (reply.values?.email ?? "") : "");
-  const seen = useRef<Reply | undefined>(undefined);
+  const seen = useRef<Reply<unknown> | undefined>(undefined);
   useEffect(() => {
     if (fetcher.data && fetcher.data !== seen.current) {
       seen.current = fetcher.data;

@@ -22,10 +22,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function AdminHome({ loaderData, actionData }: Route.ComponentProps) {
   const shell = useRouteLoaderData<typeof shellLoader>("routes/admin/layout");
   if (!loaderData) {
-    const returnTo = actionData?.returnTo ?? (shell && !shell.signedIn ? shell.returnTo : STAFF_HOME);
+    const returnTo = actionData?.result?.returnTo ?? (shell && !shell.signedIn ? shell.returnTo : STAFF_HOME);
     return (
       <div className="narrow">
-        <AdminSignIn returnTo={returnTo} error={actionData?.error} />
+        <AdminSignIn returnTo={returnTo} error={actionData?.message} />
       </div>
     );
   }

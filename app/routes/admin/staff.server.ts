@@ -1,4 +1,5 @@
 import { data, redirect, type AppLoadContext } from "react-router";
+import type { Reply } from "~/lib/forms";
 import { listActivity } from "~/features/activity/activity.server";
 import { staffSignedIn, staffSignedOut } from "~/features/admin/staff-sessions.server";
 import { staff } from "~/lib/actor";
@@ -15,7 +16,8 @@ import { asRouteError, clientAddress, safeReturnPath } from "~/lib/http.server";
 import { STAFF_HOME } from "~/features/admin/staff-screen";
 import { wrongKeySummary } from "~/features/admin/wrong-keys.server";
 
-export type SignInReply = { error: string; returnTo: string };
+/** A refused sign-in carries where the form returns to, so the next try goes back there. */
+export type SignInResult = { returnTo: string };
 
 /** Where the sign-in form sends staff back to: the screen they opened (on /admin, its ?returnTo=). */
 function signInReturnTo(url: URL) {
@@ -54,13 +56,16 @@ export async function staffSessionAction(request: Request, context: AppLoadConte
   }
   const key = String(form.get("key") ?? "").trim();
   const returnTo = safeReturnPath(form.get("returnTo"));
-  if (!key) return data<SignInReply>({ error: "Admin key required.", returnTo }, 400);
+  if (!key) return data<Reply<SignInResult>>({ status: "error", message: "Admin key required.", result: { returnTo } }, 400);
   const check = await checkAdminKey(key, address, "form");
   if (!check.ok) {
     const headers: Record<string, string> = check.retryAfterSeconds
       ? { "Retry-After": String(check.retryAfterSeconds) }
       : {};
-    return data<SignInReply>({ error: check.error, returnTo }, { status: check.status, headers });
+    return data<Reply<SignInResult>>(
+      { status: "error", message: check.error, retryAfter: check.retryAfterSeconds, result: { returnTo } },
+      { status: check.status, headers },
+    );
   }
   await staffSignedIn(db, staff(address));
   throw redirect(returnTo, { headers: { "Set-Cookie": await createAdminSessionCookie(request, address) } });

@@ -1,14 +1,13 @@
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import { BadgeCard } from "~/features/team-badges/components/badge-card";
-import { BadgeDialog, type GenShareReply } from "~/features/team-badges/components/badge-dialog";
+import { BadgeDialog } from "~/features/team-badges/components/badge-dialog";
 import { BadgeFilters, badgesHref } from "~/features/team-badges/components/badge-filters";
 import { VerifyBox } from "~/features/team-badges/components/verify-box";
 import { genShareAction } from "~/routes/badges/team-badges.server";
 import { parseBadgeQuery } from "~/features/team-badges/team-badges.schema";
 import { badgeLinks, findTeamBadge, listTeamBadges, verifyTeamBadge } from "~/features/team-badges/team-badges.server";
 import { isAdminSession } from "~/lib/admin.server";
-import { readForm } from "~/lib/submission.server";
-import { asRouteError } from "~/lib/http.server";
+import { readPage, unknownIntent } from "~/lib/submission.server";
 import { pageMeta } from "~/lib/meta";
 import badgesCss from "~/styles/badges.css?url";
 import type { Route } from "./+types/badges";
@@ -59,9 +58,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await asRouteError(() => readForm(request));
-  if (form.get("intent") === "gen-share") return genShareAction(request, context, form);
-  return data<GenShareReply>({ intent: "gen-share", ok: false, message: "Failed: unknown action." }, 400);
+  const page = await readPage(request, { intentOnFailure: "gen-share" });
+  if ("answer" in page) return page.answer;
+  switch (page.intent) {
+    case "gen-share":
+      return genShareAction(request, context, page.submission);
+    default:
+      return unknownIntent(page.intent);
+  }
 }
 
 export default function Badges({ loaderData, actionData }: Route.ComponentProps) {

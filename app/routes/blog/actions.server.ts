@@ -2,36 +2,18 @@ import { data, type AppLoadContext } from "react-router";
 import { clientIdCookie, newClientId, readClientId } from "~/features/analytics/analytics.server";
 import { newsletterAction } from "~/routes/site/newsletter.server";
 import { env } from "~/lib/env.server";
-import { readForm } from "~/lib/submission.server";
+import type { Submission } from "~/lib/submission.server";
 import { clientAddress, HttpError, httpErrorOf } from "~/lib/http.server";
 import { consume, tooManyMessage, type LimitRule } from "~/lib/rate-limit.server";
 import { BLOG_MESSAGES, feedbackPollId, postPollId } from "~/features/blog/blog";
 import { PollVoteSchema, ReactionSchema } from "~/features/blog/blog.schema";
 import { clientReactions, clientVotes, toggleReaction, vote } from "~/features/blog/blog.server";
-import type { BlogReply } from "~/features/blog/components/blog-reply";
+import type { BlogReply, BlogResult } from "~/features/blog/components/blog-reply";
 
 // Reactions and votes are cheap and idempotent per client; the limit only stops floods.
 const ENGAGE_LIMIT: LimitRule = { points: 120, durationSeconds: 600 };
 
 type Reply = ReturnType<typeof data<BlogReply>>;
-
-/**
- * The form body for the intent switch, read from a copy: the subscribe handler reads the
- * request itself. An unreadable body is answered in the page's words.
- */
-export async function readBlogForm(request: Request): Promise<FormData | Reply> {
-  try {
-    return await readForm(request.clone());
-  } catch (e) {
-    const http = httpErrorOf(e);
-    if (http) return data<BlogReply>({ status: "error", detail: http.message }, http.status);
-    throw e;
-  }
-}
-
-export function unknownIntent(intent: unknown) {
-  return data<BlogReply>({ status: "error", detail: "This page does not know that form.", intent: String(intent ?? "") }, 400);
-}
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -63,21 +45,21 @@ async function engage(
   intent: "react" | "vote",
   request: Request,
   context: AppLoadContext,
-  run: (cid: string) => Promise<BlogReply>,
+  run: (cid: string) => Promise<BlogResult>,
   /** Named in every answer, errors too, so the right form shows it (the poll id). */
-  about: Partial<BlogReply> = {},
+  about: BlogResult = {},
 ): Promise<Reply> {
   const { cid, headers } = clientIdFor(request, context);
   const limited = await consume("blog-engage", ENGAGE_LIMIT, clientAddress(context));
   if (!limited.ok) {
     headers.set("Retry-After", String(limited.retryAfterSeconds));
-    return data<BlogReply>({ status: "error", intent, ...about, detail: tooManyMessage(limited.retryAfterSeconds) }, { status: 429, headers });
+    return data<BlogReply>({ status: "error", intent, result: about, detail: tooManyMessage(limited.retryAfterSeconds) }, { status: 429, headers });
   }
   try {
-    return data<BlogReply>({ ...(await run(cid)), intent, ...about }, { headers });
+    return data<BlogReply>({ status: "success", intent, result: { ...(await run(cid)), ...about } }, { headers });
   } catch (e) {
     const http = httpErrorOf(e);
-    if (http) return data<BlogReply>({ status: "error", intent, ...about, detail: http.message }, { status: http.status, headers });
+    if (http) return data<BlogReply>({ status: "error", intent, result: about, detail: http.message }, { status: http.status, headers });
     throw e;
   }
 }
@@ -88,13 +70,13 @@ const firstIssue = (error: { issues: { message: string }[] }) => error.issues[0]
  * intent=react: adds the client's reaction to the post, or with undo=1 takes it back. The
  * reply carries the post's counts and the reactions this client has given.
  */
-export function reactAction(request: Request, context: AppLoadContext, slug: string, form: FormData) {
+export function reactAction(request: Request, context: AppLoadContext, slug: string, fields: Record<string, unknown>) {
   return engage("react", request, context, async (cid) => {
-    const parsed = ReactionSchema.safeParse({ slug, reaction: form.get("reaction"), undo: form.get("undo") ?? undefined, cid });
+    const parsed = ReactionSchema.safeParse({ slug, reaction: fields.reaction, undo: fields.undo ?? undefined, cid });
     if (!parsed.success) throw new HttpError(400, firstIssue(parsed.error));
     const db = context.db;
     const counts = await toggleReaction(db, { ...parsed.data, cid });
-    return { status: "success", counts, chosen: await clientReactions(db, slug, cid) };
+    return { counts, chosen: await clientReactions(db, slug, cid) };
   });
 }
 
@@ -103,10 +85,10 @@ export function reactAction(request: Request, context: AppLoadContext, slug: str
  * "Inspired me:4"). The question poll answers its counts; the feedback poll keeps them hidden
  * and answers only this client's ratings.
  */
-export function voteAction(request: Request, context: AppLoadContext, slug: string, form: FormData) {
-  const poll = String(form.get("id") ?? "").slice(0, 100);
+export function voteAction(request: Request, context: AppLoadContext, slug: string, fields: Record<string, unknown>) {
+  const poll = String(fields.id ?? "").slice(0, 100);
   return engage("vote", request, context, async (cid) => {
-    const parsed = PollVoteSchema.safeParse({ id: form.get("id"), option: form.get("option"), cid });
+    const parsed = PollVoteSchema.safeParse({ id: fields.id, option: fields.option, cid });
     if (!parsed.success) throw new HttpError(400, firstIssue(parsed.error));
     const { id, option } = parsed.data;
     const feedback = id === feedbackPollId(slug);
@@ -114,7 +96,7 @@ export function voteAction(request: Request, context: AppLoadContext, slug: stri
     const db = context.db;
     const counts = await vote(db, { id, option, cid });
     const mine = await clientVotes(db, id, cid);
-    return feedback ? { status: "success", mine } : { status: "success", options: counts, mine };
+    return feedback ? { mine } : { options: counts, mine };
   }, { poll });
 }
 
@@ -122,8 +104,8 @@ export function voteAction(request: Request, context: AppLoadContext, slug: stri
  * intent=subscribe: the newsletter sign-up with the box's source (blogs:index, blogs:{slug}).
  * A failure shows the server's words, else the blog's 'Something went wrong'.
  */
-export async function subscribeAction(request: Request, context: AppLoadContext): Promise<Reply> {
-  const reply = await newsletterAction(request, context);
+export async function subscribeAction(request: Request, context: AppLoadContext, submission?: Submission): Promise<Reply> {
+  const reply = await newsletterAction(request, context, submission ? { submission, intent: "subscribe" } : undefined);
   const r = reply.data;
   let detail = r.detail;
   if (r.status === "error" && !detail && !r.fieldErrors?.email) {

@@ -1,8 +1,9 @@
-import { isRouteErrorResponse, type ShouldRevalidateFunction } from "react-router";
+import { type ShouldRevalidateFunction } from "react-router";
 import { BLOG_INDEX_SOURCE, BLOG_MESSAGES } from "~/features/blog/blog";
 import { subscribeAction } from "~/routes/blog/actions.server";
 import { listPostCards } from "~/features/blog/blog.server";
 import { replyFor, type BlogReply } from "~/features/blog/components/blog-reply";
+import { networkSafe } from "~/lib/client-action";
 import { BlogSubscribe } from "~/features/blog/components/blog-subscribe";
 import { PostListCard } from "~/features/blog/components/post-card";
 import { toCard } from "~/features/blog/components/post-format";
@@ -33,14 +34,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 /** A dropped connection becomes a reply the box can word, instead of an error page. */
-export async function clientAction({ serverAction }: Route.ClientActionArgs): Promise<BlogReply> {
-  try {
-    return await serverAction();
-  } catch (e) {
-    if (e instanceof Response) throw e;
-    return { status: "error", intent: "subscribe", detail: isRouteErrorResponse(e) ? BLOG_MESSAGES.subscribeFailed : BLOG_MESSAGES.networkError, network: !isRouteErrorResponse(e) };
-  }
-}
+export const clientAction = ({ serverAction }: Route.ClientActionArgs) =>
+  networkSafe<BlogReply>(serverAction, (network) => ({
+    status: "error",
+    intent: "subscribe",
+    network,
+    detail: network ? BLOG_MESSAGES.networkError : BLOG_MESSAGES.subscribeFailed,
+  }));
 
 // A sign-up changes nothing on the page: no need to reload the list (nor to fail offline).
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) =>

@@ -10,7 +10,9 @@ import {
   postPollId,
   relatedPosts,
 } from "~/features/blog/blog";
-import { clientIdOf, reactAction, readBlogForm, subscribeAction, unknownIntent, voteAction } from "~/routes/blog/actions.server";
+import { clientIdOf, reactAction, subscribeAction, voteAction } from "~/routes/blog/actions.server";
+import { networkSafe } from "~/lib/client-action";
+import { readPage, unknownIntent } from "~/lib/submission.server";
 import { clientReactions, clientVotes, getPost, listPostCards, pollCounts, reactionCounts } from "~/features/blog/blog.server";
 import { replyFor, type BlogReply } from "~/features/blog/components/blog-reply";
 import { BlogSubscribe } from "~/features/blog/components/blog-subscribe";
@@ -99,33 +101,34 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 
 /** The page's forms, by intent: react, vote, subscribe. */
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const form = await readBlogForm(request);
-  if (!(form instanceof FormData)) return form;
-  switch (form.get("intent")) {
+  const page = await readPage(request);
+  if ("answer" in page) return page.answer;
+  const { submission, intent } = page;
+  switch (intent) {
     case "react":
-      return reactAction(request, context, params.slug, form);
+      return reactAction(request, context, params.slug, submission.fields);
     case "vote":
-      return voteAction(request, context, params.slug, form);
+      return voteAction(request, context, params.slug, submission.fields);
     case "subscribe":
-      return subscribeAction(request, context);
+      return subscribeAction(request, context, submission);
     default:
-      return unknownIntent(form.get("intent"));
+      return unknownIntent(intent);
   }
 }
 
 /** A dropped connection becomes a reply the forms can word (and roll back), not an error page. */
-export async function clientAction({ serverAction, request }: Route.ClientActionArgs): Promise<BlogReply> {
-  const sent = request.clone();
-  try {
-    return await serverAction();
-  } catch (e) {
-    if (e instanceof Response) throw e;
-    const form = await sent.formData().catch(() => undefined);
-    const intent = String(form?.get("intent") ?? "");
-    const poll = intent === "vote" ? String(form?.get("id") ?? "") : undefined;
-    const network = !isRouteErrorResponse(e);
-    return { status: "error", intent, poll, network, detail: network ? BLOG_MESSAGES.networkError : BLOG_MESSAGES.subscribeFailed };
-  }
+export async function clientAction({ serverAction, request }: Route.ClientActionArgs) {
+  // Which form was sent, so a failure shows on it (and on the right poll).
+  const form = await request.clone().formData().catch(() => undefined);
+  const intent = String(form?.get("intent") ?? "");
+  const poll = intent === "vote" ? String(form?.get("id") ?? "") : undefined;
+  return networkSafe<BlogReply>(serverAction, (network) => ({
+    status: "error",
+    intent,
+    result: poll === undefined ? undefined : { poll },
+    network,
+    detail: network ? BLOG_MESSAGES.networkError : BLOG_MESSAGES.subscribeFailed,
+  }));
 }
 
 // Reactions, votes and sign-ups answer with what changed: no need to reload the post.

@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "react-router";
-import { handleForm } from "~/lib/submission.server";
+import { handleForm, type Submission } from "~/lib/submission.server";
 import { DomainError, onField } from "~/lib/domain-error";
 import { limits } from "~/lib/rate-limit.server";
 import { BadgeOrderSchema } from "~/features/badges/badge-order.schema";
@@ -25,9 +25,10 @@ async function portraitFrom(formData: FormData): Promise<Buffer | null> {
  * The /event confirmation form (a multipart POST, with or without JavaScript). The portrait
  * arrives either cropped in the browser or as the original file, cropped here.
  */
-export function badgeOrderAction(request: Request, context: AppLoadContext) {
+export function badgeOrderAction(context: AppLoadContext, submission: Submission) {
   return handleForm({
-    request,
+    submission,
+    intent: "order",
     context,
     schema: BadgeOrderSchema,
     maxBytes: BADGE_FORM_MAX_BYTES,

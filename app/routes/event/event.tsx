@@ -1,16 +1,17 @@
 import { useState } from "react";
-import { data, isRouteErrorResponse, Link, useMatches, useNavigate, useSearchParams } from "react-router";
+import { data, Link, useMatches, useNavigate, useSearchParams } from "react-router";
 import { Logo } from "~/components/layout/logo";
 import { FormStatus } from "~/components/ui/form-parts";
 import { BADGE_FORM_MAX_BYTES, badgeOrderAction } from "~/routes/event/badge-order.server";
 import { ORDER_SUCCESS, OrderDialog } from "~/features/badges/components/order-dialog";
+import { networkSafe } from "~/lib/client-action";
 import type { Reply } from "~/lib/forms";
 import { ShareInvite } from "~/features/badges/components/share-invite";
 import { TierGrid } from "~/features/badges/components/tier-grid";
 import { EVENT, findTier, formatKes } from "~/features/badges/tiers";
 import { NewsletterForm } from "~/features/newsletter/components/newsletter-form";
 import { newsletterAction } from "~/routes/site/newsletter.server";
-import { readForm } from "~/lib/submission.server";
+import { readPage, unknownIntent } from "~/lib/submission.server";
 import { HttpError } from "~/lib/http.server";
 import { admitPublicBody, type BodySlot } from "~/lib/upload-guard.server";
 import { pageMeta, publicOrigin } from "~/lib/meta";
@@ -28,17 +29,6 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     path: "/event",
   });
 
-/** The page's two forms: the update-list box (which carries no intent field) and the badge order. */
-async function readIntent(request: Request) {
-  const multipart = (request.headers.get("content-type") ?? "").includes("multipart/form-data");
-  try {
-    const fd = await readForm(request.clone(), multipart ? BADGE_FORM_MAX_BYTES : 32 * 1024);
-    return String(fd.get("intent") ?? "subscribe");
-  } catch {
-    return multipart ? "order" : "subscribe"; // that handler answers the size error in its own words
-  }
-}
-
 export async function action({ request, context }: Route.ActionArgs) {
   // A portrait upload is admitted (counted against the address, a site-wide slot) before it is read.
   let slot: BodySlot | undefined;
@@ -55,22 +45,27 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
+/** The page's two forms, from one read of the body: the badge order, and the update-list box (which sends no intent). */
 async function answer(request: Request, context: Route.ActionArgs["context"]) {
-  const intent = await readIntent(request);
-  const handler = intent === "order" ? badgeOrderAction : intent === "subscribe" ? newsletterAction : null;
-  if (!handler) return data<Reply>({ status: "error", detail: "This page does not know that form.", intent }, 400);
-  const reply = await handler(request, context);
-  return data<Reply>({ ...reply.data, intent }, reply.init ?? undefined);
+  const multipart = (request.headers.get("content-type") ?? "").includes("multipart/form-data");
+  const page = await readPage(request, {
+    maxBytes: multipart ? BADGE_FORM_MAX_BYTES : 32 * 1024,
+    fallback: "subscribe",
+    intentOnFailure: multipart ? "order" : "subscribe",
+  });
+  if ("answer" in page) return page.answer;
+  switch (page.intent) {
+    case "order":
+      return badgeOrderAction(context, page.submission);
+    case "subscribe":
+      return newsletterAction(request, context, page);
+    default:
+      return unknownIntent(page.intent);
+  }
 }
 
 /** A dropped connection becomes a reply the forms can word, instead of an error page. */
-export async function clientAction({ serverAction }: Route.ClientActionArgs): Promise<Reply> {
-  try {
-    return await serverAction();
-  } catch (e) {
-    return isRouteErrorResponse(e) ? { status: "error" } : { status: "error", network: true };
-  }
-}
+export const clientAction = ({ serverAction }: Route.ClientActionArgs) => networkSafe<Reply>(serverAction);
 
 export default function EventPage({ actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();

@@ -13,10 +13,9 @@ import {
   changeQuantityAction,
   checkoutAction,
   readBagId,
-  readStoreForm,
   removeLineAction,
-  unknownIntent,
 } from "~/routes/merch/store.server";
+import { readPage, unknownIntent } from "~/lib/submission.server";
 import { pageMeta, publicOrigin } from "~/lib/meta";
 import { site } from "~/lib/site";
 import { trackEvent } from "~/lib/track";
@@ -67,19 +66,20 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, current
     : defaultShouldRevalidate;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await readStoreForm(request);
-  if (!(form instanceof FormData)) return form;
-  switch (form.get("intent")) {
+  const page = await readPage(request);
+  if ("answer" in page) return page.answer;
+  const bagId = readBagId(request);
+  switch (page.intent) {
     case "add":
-      return addToBagAction(request, context, form);
+      return addToBagAction(context, page.submission, bagId);
     case "qty":
-      return changeQuantityAction(request, context, form);
+      return changeQuantityAction(context, page.submission, bagId);
     case "remove":
-      return removeLineAction(request, context, form);
+      return removeLineAction(context, page.submission, bagId);
     case "checkout":
-      return checkoutAction(request, context, form);
+      return checkoutAction(context, page.submission, bagId);
     default:
-      return unknownIntent(form.get("intent"));
+      return unknownIntent(page.intent);
   }
 }
 

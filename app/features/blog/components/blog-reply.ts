@@ -1,25 +1,24 @@
 import type { Reply } from "~/lib/forms";
 import type { Reaction, ReactionCounts } from "../blog";
 
-/** What the blog pages' actions answer: a form reply, named by its intent, with the new counts. */
-export type BlogReply = Reply & {
-  intent?: string;
+/** What the blog pages' replies carry besides the words (each named by its intent): the new counts. */
+export type BlogResult = {
   /** intent=react: the post's counts and this client's reactions after the change. */
   counts?: ReactionCounts;
   chosen?: Reaction[];
-  /** intent=vote: which poll, its counts (never for the feedback poll) and this client's votes. */
+  /** intent=vote: which poll (errors too), its counts (never for the feedback poll) and this client's votes. */
   poll?: string;
   options?: Record<string, number>;
   mine?: string[];
-  /** The request never reached the server (JavaScript on, connection dropped). */
-  network?: boolean;
 };
+
+export type BlogReply = Reply<BlogResult>;
 
 /** The reply when it answers `intent` (and for votes, `poll`), else nothing. */
 export function replyFor(reply: unknown, intent: string, poll?: string): BlogReply | undefined {
   const r = reply as BlogReply | undefined;
   if (!r || r.intent !== intent) return undefined;
-  if (poll !== undefined && r.poll !== poll) return undefined;
+  if (poll !== undefined && r.result?.poll !== poll) return undefined;
   return r;
 }
 

@@ -31,9 +31,9 @@ export function QuestionPoll({ slug, pollId, question, counts: serverCounts, min
     const before = pending.current;
     pending.current = null;
     const reply = fetcher.data;
-    if (reply?.status === "success" && reply.options) {
-      setCounts(reply.options);
-      setMine(reply.mine ?? []);
+    if (reply?.status === "success" && reply.result?.options) {
+      setCounts(reply.result.options);
+      setMine(reply.result.mine ?? []);
       setError(undefined);
     } else {
       setCounts(before.counts);

@@ -58,9 +58,9 @@ export function ReactionBar({ slug, counts: serverCounts, chosen: serverChosen, 
     const before = pending.current;
     pending.current = null;
     const reply = fetcher.data;
-    if (reply?.status === "success" && reply.counts) {
-      setCounts(reply.counts);
-      const mine = (reply.chosen ?? []).filter(isReaction);
+    if (reply?.status === "success" && reply.result?.counts) {
+      setCounts(reply.result.counts);
+      const mine = (reply.result.chosen ?? []).filter(isReaction);
       setChosen(mine);
       writeLocal(storageKey(slug), mine);
       setError(undefined);

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import type { Reply } from "~/lib/forms";
 import { Link, useFetcher, useNavigate } from "react-router";
 import { useUrlDialog } from "~/components/ui/url-dialog";
 import { badgeImagePath, categoryLabel, type TeamBadge } from "../team-badges";
@@ -13,7 +14,6 @@ export type BadgeLinks = {
   downloadName: string;
 };
 
-export type GenShareReply = { intent: "gen-share"; ok: boolean; message: string };
 
 export const NOT_ISSUED_TEXT =
   "This badge hasn't been issued to a holder yet. Complete the requirements to earn and verify it.";
@@ -37,14 +37,14 @@ export function BadgeDialog({
   /** This dialog's own address, where the staff form posts. */
   selfHref: string;
   isAdmin: boolean;
-  genShareReply?: GenShareReply;
+  genShareReply?: Reply;
 }) {
   const navigate = useNavigate();
   const { ref, hydrated, close, dialogProps } = useUrlDialog(() =>
     navigate(closeHref, { replace: true, preventScrollReset: true }),
   );
   const [status, setStatus] = useState("");
-  const fetcher = useFetcher<GenShareReply>();
+  const fetcher = useFetcher<Reply>();
   const shareReply = fetcher.data ?? genShareReply;
 
   useEffect(() => trackEvent("badge.view", { id: badge.id }), [badge.id]);
@@ -143,8 +143,8 @@ export function BadgeDialog({
                 <button type="submit" className="button-ghost button-small" disabled={fetcher.state !== "idle"}>
                   Gen Share File
                 </button>
-                <span role="status" className={shareReply ? (shareReply.ok ? "ok" : "err") : undefined}>
-                  {shareReply?.message ?? ""}
+                <span role="status" className={shareReply ? (shareReply.status === "success" ? "ok" : "err") : undefined}>
+                  {shareReply?.message ?? (shareReply?.detail ? `Failed: ${shareReply.detail}` : "")}
                 </span>
               </fetcher.Form>
             ) : null}
