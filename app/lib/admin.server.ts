@@ -1,7 +1,8 @@
 import crypto from "node:crypto";
 import { createCookie, data, redirect, type AppLoadContext, type Cookie } from "react-router";
 import { recordWrongKey } from "~/features/admin/wrong-keys.server";
-import { getDb, nowIso } from "./db.server";
+import { endStaffSession, findStaffSession, openStaffSession, type StaffSessionRow } from "~/features/admin/staff-sessions.server";
+import { getDb } from "./db.server";
 import { env } from "./env.server";
 import { clientAddress, HttpError, isCrossSiteBrowserRequest, isSameSiteFormPost } from "./http.server";
 import { consume, tooManyMessage, type LimitRule } from "./rate-limit.server";
@@ -52,7 +53,7 @@ export async function checkAdminKey(key: string, address: string, via: "form" | 
   return { ok: false, status: 401, error: "That admin key is not right." };
 }
 
-export type StaffSession = { id: string; createdAt: string; expiresAt: string };
+export type StaffSession = StaffSessionRow;
 
 // The staff layout and the screen below it both ask for the same request: one lookup.
 const lookups = new WeakMap<Request, Promise<StaffSession | null>>();
@@ -75,13 +76,7 @@ async function readSessionId(request: Request): Promise<string | null> {
 async function readStaffSession(request: Request): Promise<StaffSession | null> {
   const sessionId = await readSessionId(request);
   if (!sessionId) return null;
-  const row = await (await getDb())
-    .selectFrom("staff_sessions")
-    .selectAll()
-    .where("id", "=", rowId(sessionId))
-    .executeTakeFirst();
-  if (!row || row.expires_at <= nowIso() || !safeEqual(row.key_fingerprint, adminKeyFingerprint())) return null;
-  return { id: row.id, createdAt: row.created_at, expiresAt: row.expires_at };
+  return findStaffSession(await getDb(), rowId(sessionId), adminKeyFingerprint(), safeEqual);
 }
 
 export async function isAdminSession(request: Request): Promise<boolean> {
@@ -96,29 +91,12 @@ export async function isAdminSession(request: Request): Promise<boolean> {
 export async function createAdminSessionCookie(request: Request, address = ""): Promise<string> {
   const sessionId = crypto.randomBytes(32).toString("base64url");
   const previous = await readSessionId(request);
-  const now = new Date();
-  const fingerprint = adminKeyFingerprint();
-  await (await getDb()).transaction().execute(async (trx) => {
-    await trx
-      .deleteFrom("staff_sessions")
-      .where((eb) =>
-        eb.or([
-          eb("expires_at", "<=", now.toISOString()),
-          eb("key_fingerprint", "!=", fingerprint),
-          ...(previous ? [eb("id", "=", rowId(previous))] : []),
-        ]),
-      )
-      .execute();
-    await trx
-      .insertInto("staff_sessions")
-      .values({
-        id: rowId(sessionId),
-        key_fingerprint: fingerprint,
-        created_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + SESSION_SECONDS * 1000).toISOString(),
-        actor_ip: address.slice(0, 64),
-      })
-      .execute();
+  await openStaffSession(await getDb(), {
+    rowId: rowId(sessionId),
+    replaces: previous ? rowId(previous) : null,
+    fingerprint: adminKeyFingerprint(),
+    seconds: SESSION_SECONDS,
+    address,
   });
   return sessionCookie().serialize(sessionId);
 }
@@ -126,13 +104,8 @@ export async function createAdminSessionCookie(request: Request, address = ""): 
 /** Ends the request's session on the server and answers the Set-Cookie value that clears it. */
 export async function destroyAdminSessionCookie(request: Request): Promise<string> {
   const sessionId = await readSessionId(request);
-  if (sessionId) await (await getDb()).deleteFrom("staff_sessions").where("id", "=", rowId(sessionId)).execute();
+  if (sessionId) await endStaffSession(await getDb(), rowId(sessionId));
   return sessionCookie().serialize("", { maxAge: undefined, expires: new Date(0) });
-}
-
-/** Ends every staff session, on every device. */
-export async function endAllStaffSessions() {
-  await (await getDb()).deleteFrom("staff_sessions").execute();
 }
 
 /**

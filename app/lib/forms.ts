@@ -2,7 +2,7 @@
  * The answer every HTML form action gives; the form's component turns it into words. `R` is
  * what the success view needs (an order reference, say).
  */
-export type Reply<R = Record<string, string | number>> = {
+export type Reply<R = unknown> = {
   status: "success" | "error";
   /** Which of a page's forms this answers. */
   intent?: string;

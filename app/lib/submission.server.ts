@@ -66,7 +66,7 @@ export async function readSubmission(request: Request, maxBytes = 32 * 1024): Pr
 }
 
 /** What a page action sends back: a Reply with its status (and headers). */
-export type PageAnswer = ReturnType<typeof data<Reply>>;
+export type PageAnswer = ReturnType<typeof data<Reply<never>>>;
 
 /**
  * The start of every page action, one form or several: the body is read once and its intent
@@ -86,13 +86,13 @@ export async function readPage(
     const http = httpErrorOf(e);
     if (!http) throw e;
     const intent = opts.intentOnFailure ? { intent: opts.intentOnFailure } : {};
-    return { answer: data<Reply>({ status: "error", detail: http.message, ...intent }, { status: http.status, headers: http.headers }) };
+    return { answer: data<Reply<never>>({ status: "error", detail: http.message, ...intent }, { status: http.status, headers: http.headers }) };
   }
 }
 
 /** The answer to a form this page does not have. */
 export const unknownIntent = (intent: string) =>
-  data<Reply>({ status: "error", detail: "This page does not know that form.", intent }, 400);
+  data<Reply<never>>({ status: "error", detail: "This page does not know that form.", intent }, 400);
 
 /** What was typed, so a form that failed keeps it (never the honeypot or private fields). */
 export function typedValues(submission: Submission): Record<string, string> {
@@ -191,9 +191,10 @@ type HandleFormOptions<S extends z.ZodType, R> = {
  * The HTML action recipe: read once, intake, one feature call. Bad input is a 400 reply that
  * keeps what was typed; the limit is a 429; a feature's DomainError keeps its field.
  */
-export async function handleForm<S extends z.ZodType, R extends Record<string, string | number> | void>(
+export async function handleForm<S extends z.ZodType, R extends object | void = void>(
   opts: HandleFormOptions<S, R>,
 ) {
+  type Out = Reply<Exclude<R, void>>;
   const intent = opts.intent ? { intent: opts.intent } : {};
   let submission: Submission;
   try {
@@ -202,7 +203,7 @@ export async function handleForm<S extends z.ZodType, R extends Record<string, s
     else throw new Error("handleForm needs a request or a submission");
   } catch (e) {
     const http = httpErrorOf(e);
-    if (http) return data<Reply>({ status: "error", detail: http.message, ...intent }, http.status);
+    if (http) return data<Out>({ status: "error", detail: http.message, ...intent }, http.status);
     throw e;
   }
   const values = typedValues(submission);
@@ -210,11 +211,11 @@ export async function handleForm<S extends z.ZodType, R extends Record<string, s
   switch (taken.kind) {
     case "trap":
       // Looks like a bot: answer as if all went well, keep nothing.
-      return data<Reply>({ status: "success", ...intent }, 200);
+      return data<Out>({ status: "success", ...intent }, 200);
     case "invalid":
-      return data<Reply>({ status: "error", fieldErrors: taken.fieldErrors, values, ...intent }, 400);
+      return data<Out>({ status: "error", fieldErrors: taken.fieldErrors, values, ...intent }, 400);
     case "limited":
-      return data<Reply>(
+      return data<Out>(
         { status: "error", detail: taken.message, retryAfter: taken.retryAfterSeconds, values, ...intent },
         { status: 429, headers: { "Retry-After": String(taken.retryAfterSeconds) } },
       );
@@ -225,16 +226,16 @@ export async function handleForm<S extends z.ZodType, R extends Record<string, s
   } catch (e) {
     const http = httpErrorOf(e);
     if (http) {
-      const reply: Reply = http.field
+      const reply: Out = http.field
         ? { status: "error", fieldErrors: { [http.field]: [http.message] }, values, ...intent }
         : { status: "error", detail: http.message, values, ...intent };
-      return data<Reply>(reply, { status: http.status, headers: http.headers });
+      return data<Out>(reply, { status: http.status, headers: http.headers });
     }
     // Nothing was saved and the visitor is told so (with the spec's email fallback).
     console.error("[form] could not complete a submission", e);
-    return data<Reply>({ status: "error", detail: "the server could not save it", values, ...intent }, 500);
+    return data<Out>({ status: "error", detail: "the server could not save it", values, ...intent }, 500);
   }
-  return data<Reply>({ status: "success", result: result ?? undefined, ...intent }, 200);
+  return data<Out>({ status: "success", result: (result ?? undefined) as Exclude<R, void> | undefined, ...intent }, 200);
 }
 
 /**

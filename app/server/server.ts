@@ -172,7 +172,7 @@ export async function startServer() {
   console.log(`[http] serving ${config.publicUrl} (listening on ${config.host}:${config.port}, pid ${process.pid})`);
   // Load the badge renderer's fonts and measurements now, not on the first staff click.
   setTimeout(() => {
-    import("~/features/badges/render/kit.server")
+    import("~/features/event-badges/kit-render/kit.server")
       .then((m) => m.warmKit())
       .catch((e) => console.warn("[render] warm-up failed", e));
   }, 250).unref();

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { BadgeOrderSchema } from "~/features/badges/badge-order.schema";
-import { submitBadgeOrder } from "~/features/badges/badge-orders.server";
+import { BadgeOrderSchema } from "~/features/event-badges/badge-order.schema";
+import { submitBadgeOrder } from "~/features/event-badges/badge-orders.server";
 import type { Db } from "~/lib/db.server";
 import { drainOutbox } from "~/lib/email.server";
 import { DomainError } from "~/lib/domain-error";

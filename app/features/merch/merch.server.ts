@@ -21,6 +21,8 @@ import {
   type MerchColor,
   type MerchItem,
   type MerchOrderStatus,
+  type MerchOrderView,
+  type PricedLine,
 } from "./merch";
 import type { CheckoutInput } from "./merch.schema";
 
@@ -110,15 +112,6 @@ function checkChoice(item: MerchItem | undefined, color: string | null, size: st
     size: item.sizes.length > 0 ? size : null,
   };
 }
-
-export type PricedLine = {
-  itemId: string;
-  name: string;
-  price: number;
-  quantity: number;
-  color: MerchColor | null;
-  size: string | null;
-};
 
 /**
  * Prices lines from the catalogue: the client's prices and total are never used. Unknown or
@@ -243,22 +236,6 @@ export async function changeBagLine(db: Db, bagId: string | null, key: string, q
 }
 
 // ---------------------------------------------------------------- orders
-
-export type MerchOrderView = {
-  id: string;
-  ts: string;
-  status: MerchOrderStatus;
-  reviewedAt: string | null;
-  staffNotes: string;
-  customerName: string;
-  customerEmail: string;
-  customerPhone: string;
-  notes: string;
-  paymentReference: string;
-  total: number;
-  currency: string;
-  items: PricedLine[];
-};
 
 function toOrder(r: MerchOrdersTable): MerchOrderView {
   return {

@@ -99,3 +99,30 @@ export const FALLBACK_CATALOGUE: MerchItem[] = [
     sizes: ["One size"],
   },
 ];
+
+/** A priced order line: the catalogue's price at the time of the order, never the client's. */
+export type PricedLine = {
+  itemId: string;
+  name: string;
+  price: number;
+  quantity: number;
+  color: MerchColor | null;
+  size: string | null;
+};
+
+/** An order as staff and the emails read it. */
+export type MerchOrderView = {
+  id: string;
+  ts: string;
+  status: MerchOrderStatus;
+  reviewedAt: string | null;
+  staffNotes: string;
+  customerName: string;
+  customerEmail: string;
+  customerPhone: string;
+  notes: string;
+  paymentReference: string;
+  total: number;
+  currency: string;
+  items: PricedLine[];
+};

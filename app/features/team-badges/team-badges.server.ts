@@ -108,7 +108,7 @@ async function renderFull(badge: TeamBadge): Promise<Buffer> {
   // The renderer reads dates as Date strings: '12 Mar 2025' would be read in local time.
   const issuedAt = parseIssuedDate(badge.issuedAt)?.iso ?? badge.issuedAt;
   // Loaded on first use, as the badge orders do: the renderer and its fonts are heavy.
-  const { renderTeamBadgePng } = await import("~/features/badges/render/kit.server");
+  const { renderTeamBadgePng } = await import("~/features/event-badges/kit-render/kit.server");
   return renderTeamBadgePng({
     id: badge.id,
     title: badge.title,

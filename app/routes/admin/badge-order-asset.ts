@@ -1,4 +1,4 @@
-import { readOrderAsset } from "~/features/badges/badge-orders.server";
+import { readOrderAsset } from "~/features/event-badges/badge-orders.server";
 import { isAdminSession } from "~/lib/admin.server";
 import { httpErrorOf } from "~/lib/http.server";
 import type { Route } from "./+types/badge-order-asset";

@@ -5,15 +5,15 @@ import type { Reply } from "~/lib/forms";
 import { readForm } from "~/lib/submission.server";
 import { staff, type Actor } from "~/lib/actor";
 import { clientAddress, httpErrorOf } from "~/lib/http.server";
-import { ListQuerySchema, OrderIdSchema } from "~/features/badges/badge-order.schema";
+import { ListQuerySchema, OrderIdSchema } from "~/features/event-badges/badge-order.schema";
 import {
   generateBadgeAssets,
   getBadgeOrder,
   listBadgeOrders,
   resendBadgeKit,
   setBadgeOrderStatus,
-  type BadgeOrderView,
-} from "~/features/badges/badge-orders.server";
+} from "~/features/event-badges/badge-orders.server";
+import type { BadgeOrderView } from "~/features/event-badges/badge-order";
 import {
   DEFAULT_STATUS,
   ORDER_INTENTS,
@@ -22,7 +22,7 @@ import {
   type ListFilter,
   type OrderActionResult,
   type OrderIntent,
-} from "~/features/badges/admin/badge-orders-screen";
+} from "~/features/event-badges/admin/badge-orders-screen";
 
 /** Reads ?status=&q=; a bad value falls back to the default and says why. */
 function readFilter(params: URLSearchParams): { filter: ListFilter; error: string | null } {

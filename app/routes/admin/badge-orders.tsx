@@ -1,9 +1,9 @@
 import { useNavigation, type ShouldRevalidateFunction } from "react-router";
 import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
 import { badgeOrdersAdminAction, loadBadgeOrdersScreen } from "~/routes/admin/badge-orders.server";
-import { BadgeOrderFilters } from "~/features/badges/admin/badge-order-filters";
-import { SCREEN_PATH } from "~/features/badges/admin/badge-orders-screen";
-import { BadgeOrdersTable } from "~/features/badges/admin/badge-orders-table";
+import { BadgeOrderFilters } from "~/features/event-badges/admin/badge-order-filters";
+import { SCREEN_PATH } from "~/features/event-badges/admin/badge-orders-screen";
+import { BadgeOrdersTable } from "~/features/event-badges/admin/badge-orders-table";
 import { staffOnly } from "~/lib/admin.server";
 import type { Route } from "./+types/badge-orders";
 

@@ -1,13 +1,13 @@
 import { z } from "zod";
-import { BadgeOrderSchema, ListQuerySchema, OrderIdSchema } from "~/features/badges/badge-order.schema";
+import { BadgeOrderSchema, ListQuerySchema, OrderIdSchema } from "~/features/event-badges/badge-order.schema";
 import {
   attachBadgeAssets,
   listBadgeOrders,
   setBadgeOrderStatus,
   submitBadgeOrder,
-} from "~/features/badges/badge-orders.server";
-import { PORTRAIT_MAX_BYTES, PORTRAIT_SIZE_MESSAGE } from "~/features/badges/portrait";
-import { checkKitPng, decodeImageDataUrl, processPortrait } from "~/features/badges/portrait.server";
+} from "~/features/event-badges/badge-orders.server";
+import { PORTRAIT_MAX_BYTES, PORTRAIT_SIZE_MESSAGE } from "~/features/event-badges/portrait";
+import { checkKitPng, decodeImageDataUrl, processPortrait } from "~/features/event-badges/portrait.server";
 import type { AppLoadContext } from "react-router";
 import { staff } from "~/lib/actor";
 import { isAdminSession, requireAdminApi } from "~/lib/admin.server";

@@ -111,5 +111,5 @@ export async function subscribeAction(request: Request, context: AppLoadContext,
   if (r.status === "error" && !detail && !r.fieldErrors?.email) {
     detail = Object.values(r.fieldErrors ?? {})[0]?.[0] ?? BLOG_MESSAGES.subscribeFailed;
   }
-  return data<BlogReply>({ ...r, detail, intent: "subscribe" }, reply.init ?? undefined);
+  return data<BlogReply>({ ...r, result: undefined, detail, intent: "subscribe" }, reply.init ?? undefined);
 }

@@ -2,10 +2,10 @@ import type { AppLoadContext } from "react-router";
 import { handleForm, type Submission } from "~/lib/submission.server";
 import { DomainError, onField } from "~/lib/domain-error";
 import { limits } from "~/lib/rate-limit.server";
-import { BadgeOrderSchema } from "~/features/badges/badge-order.schema";
-import { submitBadgeOrder } from "~/features/badges/badge-orders.server";
-import { PORTRAIT_MAX_BYTES } from "~/features/badges/portrait";
-import { processPortrait } from "~/features/badges/portrait.server";
+import { BadgeOrderSchema } from "~/features/event-badges/badge-order.schema";
+import { submitBadgeOrder } from "~/features/event-badges/badge-orders.server";
+import { PORTRAIT_MAX_BYTES } from "~/features/event-badges/portrait";
+import { processPortrait } from "~/features/event-badges/portrait.server";
 
 /** Room for a 6 MB portrait plus the other fields and multipart framing. */
 export const BADGE_FORM_MAX_BYTES = PORTRAIT_MAX_BYTES + 256 * 1024;

@@ -3,12 +3,12 @@ import { data, Link, useMatches, useNavigate, useSearchParams } from "react-rout
 import { Logo } from "~/components/layout/logo";
 import { FormStatus } from "~/components/ui/form-parts";
 import { BADGE_FORM_MAX_BYTES, badgeOrderAction } from "~/routes/event/badge-order.server";
-import { ORDER_SUCCESS, OrderDialog } from "~/features/badges/components/order-dialog";
+import { ORDER_SUCCESS, OrderDialog, type OrderReply } from "~/features/event-badges/components/order-dialog";
 import { networkSafe } from "~/lib/client-action";
 import type { Reply } from "~/lib/forms";
-import { ShareInvite } from "~/features/badges/components/share-invite";
-import { TierGrid } from "~/features/badges/components/tier-grid";
-import { EVENT, findTier, formatKes } from "~/features/badges/tiers";
+import { ShareInvite } from "~/features/event-badges/components/share-invite";
+import { TierGrid } from "~/features/event-badges/components/tier-grid";
+import { EVENT, findTier, formatKes } from "~/features/event-badges/tiers";
 import { NewsletterForm } from "~/features/newsletter/components/newsletter-form";
 import { newsletterAction } from "~/routes/site/newsletter.server";
 import { readPage, unknownIntent } from "~/lib/submission.server";
@@ -36,7 +36,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     slot = await admitPublicBody(request, context, BADGE_FORM_MAX_BYTES);
   } catch (e) {
     if (!(e instanceof HttpError)) throw e;
-    return data<Reply>({ status: "error", detail: e.message, intent: "order" }, { status: e.status, headers: e.headers });
+    return data<Reply<never>>({ status: "error", detail: e.message, intent: "order" }, { status: e.status, headers: e.headers });
   }
   try {
     return await answer(request, context);
@@ -72,12 +72,13 @@ export default function EventPage({ actionData }: Route.ComponentProps) {
   const navigate = useNavigate();
   const tier = findTier(params.get("tier"));
   const eventUrl = `${publicOrigin(useMatches())}/event`;
-  const reply = actionData as Reply | undefined;
+  const reply: Reply | undefined = actionData;
   // The dialog forgets a full-page reply once closed; the page banner keeps the good news.
   const [dismissed, setDismissed] = useState<Reply | undefined>();
   const [placed, setPlaced] = useState<{ reference?: string } | null>(null);
-  const orderReply = reply?.intent === "order" ? reply : undefined;
-  const banner = placed ?? (orderReply?.status === "success" ? { reference: orderReply.result?.id?.toString() } : null);
+  // The page's forms answer in one union; the intent says which form, and so what `result` is.
+  const orderReply = reply?.intent === "order" ? (reply as OrderReply) : undefined;
+  const banner = placed ?? (orderReply?.status === "success" ? { reference: orderReply.result?.id } : null);
 
   function closeDialog() {
     setDismissed(reply);

@@ -1,7 +1,7 @@
-import { eventShareUrl } from "~/features/badges/render/preview";
-import { PreviewImageSchema } from "~/features/badges/render/preview.schema";
-import { PreviewBusyError, renderPreview } from "~/features/badges/render/preview.server";
-import { SiteImageError } from "~/features/badges/render/site-image.server";
+import { eventShareUrl } from "~/features/event-badges/kit-render/preview";
+import { PreviewImageSchema } from "~/features/event-badges/kit-render/preview.schema";
+import { PreviewBusyError, renderPreview } from "~/features/event-badges/kit-render/preview.server";
+import { SiteImageError } from "~/features/event-badges/kit-render/site-image.server";
 import { env } from "~/lib/env.server";
 import { clientAddress } from "~/lib/http.server";
 import { consume } from "~/lib/rate-limit.server";

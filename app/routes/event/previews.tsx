@@ -11,11 +11,11 @@ import {
   SAMPLE_NAME,
   SHARE_URL_MAX_LENGTH,
   SHARE_URL_MESSAGE,
-} from "~/features/badges/render/preview";
-import { MAX_NAME_LENGTH } from "~/features/badges/render/text";
-import { PreviewImageSchema } from "~/features/badges/render/preview.schema";
-import { resolveSiteImage } from "~/features/badges/render/site-image.server";
-import { findTier, formatKes, TIERS, type Tier } from "~/features/badges/tiers";
+} from "~/features/event-badges/kit-render/preview";
+import { MAX_NAME_LENGTH } from "~/features/event-badges/kit-render/text";
+import { PreviewImageSchema } from "~/features/event-badges/kit-render/preview.schema";
+import { resolveSiteImage } from "~/features/event-badges/kit-render/site-image.server";
+import { findTier, formatKes, TIERS, type Tier } from "~/features/event-badges/tiers";
 import { env } from "~/lib/env.server";
 import { pageMeta } from "~/lib/meta";
 import previewsCss from "~/styles/previews.css?url";

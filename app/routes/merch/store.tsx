@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link, type ShouldRevalidateFunction, useLocation, useMatches, useNavigate, useSearchParams } from "react-router";
 import { BagDialog, useOptimisticBag } from "~/features/merch/components/bag-dialog";
 import { CatalogueGrid } from "~/features/merch/components/catalogue-grid";
-import { CheckoutDialog } from "~/features/merch/components/checkout-dialog";
+import { CheckoutDialog, type CheckoutReply } from "~/features/merch/components/checkout-dialog";
 import { ItemDialog } from "~/features/merch/components/item-dialog";
 import { BAG_HREF, itemHref, OPENED, openedHere, shareUrlFor, STORE_PATH } from "~/features/merch/components/store-links";
 import type { Reply } from "~/lib/forms";
@@ -96,10 +96,12 @@ export default function StorePage({ loaderData, actionData }: Route.ComponentPro
   // A reply to a plain form (JavaScript off, or sent before the page woke up); forgotten once
   // its dialog is closed.
   const [dismissed, setDismissed] = useState<unknown>();
-  const reply = actionData && actionData !== dismissed ? (actionData as Reply) : undefined;
+  const reply: Reply | undefined = actionData && actionData !== dismissed ? actionData : undefined;
   const replyFor = (intent: string) => (reply?.intent === intent ? reply : undefined);
+  // The page's forms answer in one union; the intent says which form, and so what `result` is.
+  const checkoutReply = replyFor("checkout") as CheckoutReply | undefined;
   const [placed, setPlaced] = useState<{ id?: string } | null>(null);
-  const ordered = replyFor("checkout")?.status === "success" ? { id: reply?.result?.id?.toString() } : null;
+  const ordered = checkoutReply?.status === "success" ? { id: checkoutReply.result?.id } : null;
   const banner = placed ?? ordered;
   const bannerRef = useRef<HTMLParagraphElement>(null);
 
@@ -178,7 +180,7 @@ export default function StorePage({ loaderData, actionData }: Route.ComponentPro
       {checkoutOpen ? (
         <CheckoutDialog
           bag={loaderData.bag}
-          serverReply={replyFor("checkout")}
+          serverReply={checkoutReply}
           onClose={closeTo(BAG_HREF)}
           onPlaced={(id) => {
             setPlaced({ id });

@@ -9,7 +9,7 @@ import { startSmtpReceiver, type SmtpReceiver } from "../../../../tests/support/
 import { BlogPostSchema } from "../blog.schema";
 import { getPost, listPosts, savePosts } from "../blog.server";
 import { blankRow, EDITOR_PATH, fieldName, isBlankRow, postToRow, ROW_FIELDS, type EditorRow } from "./blog-admin-screen";
-import { readEditorRows } from "~/routes/blog/admin.server";
+import { readEditorRows } from "~/routes/blog/blog-admin.server";
 import { checkPosts } from "./blog-admin.server";
 
 const STAFF = "10.0.0.42";

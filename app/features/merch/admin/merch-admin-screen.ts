@@ -1,6 +1,6 @@
 import { formatColours } from "../merch-editor";
 import type { MerchItem, MerchOrderStatus } from "../merch";
-import type { MerchOrderView } from "../merch.server";
+import type { MerchOrderView } from "../merch";
 
 /** Client-safe pieces of the two store staff screens: addresses, words, form shapes. */
 

@@ -8,7 +8,8 @@ import { clearPageCache } from "~/lib/page-cache.server";
 import type { MerchItem, MerchOrderStatus } from "../merch";
 import { CatalogueSchema } from "../merch.schema";
 import { countShareableItems } from "../merch-share.server";
-import { saveCatalogue, setMerchOrderStatus, type MerchOrderView } from "../merch.server";
+import type { MerchOrderView } from "../merch";
+import { saveCatalogue, setMerchOrderStatus } from "../merch.server";
 import { type EditorField } from "./merch-admin-screen";
 
 // ---------------------------------------------------------------- shared with the JSON API

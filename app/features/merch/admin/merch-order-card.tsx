@@ -3,7 +3,7 @@ import type { Reply } from "~/lib/forms";
 import { useFetcher } from "react-router";
 import { formatNairobiTimeEat } from "~/lib/nairobi-time";
 import { formatMoney, ORDER_STATUS_LABELS } from "../merch";
-import type { MerchOrderView } from "../merch.server";
+import type { MerchOrderView } from "../merch";
 import { STATUS_BUTTONS, type OrderStatusResult } from "./merch-admin-screen";
 
 export type ScreenMessage = { message: string; tone: "success" | "error" };

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import type { Reply } from "~/lib/forms";
 import { Form, Link } from "react-router";
 import { trackEvent } from "~/lib/track";
-import type { MerchOrderView } from "../merch.server";
+import type { MerchOrderView } from "../merch";
 import { MerchOrderCard, type ScreenMessage } from "./merch-order-card";
 import { ORDERS_PATH, type OrderStatusResult } from "./merch-admin-screen";
 

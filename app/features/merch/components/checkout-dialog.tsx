@@ -13,11 +13,14 @@ import { StoreDialog } from "./store-dialog";
 import { BAG_HREF, CHECKOUT_HREF, failureText } from "./store-links";
 import type { Reply } from "~/lib/forms";
 
+/** The checkout's reply on success: the order reference and what it costs (priced by the server). */
+export type CheckoutReply = Reply<{ id: string; total: number; currency: string }>;
+
 const FIELDS = ["customerName", "customerEmail", "customerPhone", "notes", "paymentReference"] as const;
 
 type Props = {
   bag: BagView;
-  serverReply?: Reply;
+  serverReply?: CheckoutReply;
   onClose(): void;
   /** With JavaScript, after the order is placed: the page shows the thank-you banner. */
   onPlaced(id: string | undefined): void;
@@ -95,7 +98,7 @@ function PaymentSteps({ total }: { total: string }) {
 
 function CheckoutForm({ bag, serverReply, onPlaced }: Omit<Props, "onClose">) {
   const hydrated = useHydrated();
-  const fetcher = useFetcher<Reply>();
+  const fetcher = useFetcher<CheckoutReply>();
   const reply = fetcher.data ?? serverReply;
   const busy = fetcher.state !== "idle";
   const empty = bag.lines.length === 0;
@@ -115,7 +118,7 @@ function CheckoutForm({ bag, serverReply, onPlaced }: Omit<Props, "onClose">) {
 
   // Once per reply, after the page has reloaded the (now empty) bag.
   useSettledReply(fetcher, (data) => {
-    if (data.status === "success") onPlaced(data.result?.id?.toString());
+    if (data.status === "success") onPlaced(data.result?.id);
     else focusFirstError(data.fieldErrors);
   });
 

@@ -1,7 +1,7 @@
 import { renderEmail } from "~/lib/email-layout";
 import { site } from "~/lib/site";
 import { formatMoney } from "../merch";
-import type { MerchOrderView } from "../merch.server";
+import type { MerchOrderView } from "../merch";
 
 const lineText = (o: MerchOrderView) =>
   o.items.map(

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { BadgeOrderView } from "../badge-orders.server";
+import type { BadgeOrderView } from "../badge-order";
 import { BadgeOrderRow, type ScreenMessage } from "./badge-order-row";
 import type { Reply } from "~/lib/forms";
 import type { OrderActionResult } from "./badge-orders-screen";

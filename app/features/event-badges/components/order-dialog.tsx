@@ -6,6 +6,9 @@ import { otherErrors, useFormChecks } from "~/components/ui/form-checks";
 import { FieldError, Honeypot, useHydrated } from "~/components/ui/form-parts";
 import { UrlDialog, type CloseDialog } from "~/components/ui/url-dialog";
 import type { Reply } from "~/lib/forms";
+
+/** What the order form's reply carries on success: the order reference. */
+export type OrderReply = Reply<{ id: string }>;
 import { NOTES_MAX_LENGTH } from "~/lib/rules";
 import { site } from "~/lib/site";
 import { formatKes, type Tier } from "../tiers";
@@ -22,7 +25,7 @@ const ORDER_NETWORK = "Something went wrong while submitting.";
 /** Fields the form shows errors beside; anything else goes in the banner. */
 const FIELDS = ["name", "email", "phone", "paymentReference", "notes", "portrait"] as const;
 
-function failureText(reply: Reply): string | null {
+function failureText(reply: OrderReply): string | null {
   if (reply.network) return ORDER_NETWORK;
   if (reply.detail) return /[.!?]$/.test(reply.detail) ? reply.detail : `${ORDER_FAILED} (${reply.detail})`;
   const other = otherErrors(FIELDS, reply);
@@ -34,7 +37,7 @@ function failureText(reply: Reply): string | null {
 type Props = {
   tier: Tier;
   /** The action's reply when the form was sent without JavaScript. */
-  serverReply?: Reply;
+  serverReply?: OrderReply;
   onClose(): void;
   onSuccess(reference: string | undefined): void;
 };
@@ -44,12 +47,12 @@ type Props = {
  * with links to close it), so it works without JavaScript; once hydrated it is a real modal.
  */
 export function OrderDialog({ tier, serverReply, onClose, onSuccess }: Props) {
-  const fetcher = useFetcher<Reply>();
+  const fetcher = useFetcher<OrderReply>();
   const reply = fetcher.data ?? serverReply;
 
   // Once per reply (onSuccess itself is a fresh function each render).
   useEffect(() => {
-    if (fetcher.data?.status === "success") onSuccess(fetcher.data.result?.id?.toString());
+    if (fetcher.data?.status === "success") onSuccess(fetcher.data.result?.id);
   }, [fetcher.data]);
 
   return (
@@ -72,7 +75,7 @@ export function OrderDialog({ tier, serverReply, onClose, onSuccess }: Props) {
           <div className="order-body">
             <PaymentSummary tier={tier} />
             {reply?.status === "success" ? (
-              <SuccessPanel reference={reply.result?.id?.toString()} close={close} />
+              <SuccessPanel reference={reply.result?.id} close={close} />
             ) : (
               <OrderForm
                 tier={tier}
@@ -148,8 +151,8 @@ function SuccessPanel({ reference, close }: { reference?: string; close: CloseDi
 
 type FormProps = {
   tier: Tier;
-  fetcher: ReturnType<typeof useFetcher<Reply>>;
-  reply?: Reply;
+  fetcher: ReturnType<typeof useFetcher<OrderReply>>;
+  reply?: OrderReply;
   fromServer: boolean;
   close: CloseDialog;
 };

@@ -11,8 +11,8 @@ import { MerchOrderStatusSchema } from "~/features/merch/merch.schema";
 import {
   listItems,
   listMerchOrders,
-  type MerchOrderView,
 } from "~/features/merch/merch.server";
+import type { MerchOrderView } from "~/features/merch/merch";
 import {
   EDITOR_PATH,
   FIELD_NAME,

@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import type { Reply } from "~/lib/forms";
 import { useFetcher } from "react-router";
 import { formatNairobiTime } from "~/lib/nairobi-time";
-import type { BadgeOrderView } from "../badge-orders.server";
+import type { BadgeOrderView } from "../badge-order";
 import { formatKes } from "../tiers";
 import {
   deliveryFailed,

@@ -17,6 +17,7 @@ import { claimPaymentCode } from "../payments/payment-codes.server";
 import type { BadgeOrderInput, BadgeOrderStatus } from "./badge-order.schema";
 import { badgeKitEmail, orderReceivedEmail } from "./emails/badge-emails";
 import { findTier, type Tier } from "./tiers";
+import type { BadgeOrderView, Delivery } from "./badge-order";
 
 export const ORDER_NOT_FOUND = "Order not found.";
 export const ASSETS_REQUIRED = "Generate assets before approving.";
@@ -30,34 +31,6 @@ export function orderDir(id: string) {
   if (!/^BO-[0-9A-Z]{6}$/.test(id)) throw new DomainError("invalid", ORDER_NOT_FOUND);
   return path.join(env().dataDir, "badge-orders", id);
 }
-
-/**
- * The kit email's fate (spec: an ok flag and a detail text), plus its state: a message that is
- * still queued or being retried is neither delivered nor finally failed.
- */
-export type Delivery = { ok: boolean; detail: string; state: "queued" | "sent" | "retrying" | "failed" } | null;
-
-/** The order as staff read it (spec section 3, 'Badge order as read by admin'). */
-export type BadgeOrderView = {
-  id: string;
-  name: string;
-  email: string;
-  phone: string;
-  hardCopy: boolean;
-  tierKey: string;
-  tierName: string;
-  amount: number;
-  paymentReference: string;
-  notes: string;
-  status: BadgeOrderStatus;
-  createdAt: string;
-  approvedAt: string | null;
-  delivery: Delivery;
-  portraitPath: string | null;
-  badgePath: string | null;
-  posterPath: string | null;
-  shareUrl: string;
-};
 
 /** Staff links to an order's images: they carry the order's random token, so they work in an <img>. */
 export const assetPath = (id: string, kind: "portrait" | "badge" | "poster", token: string) =>
@@ -326,7 +299,7 @@ export async function generateBadgeAssets(db: Db, id: string, actor: Actor) {
   const row = await loadRow(db, id);
   const tier = findTier(row.tier_key);
   if (!tier) throw new DomainError("conflict", "Tier configuration missing.");
-  const { renderKit } = await import("./render/kit.server");
+  const { renderKit } = await import("./kit-render/kit.server");
   const images = await renderKit({
     tier,
     name: row.name,

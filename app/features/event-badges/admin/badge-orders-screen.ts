@@ -1,5 +1,5 @@
 import type { BadgeOrderStatus } from "../badge-order.schema";
-import type { BadgeOrderView } from "../badge-orders.server";
+import type { BadgeOrderView } from "../badge-order";
 
 /** Client-safe pieces of the staff screen /admin/badge-orders: its URL state and words. */
 

@@ -1,0 +1,29 @@
+import type { BadgeOrderStatus } from "./badge-order.schema";
+
+/**
+ * The kit email's fate (spec: an ok flag and a detail text), plus its state: a message that is
+ * still queued or being retried is neither delivered nor finally failed.
+ */
+export type Delivery = { ok: boolean; detail: string; state: "queued" | "sent" | "retrying" | "failed" } | null;
+
+/** The order as staff read it (spec section 3, 'Badge order as read by admin'). */
+export type BadgeOrderView = {
+  id: string;
+  name: string;
+  email: string;
+  phone: string;
+  hardCopy: boolean;
+  tierKey: string;
+  tierName: string;
+  amount: number;
+  paymentReference: string;
+  notes: string;
+  status: BadgeOrderStatus;
+  createdAt: string;
+  approvedAt: string | null;
+  delivery: Delivery;
+  portraitPath: string | null;
+  badgePath: string | null;
+  posterPath: string | null;
+  shareUrl: string;
+};
