@@ -6,6 +6,7 @@ import { otherErrors, useFormChecks } from "~/components/ui/form-checks";
 import { FieldError, Honeypot, useHydrated } from "~/components/ui/form-parts";
 import { UrlDialog, type CloseDialog } from "~/components/ui/url-dialog";
 import type { Reply } from "~/lib/forms";
+import { PaySteps } from "~/features/payments/components/pay-steps";
 
 /** What the order form's reply carries on success: the order reference. */
 export type OrderReply = Reply<{ id: string }>;
@@ -95,35 +96,26 @@ export function OrderDialog({ tier, serverReply, onClose, onSuccess }: Props) {
 function PaymentSummary({ tier }: { tier: Tier }) {
   const pay = site.payments;
   return (
-    <section className="pay-summary" aria-labelledby="pay-title">
-      <h3 id="pay-title">1. Pay by M-Pesa</h3>
-      <dl>
-        <div>
-          <dt>Tier</dt>
-          <dd>
-            {tier.name} <span className="muted">({tier.subtitle})</span>
-          </dd>
-        </div>
-        <div>
-          <dt>Amount</dt>
-          <dd className="pay-amount">{formatKes(tier.amount)}</dd>
-        </div>
-        <div>
-          <dt>Paybill number</dt>
-          <dd className="pay-code">{pay.eventPaybill}</dd>
-        </div>
-        <div>
-          <dt>Account reference</dt>
-          <dd className="pay-code">{pay.eventAccountReference}</dd>
-        </div>
-      </dl>
-      <p className="small">
-        In M-Pesa choose Lipa na M-Pesa, then Pay Bill, and send {formatKes(tier.amount)} to paybill{" "}
-        {pay.eventPaybill} with the account reference {pay.eventAccountReference}. The confirmation SMS names the
-        bank account <strong>{pay.bankAccountName}</strong> and starts with a ten-character code: enter that code
-        below.
-      </p>
-    </section>
+    <PaySteps
+      className="pay-summary"
+      rows={[
+        {
+          term: "Tier",
+          value: (
+            <>
+              {tier.name} <span className="muted">({tier.subtitle})</span>
+            </>
+          ),
+        },
+        { term: "Amount", value: formatKes(tier.amount), kind: "amount" },
+        { term: "Paybill number", value: pay.eventPaybill, kind: "code" },
+        { term: "Account reference", value: pay.eventAccountReference, kind: "code" },
+      ]}
+    >
+      In M-Pesa choose Lipa na M-Pesa, then Pay Bill, and send {formatKes(tier.amount)} to paybill{" "}
+      {pay.eventPaybill} with the account reference {pay.eventAccountReference}. The confirmation SMS names the bank
+      account <strong>{pay.bankAccountName}</strong> and starts with a ten-character code: enter that code below.
+    </PaySteps>
   );
 }
 

@@ -12,6 +12,7 @@ import { checkCheckout } from "./checks";
 import { StoreDialog } from "./store-dialog";
 import { BAG_HREF, CHECKOUT_HREF, failureText } from "./store-links";
 import type { Reply } from "~/lib/forms";
+import { PaySteps } from "~/features/payments/components/pay-steps";
 
 /** The checkout's reply on success: the order reference and what it costs (priced by the server). */
 export type CheckoutReply = Reply<{ id: string; total: number; currency: string }>;
@@ -71,28 +72,18 @@ function OrderSummary({ bag }: { bag: BagView }) {
 function PaymentSteps({ total }: { total: string }) {
   const pay = site.payments;
   return (
-    <section className="pay-box" aria-labelledby="pay-title">
-      <h3 id="pay-title">1. Pay by M-Pesa</h3>
-      <dl>
-        <div>
-          <dt>Paybill</dt>
-          <dd className="pay-code">{pay.merchPaybill}</dd>
-        </div>
-        <div>
-          <dt>Account</dt>
-          <dd className="pay-code">{pay.merchAccount}</dd>
-        </div>
-        <div>
-          <dt>Amount</dt>
-          <dd className="pay-amount">{total}</dd>
-        </div>
-      </dl>
-      <p className="small">
-        In M-Pesa choose Lipa na M-Pesa, then Pay Bill: business number {pay.merchPaybill}, account number{" "}
-        {pay.merchAccount}, amount {total}. Delivery fees and payment options (M-Pesa, card or cash) are confirmed with
-        you after you submit your order.
-      </p>
-    </section>
+    <PaySteps
+      className="pay-box"
+      rows={[
+        { term: "Paybill", value: pay.merchPaybill, kind: "code" },
+        { term: "Account", value: pay.merchAccount, kind: "code" },
+        { term: "Amount", value: total, kind: "amount" },
+      ]}
+    >
+      In M-Pesa choose Lipa na M-Pesa, then Pay Bill: business number {pay.merchPaybill}, account number{" "}
+      {pay.merchAccount}, amount {total}. Delivery fees and payment options (M-Pesa, card or cash) are confirmed with you
+      after you submit your order.
+    </PaySteps>
   );
 }
 
