@@ -70,6 +70,8 @@ test("staff: find a pending order, generate its kit, approve it; the supporter g
   const generate = row.locator('button[value="generate"]');
   await expect(approve).toBeDisabled();
   await expect(approve).toHaveAttribute("title", "Generate assets before approving");
+  // The reason is written beside it too: phones show no tooltips.
+  await expect(row.getByText("Generate assets before approving.")).toBeVisible();
   await expect(row.getByText("Assets missing")).toBeVisible();
   await expect(row.getByRole("link", { name: /^Badge/ })).toHaveCount(0);
 
@@ -160,6 +162,17 @@ test("staff: reject an order; it leaves Pending and shows under Rejected", async
 
   const reject = row.getByRole("button", { name: "Reject" });
   await reject.click();
+  // A rejection takes a second press, with an optional note for the supporter; nothing changed yet.
+  const confirm = row.getByRole("group", { name: `Reject order ${id}? Not Paid will be emailed that it was not accepted.` });
+  await expect(confirm).toBeVisible();
+  await expect(confirm).toBeInViewport();
+  expect(badgeOrderById(id)).toMatchObject({ status: "pending" });
+  await confirm.getByRole("link", { name: "Cancel" }).click();
+  await expect(confirm).toBeHidden();
+  await expect(row.locator(".pill")).toHaveText("Pending");
+  await reject.click();
+  await confirm.getByLabel("Note to the supporter (optional)").fill("We could not find this M-Pesa payment.");
+  await confirm.getByRole("button", { name: "Yes, reject" }).click();
   await expect(main.getByRole("status")).toHaveText(REJECTED);
   // The row stays in view with its new status until the list is loaded again.
   await expect(row.locator(".pill")).toHaveText("Rejected");

@@ -110,7 +110,14 @@ test("staff: sign in at /admin/merch-orders, find an order by id, approve with a
   // Rejected, with a new note.
   const rejectNote = "No such code on the M-Pesa statement.";
   await note.fill(rejectNote);
-  await card.getByRole("button", { name: "Reject" }).click();
+  await card.getByRole("button", { name: "Reject", exact: true }).click();
+  // A rejection takes a second press; the note typed is kept for it and nothing changed yet.
+  const confirm = card.getByRole("group", { name: new RegExp(`^Reject order ${id}\\?`) });
+  await expect(confirm).toBeVisible();
+  await expect(confirm).toBeInViewport();
+  await expect(note).toHaveValue(rejectNote);
+  expect(merchOrderById(id)).toMatchObject({ status: "pending" });
+  await confirm.getByRole("button", { name: "Yes, reject" }).click();
   await expect(status).toHaveText(`Order ${id} rejected.`);
   await expect(pill).toHaveText("Rejected");
   await expect(review).toContainText(rejectNote);

@@ -46,7 +46,8 @@ export const itemDialog = (page: Page, name: string) => page.getByRole("dialog",
 export const bagDialog = (page: Page) => page.getByRole("dialog", { name: "Your bag" });
 export const checkoutDialog = (page: Page) => page.getByRole("dialog", { name: "Checkout" });
 
-/** The floating Bag button's count. */
+/** The floating Bag button (shown while the bag holds something) and its count. */
+export const bagButton = (page: Page) => page.locator(".bag-fab");
 export const bagCount = (page: Page) => page.locator(".bag-fab-count");
 
 /** Opens an item by its address (?item=slug); hydrated when JavaScript is on. */

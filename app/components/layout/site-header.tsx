@@ -10,6 +10,29 @@ const nav = [
   { to: "/merchandise", label: "Store" },
 ];
 
+function NavItems({ className }: { className: string }) {
+  return (
+    <ul className={className}>
+      {nav.map((n) => (
+        <li key={n.to}>
+          <NavLink to={n.to} prefetch="intent">
+            {n.label}
+          </NavLink>
+        </li>
+      ))}
+      <li>
+        <NavLink to="/join" className="button button-small" prefetch="intent">
+          Join a team
+        </NavLink>
+      </li>
+    </ul>
+  );
+}
+
+/**
+ * One row on every screen: on a phone the menu folds into a `<details>` (it opens without
+ * JavaScript); from tablet width the links sit in the row.
+ */
 export function SiteHeader() {
   return (
     <header className="site-header">
@@ -18,22 +41,18 @@ export function SiteHeader() {
           <Logo />
           <span className="brand-name">{site.name}</span>
         </Link>
-        <nav aria-label="Main">
-          <ul className="nav-list">
-            {nav.map((n) => (
-              <li key={n.to}>
-                <NavLink to={n.to} prefetch="intent">
-                  {n.label}
-                </NavLink>
-              </li>
-            ))}
-            <li>
-              <NavLink to="/join" className="button button-small" prefetch="intent">
-                Join a team
-              </NavLink>
-            </li>
-          </ul>
+        <nav aria-label="Main" className="nav-wide">
+          <NavItems className="nav-list" />
         </nav>
+        <details className="nav-compact">
+          <summary>
+            <span aria-hidden="true" className="nav-burger" />
+            Menu
+          </summary>
+          <nav aria-label="Main">
+            <NavItems className="nav-drop" />
+          </nav>
+        </details>
       </div>
     </header>
   );

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { firstError, type Reply } from "~/lib/forms";
 import { trackEvent } from "~/lib/track";
-import { FieldError, FormStatus, Honeypot, useHydrated } from "./form-parts";
+import { FieldError, FormStatus, Honeypot } from "./form-parts";
 
 export type EmailFormText = { success: string; failure: string; pending: string };
 
@@ -18,15 +18,20 @@ type Props = {
   buttonClassName?: string;
   /** Event name prefix for tracking: `<name>.submit`, `.success`, `.error`. */
   trackAs?: string;
+  /**
+   * The form's id. A page that posts to itself names one, so that without JavaScript the
+   * reloaded page opens at the form and its result, not at the top.
+   */
+  anchor?: string;
 };
 
 /**
  * A one-field email form: a plain POST without JavaScript; with it, no reload, the button
- * disabled while empty or sending, the pending label, and the field cleared on success.
+ * disabled while sending (never for an empty field: the check says what is missing), the
+ * pending label, and the field cleared on success.
  */
-export function EmailForm({ action, hidden = {}, label, buttonLabel, text, serverReply, className, buttonClassName, trackAs }: Props) {
+export function EmailForm({ action, hidden = {}, label, buttonLabel, text, serverReply, className, buttonClassName, trackAs, anchor }: Props) {
   const fetcher = useFetcher<Reply<unknown>>();
-  const hydrated = useHydrated();
   const id = useId();
   const reply = fetcher.data ?? serverReply;
   const busy = fetcher.state !== "idle";
@@ -45,7 +50,8 @@ export function EmailForm({ action, hidden = {}, label, buttonLabel, text, serve
   return (
     <fetcher.Form
       method="post"
-      action={action}
+      action={anchor ? `${action}#${anchor}` : action}
+      id={anchor}
       className={className}
       onSubmit={() => {
         if (trackAs) trackEvent(`${trackAs}.submit`);
@@ -71,7 +77,7 @@ export function EmailForm({ action, hidden = {}, label, buttonLabel, text, serve
           aria-invalid={emailError ? true : undefined}
           aria-describedby={`${id}-status`}
         />
-        <button type="submit" className={buttonClassName} disabled={hydrated && (busy || email.trim() === "")}>
+        <button type="submit" className={buttonClassName} disabled={busy}>
           {busy ? text.pending : buttonLabel}
         </button>
       </div>

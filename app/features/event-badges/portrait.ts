@@ -15,3 +15,6 @@ export const PORTRAIT_FAILED_MESSAGE = "Could not process portrait. Try a differ
 export const PORTRAIT_CROP_FAILED_MESSAGE =
   "Could not process portrait. Try adjusting the crop or using a different image.";
 export const ZOOM = { min: 1, max: 3, step: 0.05, initial: 1.2 } as const;
+
+/** Put in a failed reply's values when the form carried a portrait file (which a page reload loses). */
+export const PORTRAIT_SENT = "sent";

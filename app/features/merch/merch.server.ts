@@ -325,6 +325,12 @@ export async function listMerchOrders(db: Db, q?: string): Promise<MerchOrderVie
   return (await query.execute()).map(toOrder);
 }
 
+/** One order as staff read it, or null. */
+export async function getMerchOrder(db: Db, id: string): Promise<MerchOrderView | null> {
+  const row = await db.selectFrom("merch_orders").selectAll().where("id", "=", id).executeTakeFirst();
+  return row ? toOrder(row) : null;
+}
+
 /**
  * Any status from any status, with an optional staff note (the current note stays when none
  * is given). Moving to approved emails the customer.

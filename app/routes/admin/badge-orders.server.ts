@@ -18,6 +18,7 @@ import {
   DEFAULT_STATUS,
   ORDER_INTENTS,
   SCREEN_PATH,
+  rejectQuestion,
   screenHref,
   type ListFilter,
   type OrderActionResult,
@@ -98,6 +99,13 @@ export async function badgeOrdersAdminAction(request: Request, context: AppLoadC
   }
   const id = parsedId.data;
   const db = context.db;
+  // A rejection emails the supporter and can undo an approval: it takes a second, confirming press.
+  if (intent === "reject" && form.get("confirmed") !== "yes") {
+    const current = await getBadgeOrder(db, id).catch(() => null);
+    if (current && current.status !== "rejected") {
+      return reply({ status: "success", message: rejectQuestion(current), result: { id, order: current, confirm: "reject" } }, 200);
+    }
+  }
   const handler = handlers[intent];
   let order: BadgeOrderView;
   try {

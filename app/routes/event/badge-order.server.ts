@@ -4,7 +4,7 @@ import { DomainError, onField } from "~/lib/domain-error";
 import { limits } from "~/lib/rate-limit.server";
 import { BadgeOrderSchema } from "~/features/event-badges/badge-order.schema";
 import { submitBadgeOrder } from "~/features/event-badges/badge-orders.server";
-import { PORTRAIT_MAX_BYTES } from "~/features/event-badges/portrait";
+import { PORTRAIT_MAX_BYTES, PORTRAIT_SENT } from "~/features/event-badges/portrait";
 import { processPortrait } from "~/features/event-badges/portrait.server";
 
 /** Room for a 6 MB portrait plus the other fields and multipart framing. */
@@ -25,8 +25,8 @@ async function portraitFrom(formData: FormData): Promise<Buffer | null> {
  * The /event confirmation form (a multipart POST, with or without JavaScript). The portrait
  * arrives either cropped in the browser or as the original file, cropped here.
  */
-export function badgeOrderAction(context: AppLoadContext, submission: Submission) {
-  return handleForm({
+export async function badgeOrderAction(context: AppLoadContext, submission: Submission) {
+  const reply = await handleForm({
     submission,
     intent: "order",
     context,
@@ -38,4 +38,10 @@ export function badgeOrderAction(context: AppLoadContext, submission: Submission
       return submitBadgeOrder(context.db, input, portrait);
     },
   });
+  // A reload cannot keep a chosen file: the form asks for it again only when one was sent.
+  const file = submission.form?.get("portrait");
+  if (reply.data.status === "error" && file && typeof file !== "string" && file.size > 0) {
+    reply.data.values = { ...reply.data.values, portrait: PORTRAIT_SENT };
+  }
+  return reply;
 }

@@ -1,6 +1,5 @@
 import { useState } from "react";
-import { data, Link, useMatches, useNavigate, useSearchParams } from "react-router";
-import { Logo } from "~/components/layout/logo";
+import { data, useMatches, useNavigate, useSearchParams } from "react-router";
 import { FormStatus } from "~/components/ui/form-parts";
 import { BADGE_FORM_MAX_BYTES, badgeOrderAction } from "~/routes/event/badge-order.server";
 import { ORDER_SUCCESS, OrderDialog, type OrderReply } from "~/features/event-badges/components/order-dialog";
@@ -91,40 +90,41 @@ export default function EventPage({ actionData }: Route.ComponentProps) {
 
   return (
     <>
-      <header className="event-bar">
-        <div className="container event-bar-inner">
-          <Link to="/" className="event-brand" aria-label="Street Vespers, home">
-            <Logo size={36} />
-            <span aria-hidden="true">Street Vespers</span>
-          </Link>
-          <p className="event-bar-date">
-            <time dateTime="2025-11-23">{EVENT.dateText}</time> · {EVENT.place}
+      <section className="hero event-hero" aria-labelledby="event-title">
+        <div className="container">
+          <p className="eyebrow">
+            <time dateTime="2025-11-23">{EVENT.dateText}</time> · {EVENT.place} · Fundraising evening
+          </p>
+          <h1 id="event-title">Wear your support at Street Vespers</h1>
+          <p className="lead event-lead">
+            Choose a supporter tier, pay by M-Pesa and confirm here: we email you a personal QR badge and a 'Will Be
+            Attending' poster for the {EVENT.title}.
+          </p>
+          <p className="event-target">
+            <span>Raise target</span> <strong>{formatKes(EVENT.raiseTarget)}</strong>
           </p>
         </div>
-      </header>
+      </section>
 
-      <section className="hero event-hero" aria-labelledby="event-title">
-        <div className="container event-hero-grid">
-          <div>
-            <p className="eyebrow">Fundraising evening · {EVENT.dateText}</p>
-            <h1 id="event-title">Wear your support at Street Vespers</h1>
-            <p className="lead">
-              On {EVENT.dateText} we gather in {EVENT.place} for the {EVENT.title}: songs, stories and prayer that fund a
-              year of evenings on the streets. Choose a supporter tier, pay by M-Pesa and confirm here; we email you a
-              personal QR badge and a 'Will Be Attending' poster.
-            </p>
-            <p className="event-target">
-              <span>Raise target</span> <strong>{formatKes(EVENT.raiseTarget)}</strong>
-            </p>
-            <p className="actions">
-              <a href="#tiers" className="button button-lamp">
-                Choose a badge tier
-              </a>
-            </p>
-          </div>
+      <section className="section event-tiers" id="tiers" aria-labelledby="tiers-title">
+        <div className="container">
+          <h2 id="tiers-title">Choose your badge tier</h2>
+          <FormStatus tone={banner ? "success" : null}>
+            {ORDER_SUCCESS}
+            {banner?.reference ? ` Your reference: ${banner.reference}.` : null}
+          </FormStatus>
+          <TierGrid />
+        </div>
+      </section>
+
+      <section className="section section-alt" id="updates" aria-labelledby="updates-title">
+        <div className="container narrow">
           <div className="form-card update-box">
-            <h2>Get event updates</h2>
-            <p className="small">Concert news and vespers stories, now and then. No spam.</p>
+            <h2 id="updates-title">Get event updates</h2>
+            <p className="small">
+              On {EVENT.dateText} we gather in {EVENT.place} for songs, stories and prayer that fund a year of evenings
+              on the streets. Concert news and vespers stories, now and then. No spam.
+            </p>
             <NewsletterForm
               variant="event"
               source="event"
@@ -141,19 +141,6 @@ export default function EventPage({ actionData }: Route.ComponentProps) {
               />
             </div>
           </div>
-        </div>
-      </section>
-
-      <section className="section" id="tiers" aria-labelledby="tiers-title">
-        <div className="container">
-          <p className="eyebrow">Five ways to stand with us</p>
-          <h2 id="tiers-title">Choose your badge tier</h2>
-          <p className="lead">Every tier comes with a personal QR badge to wear and share on the night.</p>
-          <FormStatus tone={banner ? "success" : null}>
-            {ORDER_SUCCESS}
-            {banner?.reference ? ` Your reference: ${banner.reference}.` : null}
-          </FormStatus>
-          <TierGrid />
         </div>
       </section>
 

@@ -10,6 +10,7 @@ import { parseEditorItem, type EditorFields } from "~/features/merch/merch-edito
 import { MerchOrderStatusSchema } from "~/features/merch/merch.schema";
 import {
   listItems,
+  getMerchOrder,
   listMerchOrders,
 } from "~/features/merch/merch.server";
 import type { MerchOrderView } from "~/features/merch/merch";
@@ -27,6 +28,7 @@ import {
   type EditorRow,
   type FieldIssue,
   type OrderStatusResult,
+  rejectQuestion,
 } from "~/features/merch/admin/merch-admin-screen";
 import { changeMerchOrderStatus, checkCatalogue, generateMerchShares, saveMerchCatalogue, version } from "~/features/merch/admin/merch-admin.server";
 
@@ -150,6 +152,17 @@ export async function merchOrdersAction(request: Request, context: AppLoadContex
   }
   const { id, status, notes } = parsed.data;
   const db = context.db;
+  // A rejection emails the customer and can undo an approval: it takes a second, confirming press.
+  if (status === "rejected" && form.get("confirmed") !== "yes") {
+    const current = await getMerchOrder(db, id).catch(() => null);
+    if (current && current.status !== "rejected") {
+      // What was typed in the note box comes back with the question (a reload would lose it).
+      return statusReply(
+        { message: rejectQuestion(current), status: "success", values: { notes: notes ?? "" }, result: { id, order: current, confirm: "rejected" } },
+        200,
+      );
+    }
+  }
   let order: MerchOrderView;
   try {
     order = await changeMerchOrderStatus(db, { id, status, notes }, staff(clientAddress(context)));

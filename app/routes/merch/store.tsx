@@ -100,10 +100,10 @@ export default function StorePage({ loaderData, actionData }: Route.ComponentPro
   const replyFor = (intent: string) => (reply?.intent === intent ? reply : undefined);
   // The page's forms answer in one union; the intent says which form, and so what `result` is.
   const checkoutReply = replyFor("checkout") as CheckoutReply | undefined;
-  const [placed, setPlaced] = useState<{ id?: string } | null>(null);
-  const ordered = checkoutReply?.status === "success" ? { id: checkoutReply.result?.id } : null;
+  const [placed, setPlaced] = useState<Placed | null>(null);
+  const ordered: Placed | null = checkoutReply?.status === "success" ? { ...checkoutReply.result } : null;
   const banner = placed ?? ordered;
-  const bannerRef = useRef<HTMLParagraphElement>(null);
+  const bannerRef = useRef<HTMLHeadingElement>(null);
 
   const checkoutOpen = params.get("checkout") === "1" && !ordered;
   const bagOpen = !checkoutOpen && params.get("bag") === "1";
@@ -124,6 +124,7 @@ export default function StorePage({ loaderData, actionData }: Route.ComponentPro
 
   return (
     <>
+      {banner ? <OrderPlaced placed={banner} headingRef={bannerRef} /> : null}
       <section className="hero store-hero" aria-labelledby="store-title">
         <div className="container">
           <div className="store-hero-top">
@@ -151,11 +152,6 @@ export default function StorePage({ loaderData, actionData }: Route.ComponentPro
 
       <section className="section store-catalogue" aria-labelledby="catalogue-title">
         <div className="container">
-          {banner ? (
-            <p className="form-status form-status-success store-banner" role="status" tabIndex={-1} ref={bannerRef}>
-              {banner.id ? MERCH_MESSAGES.orderSuccess(banner.id) : MERCH_MESSAGES.orderSuccessNoId}
-            </p>
-          ) : null}
           <h2 id="catalogue-title">The collection</h2>
           <CatalogueGrid items={items} />
           <ol className="store-steps" aria-label="How ordering works">
@@ -168,6 +164,8 @@ export default function StorePage({ loaderData, actionData }: Route.ComponentPro
         </div>
       </section>
 
+      {/* An empty bag needs no floating button (and it would cover the order's answer). */}
+      {bag.count > 0 ? (
       <Link to={BAG_HREF} state={OPENED} preventScrollReset className="bag-fab">
         <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
           <path d="M6 7h12l1 13H5L6 7Z" fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" />
@@ -176,14 +174,15 @@ export default function StorePage({ loaderData, actionData }: Route.ComponentPro
         Bag <span className="bag-fab-count">{bag.count}</span>
         <span className="visually-hidden"> {bag.count === 1 ? "item" : "items"}</span>
       </Link>
+      ) : null}
 
       {checkoutOpen ? (
         <CheckoutDialog
           bag={loaderData.bag}
           serverReply={checkoutReply}
           onClose={closeTo(BAG_HREF)}
-          onPlaced={(id) => {
-            setPlaced({ id });
+          onPlaced={(result) => {
+            setPlaced(result ?? {});
             void navigate(STORE_PATH, { replace: true, preventScrollReset: true });
           }}
         />
@@ -200,5 +199,40 @@ export default function StorePage({ loaderData, actionData }: Route.ComponentPro
         />
       ) : null}
     </>
+  );
+}
+
+type Placed = { id?: string; total?: number; currency?: string };
+
+/**
+ * The answer to 'Place order', first on the page (after a plain form post the page opens at
+ * the top): the order id large, and what happens next.
+ */
+function OrderPlaced({ placed, headingRef }: { placed: Placed; headingRef: React.Ref<HTMLHeadingElement> }) {
+  const pay = site.payments;
+  const amount = placed.total !== undefined ? formatMoney(placed.total, placed.currency ?? DEFAULT_CURRENCY) : "the total";
+  return (
+    <section className="order-placed" aria-labelledby="order-placed-title">
+      <div className="container">
+        <h2 id="order-placed-title" tabIndex={-1} ref={headingRef}>
+          Thank you! Your order is in.
+        </h2>
+        {placed.id ? (
+          <p className="order-placed-ref">
+            <span>Order number</span> <strong>{placed.id}</strong>
+          </p>
+        ) : null}
+        <p role="status">{placed.id ? MERCH_MESSAGES.orderSuccess(placed.id) : MERCH_MESSAGES.orderSuccessNoId}</p>
+        <h3>What happens next</h3>
+        <ol>
+          <li>
+            If you have not paid yet, pay {amount} by M-Pesa: paybill {pay.merchPaybill}, account {pay.merchAccount}. If
+            you already paid, do not pay again.
+          </li>
+          <li>The merch team checks your payment and emails you to confirm delivery.</li>
+          <li>Questions? Reply to that email, quoting your order number.</li>
+        </ol>
+      </div>
+    </section>
   );
 }

@@ -14,6 +14,7 @@ export function HeroForm({ serverReply }: { serverReply?: Reply }) {
       className="hero-form form-card"
       buttonClassName="button-lamp"
       trackAs="form"
+      anchor="get-involved"
     />
   );
 }

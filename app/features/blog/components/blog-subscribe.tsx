@@ -32,6 +32,7 @@ export function BlogSubscribe({ action, source, serverReply }: Props) {
         trackAs="cta.subscribe"
         className="blog-subscribe-form"
         buttonClassName="button-lamp"
+        anchor="subscribe"
       />
     </section>
   );

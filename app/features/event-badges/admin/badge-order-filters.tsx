@@ -10,6 +10,10 @@ export function BadgeOrderFilters({ filter, loading }: { filter: ListFilter; loa
     <Form method="get" action={SCREEN_PATH} className="order-filters" role="search" aria-label="Badge orders">
       <input type="hidden" name="status" value={filter.status} />
       <label htmlFor="order-search">Search orders</label>
+      {/* The placeholder is cut on a phone; the same words, written out. */}
+      <p className="field-hint" id="order-search-hint">
+        By {SEARCH_PLACEHOLDER}.
+      </p>
       <div className="order-search-row">
         <input
           // A new search in the address (Clear, a link) resets what the box shows.
@@ -19,6 +23,7 @@ export function BadgeOrderFilters({ filter, loading }: { filter: ListFilter; loa
           name="q"
           defaultValue={filter.q}
           placeholder={SEARCH_PLACEHOLDER}
+          aria-describedby="order-search-hint"
           maxLength={100}
           autoComplete="off"
           enterKeyHint="search"

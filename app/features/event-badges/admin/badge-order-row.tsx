@@ -1,13 +1,15 @@
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import type { Reply } from "~/lib/forms";
 import { useFetcher } from "react-router";
 import { formatNairobiTime } from "~/lib/nairobi-time";
 import type { BadgeOrderView } from "../badge-order";
 import { formatKes } from "../tiers";
 import {
+  approveBlockedBy,
   deliveryFailed,
   deliveryText,
   hasAssets,
+  rejectQuestion,
   STATUS_LABEL,
   type OrderActionResult,
 } from "./badge-orders-screen";
@@ -39,16 +41,21 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
     if (generating) onMessage({ message: "Generating badge kit…", tone: "info" });
   }, [generating, onMessage]);
   useEffect(() => {
-    if (fetcher.data) onMessage({ message: fetcher.data.message ?? "", tone: fetcher.data.status });
+    if (fetcher.data && !fetcher.data.result?.confirm) onMessage({ message: fetcher.data.message ?? "", tone: fetcher.data.status });
   }, [fetcher.data, onMessage]);
+  // 'Cancel' on the confirming step forgets the reply that asked.
+  const [cancelled, setCancelled] = useState<unknown>(null);
+  const confirming = reply?.result?.confirm === "reject" && reply !== cancelled && order.status !== "rejected";
 
   const ready = hasAssets(order);
   const approved = order.status === "approved";
+  const blocked = approveBlockedBy(order);
   const who = `order-${order.id}-who`;
+  const why = `order-${order.id}-why`;
   const created = formatNairobiTime(order.createdAt);
 
   return (
-    <tr className={busy ? "order-row is-busy" : "order-row"} aria-busy={busy || undefined}>
+    <tr id={`row-${order.id}`} className={busy ? "order-row is-busy" : "order-row"} aria-busy={busy || undefined}>
       <td data-label="Supporter">
         <div className="cell">
           <strong id={who}>{order.name}</strong>
@@ -102,7 +109,8 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
         </div>
       </td>
       <td data-label="Actions">
-        <fetcher.Form method="post" action={action} className="order-actions">
+        {/* Without JavaScript the answer reloads the page: it opens at this row. */}
+        <fetcher.Form method="post" action={`${action}#row-${order.id}`} className="order-actions">
           <input type="hidden" name="id" value={order.id} />
           <button
             type="submit"
@@ -127,8 +135,8 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
               value="approve"
               className="button-small button-approve"
               disabled={busy || !ready || approved}
-              title={!ready ? "Generate assets before approving" : approved ? "Order is already approved." : undefined}
-              aria-describedby={who}
+              title={blocked?.replace(/\.$/, "")}
+              aria-describedby={blocked ? `${who} ${why}` : who}
             >
               Approve
             </button>
@@ -137,8 +145,7 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
               name="intent"
               value="reject"
               className="button-small button-reject"
-              disabled={busy || order.status === "rejected"}
-              title={order.status === "rejected" ? "Order is already rejected." : undefined}
+              disabled={busy || order.status === "rejected" || confirming}
               aria-describedby={who}
             >
               Reject
@@ -156,8 +163,39 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
               </button>
             ) : null}
           </span>
+          {blocked ? (
+            <span className="decide-why" id={why}>
+              {blocked}
+            </span>
+          ) : null}
           {!ready ? <span className="assets-missing">Assets missing</span> : null}
-          {reply ? <span className={`row-note row-note-${reply.status}`}>{reply.message}</span> : null}
+          {confirming ? (
+            <div className="confirm-box" role="group" aria-labelledby={`${why}-confirm`}>
+              <p id={`${why}-confirm`}>
+                <strong>{reply?.message ?? rejectQuestion(order)}</strong>
+              </p>
+              <label htmlFor={`${why}-note`}>Note to the supporter (optional)</label>
+              <textarea id={`${why}-note`} name="note" rows={2} maxLength={500} />
+              <input type="hidden" name="confirmed" value="yes" />
+              <span className="confirm-actions">
+                <button type="submit" name="intent" value="reject" className="button-small button-reject-now" disabled={busy}>
+                  Yes, reject
+                </button>
+                <a
+                  href={action}
+                  className="button button-small button-ghost"
+                  onClick={(e) => {
+                    e.preventDefault();
+                    setCancelled(reply);
+                  }}
+                >
+                  Cancel
+                </a>
+              </span>
+            </div>
+          ) : reply && reply !== cancelled ? (
+            <span className={`row-note row-note-${reply.status}`}>{reply.message}</span>
+          ) : null}
         </fetcher.Form>
       </td>
     </tr>

@@ -25,7 +25,21 @@ export type OrderIntent = (typeof ORDER_INTENTS)[number];
 export type OrderActionResult = {
   id: string | null;
   order: BadgeOrderView | null;
+  /** Set when the action needs a second, confirming press (a rejection) before it runs. */
+  confirm?: "reject";
 };
+
+/** The reason beside a greyed-out Approve (phones show no tooltips). */
+export function approveBlockedBy(o: Pick<BadgeOrderView, "status" | "badgePath" | "posterPath">): string | null {
+  if (o.status === "approved") return "Already approved.";
+  if (!hasAssets(o)) return "Generate assets before approving.";
+  return null;
+}
+
+export const rejectQuestion = (o: Pick<BadgeOrderView, "id" | "name" | "status">) =>
+  o.status === "approved"
+    ? `Reject order ${o.id}? It was approved and its kit sent; ${o.name} will be emailed that it is cancelled.`
+    : `Reject order ${o.id}? ${o.name} will be emailed that it was not accepted.`;
 
 /** The screen's address for a filter: status is always written, q only when there is one. */
 export function screenHref(filter: ListFilter) {

@@ -20,7 +20,7 @@ export function BadgeOrdersTable({ orders: loaded, action, serverReply, filterEr
   const [latest, setLatest] = useState<ScreenMessage | null>(null);
   const orders = withRepliedOrder(loaded, serverReply?.result?.order);
   const shown: ScreenMessage | null =
-    latest ?? (serverReply ? { message: serverReply.message ?? "", tone: serverReply.status } : null) ?? (filterError ? { message: filterError, tone: "error" } : null);
+    latest ?? (serverReply && !serverReply.result?.confirm ? { message: serverReply.message ?? "", tone: serverReply.status } : null) ?? (filterError ? { message: filterError, tone: "error" } : null);
 
   return (
     <>

@@ -5,6 +5,7 @@ import { PaymentCodeField } from "~/features/payments/components/payment-code-fi
 import { otherErrors, useFormChecks } from "~/components/ui/form-checks";
 import { FieldError, Honeypot, useHydrated } from "~/components/ui/form-parts";
 import { UrlDialog, type CloseDialog } from "~/components/ui/url-dialog";
+import { CHECK_FIELDS, ErrorSummary } from "~/components/ui/error-summary";
 import type { Reply } from "~/lib/forms";
 import { PaySteps } from "~/features/payments/components/pay-steps";
 
@@ -13,6 +14,7 @@ export type OrderReply = Reply<{ id: string }>;
 import { NOTES_MAX_LENGTH } from "~/lib/rules";
 import { site } from "~/lib/site";
 import { formatKes, type Tier } from "../tiers";
+import { PORTRAIT_SENT } from "../portrait";
 import { checkOrder } from "./order-checks";
 import type { PortraitCropApi } from "./portrait-crop";
 import { PortraitField } from "./portrait-field";
@@ -32,8 +34,18 @@ function failureText(reply: OrderReply): string | null {
   const other = otherErrors(FIELDS, reply);
   if (other.length) return other.join(" ");
   if (!reply.fieldErrors || Object.keys(reply.fieldErrors).length === 0) return ORDER_FAILED;
-  return "Please check the fields marked below.";
+  return CHECK_FIELDS;
 }
+
+/** The fields in page order, as their labels say them (for the error summary). */
+const LABELS: Record<(typeof FIELDS)[number], string> = {
+  name: "Full name",
+  email: "Email",
+  phone: "Phone",
+  paymentReference: "Payment confirmation code",
+  notes: "Notes",
+  portrait: "Portrait",
+};
 
 type Props = {
   tier: Tier;
@@ -74,17 +86,22 @@ export function OrderDialog({ tier, serverReply, onClose, onSuccess }: Props) {
             </Link>
           </div>
           <div className="order-body">
-            <PaymentSummary tier={tier} />
             {reply?.status === "success" ? (
-              <SuccessPanel reference={reply.result?.id} close={close} />
+              // Done: the answer replaces the form, so it is the first thing in the dialog.
+              <SuccessPanel tier={tier} reference={reply.result?.id} close={close} />
             ) : (
-              <OrderForm
-                tier={tier}
-                fetcher={fetcher}
-                reply={reply}
-                fromServer={reply !== undefined && reply === serverReply}
-                close={close}
-              />
+              <>
+                {/* A reloaded page (no JavaScript) opens here: what to fix comes first. */}
+                <ErrorSummary reply={reply === serverReply ? serverReply : undefined} labels={LABELS} idPrefix="order" />
+                <PaymentSummary tier={tier} />
+                <OrderForm
+                  tier={tier}
+                  fetcher={fetcher}
+                  reply={reply}
+                  fromServer={reply !== undefined && reply === serverReply}
+                  close={close}
+                />
+              </>
             )}
           </div>
         </>
@@ -119,7 +136,7 @@ function PaymentSummary({ tier }: { tier: Tier }) {
   );
 }
 
-function SuccessPanel({ reference, close }: { reference?: string; close: CloseDialog }) {
+function SuccessPanel({ tier, reference, close }: { tier: Tier; reference?: string; close: CloseDialog }) {
   const heading = useRef<HTMLParagraphElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
@@ -128,10 +145,20 @@ function SuccessPanel({ reference, close }: { reference?: string; close: CloseDi
         {ORDER_SUCCESS}
       </p>
       {reference ? (
-        <p>
-          Your reference: <strong className="order-ref">{reference}</strong>. Keep it in case you need to contact us.
+        <p className="order-ref-box">
+          <span>Your reference</span>
+          <strong className="order-ref">{reference}</strong>
+          <span className="small">Keep it in case you need to contact us.</span>
         </p>
       ) : null}
+      <h3>What happens next</h3>
+      <ol className="next-steps">
+        <li>
+          We check your M-Pesa payment of {formatKes(tier.amount)} for the {tier.name}. You do not need to pay again.
+        </li>
+        <li>Once it is verified we email your personal QR badge and your 'Will Be Attending' poster.</li>
+        <li>Questions? Reply to that email, quoting your reference.</li>
+      </ol>
       <p className="actions">
         <Link to="/event" replace preventScrollReset className="button" onClick={close}>
           Close
@@ -160,7 +187,9 @@ function OrderForm({ tier, fetcher, reply, fromServer, close }: FormProps) {
     busy,
     idPrefix: "order",
   });
-  const banner = !busy && !hasClientErrors && reply?.status === "error" ? failureText(reply) : null;
+  const failure = !busy && !hasClientErrors && reply?.status === "error" ? failureText(reply) : null;
+  // After a reload the summary at the top already says it.
+  const banner = fromServer && failure === CHECK_FIELDS ? null : failure;
 
   // After a reply with field errors, put the cursor in the first field to fix.
   useEffect(() => {
@@ -223,7 +252,7 @@ function OrderForm({ tier, fetcher, reply, fromServer, close }: FormProps) {
         <textarea maxLength={NOTES_MAX_LENGTH} rows={3} {...field("notes")} />
         <FieldError id="order-notes-error" message={errorOf("notes")} />
       </div>
-      <PortraitField apiRef={portraitApi} serverError={errorOf("portrait")} fileLost={fromServer && reply?.status === "error"} />
+      <PortraitField apiRef={portraitApi} serverError={errorOf("portrait")} fileLost={fromServer && reply?.status === "error" && reply.values?.portrait === PORTRAIT_SENT} />
       <div className="field">
         <label className="check">
           <input type="checkbox" name="hardCopy" defaultChecked={values.hardCopy === "on"} aria-describedby="order-hardcopy-hint" />

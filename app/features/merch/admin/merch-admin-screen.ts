@@ -91,7 +91,14 @@ export type EditorResult = {
 export type OrderStatusResult = {
   id: string | null;
   order: MerchOrderView | null;
+  /** Set when the change needs a second, confirming press (a rejection) before it runs. */
+  confirm?: "rejected";
 };
+
+export const rejectQuestion = (o: Pick<MerchOrderView, "id" | "customerName" | "status">) =>
+  o.status === "approved"
+    ? `Reject order ${o.id}? It was approved and ${o.customerName} was told so; they will be emailed that it is cancelled.`
+    : `Reject order ${o.id}? ${o.customerName} will be emailed that it was not accepted.`;
 
 export const STATUS_BUTTONS: ReadonlyArray<{ status: MerchOrderStatus; label: string }> = [
   { status: "pending", label: "Mark pending" },

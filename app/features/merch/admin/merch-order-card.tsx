@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import type { Reply } from "~/lib/forms";
 import { useFetcher } from "react-router";
 import { formatNairobiTimeEat } from "~/lib/nairobi-time";
@@ -29,13 +29,21 @@ export function MerchOrderCard({ order: loaded, action, serverReply, onMessage }
   const pendingStatus = busy ? fetcher.formData?.get("status") : null;
 
   useEffect(() => {
-    if (fetcher.data) onMessage({ message: fetcher.data.message ?? "", tone: fetcher.data.status });
+    if (fetcher.data && !fetcher.data.result?.confirm) onMessage({ message: fetcher.data.message ?? "", tone: fetcher.data.status });
   }, [fetcher.data, onMessage]);
+  // 'Cancel' on the confirming step forgets the reply that asked.
+  const [cancelled, setCancelled] = useState<unknown>(null);
+  const confirming = reply?.result?.confirm === "rejected" && reply !== cancelled && order.status !== "rejected";
 
   const head = `order-${order.id}`;
   const noteId = `${head}-note`;
   return (
-    <article className={busy ? "merch-order is-busy" : "merch-order"} aria-labelledby={head} aria-busy={busy || undefined}>
+    <article
+      id={`card-${order.id}`}
+      className={busy ? "merch-order is-busy" : "merch-order"}
+      aria-labelledby={head}
+      aria-busy={busy || undefined}
+    >
       <header className="merch-order-head">
         <h2 id={head}>{order.id}</h2>
         <span className={`pill pill-${order.status}`}>{ORDER_STATUS_LABELS[order.status]}</span>
@@ -136,18 +144,19 @@ export function MerchOrderCard({ order: loaded, action, serverReply, onMessage }
         </div>
       </dl>
 
-      <fetcher.Form method="post" action={action} className="merch-order-actions">
+      {/* Without JavaScript the answer reloads the page: it opens at this card. */}
+      <fetcher.Form method="post" action={`${action}#card-${order.id}`} className="merch-order-actions">
         <input type="hidden" name="intent" value="status" />
         <input type="hidden" name="id" value={order.id} />
         <label htmlFor={noteId}>Staff note for this change (optional)</label>
         <textarea
           // After each change the box shows the note as saved.
-          key={order.reviewedAt ?? "new"}
+          key={`${order.reviewedAt ?? "new"}${confirming ? "-confirming" : ""}`}
           id={noteId}
           name="notes"
           rows={2}
           maxLength={1000}
-          defaultValue={order.staffNotes}
+          defaultValue={confirming ? (reply?.values?.notes ?? order.staffNotes) : order.staffNotes}
         />
         <div className="order-decide">
           {STATUS_BUTTONS.map((b) => (
@@ -156,7 +165,7 @@ export function MerchOrderCard({ order: loaded, action, serverReply, onMessage }
               type="submit"
               name="status"
               value={b.status}
-              disabled={busy}
+              disabled={busy || (confirming && b.status === "rejected")}
               aria-describedby={head}
               className={
                 b.status === "approved" ? "button-small button-approve" : b.status === "rejected" ? "button-small button-reject" : "button-small button-ghost"
@@ -166,10 +175,31 @@ export function MerchOrderCard({ order: loaded, action, serverReply, onMessage }
             </button>
           ))}
         </div>
-        {reply ? (
-          <p className={`row-note row-note-${reply.status}`}>
-            {reply.message}
-          </p>
+        {confirming ? (
+          <div className="confirm-box" role="group" aria-labelledby={`${head}-confirm`}>
+            <p id={`${head}-confirm`}>
+              <strong>{reply?.message}</strong>
+            </p>
+            <p className="small">The staff note above goes in the email.</p>
+            <input type="hidden" name="confirmed" value="yes" />
+            <span className="confirm-actions">
+              <button type="submit" name="status" value="rejected" className="button-small button-reject-now" disabled={busy}>
+                Yes, reject
+              </button>
+              <a
+                href={action}
+                className="button button-small button-ghost"
+                onClick={(e) => {
+                  e.preventDefault();
+                  setCancelled(reply);
+                }}
+              >
+                Cancel
+              </a>
+            </span>
+          </div>
+        ) : reply && reply !== cancelled ? (
+          <p className={`row-note row-note-${reply.status}`}>{reply.message}</p>
         ) : null}
       </fetcher.Form>
     </article>

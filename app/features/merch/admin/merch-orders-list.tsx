@@ -54,7 +54,7 @@ type Props = {
 export function MerchOrdersList({ orders: loaded, q, action, serverReply, loadError, loading }: Props) {
   const [latest, setLatest] = useState<ScreenMessage | null>(null);
   const orders = withRepliedOrder(loaded, serverReply?.result?.order);
-  const shown: ScreenMessage | null = latest ?? (serverReply ? { message: serverReply.message ?? "", tone: serverReply.status } : null) ?? (loadError ? { message: loadError, tone: "error" } : null);
+  const shown: ScreenMessage | null = latest ?? (serverReply && !serverReply.result?.confirm ? { message: serverReply.message ?? "", tone: serverReply.status } : null) ?? (loadError ? { message: loadError, tone: "error" } : null);
 
   useEffect(() => {
     if (!loadError) trackEvent("merch.admin.orders_loaded", { count: loaded.length });

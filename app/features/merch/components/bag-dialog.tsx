@@ -78,11 +78,18 @@ export function BagDialog({ bag: saved, serverReply, onClose }: Props) {
           )}
           <div className="actions dialog-actions">
             {bag.lines.length > 0 ? (
-              <Link to={CHECKOUT_HREF} state={OPENED} preventScrollReset className="button button-lamp">
+              <Link to={CHECKOUT_HREF} state={OPENED} preventScrollReset className="button button-lamp bag-checkout">
                 Checkout
               </Link>
             ) : null}
-            <Link to={STORE_PATH} replace preventScrollReset className="button button-ghost" onClick={close}>
+            {/* With something to check out, Checkout is the one button; browsing on is a plain link. */}
+            <Link
+              to={STORE_PATH}
+              replace
+              preventScrollReset
+              className={bag.lines.length > 0 ? "bag-browse" : "button button-ghost"}
+              onClick={close}
+            >
               Keep browsing
             </Link>
           </div>

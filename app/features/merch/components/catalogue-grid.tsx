@@ -39,7 +39,7 @@ function MerchCard({ item, eager }: { item: MerchItem; eager: boolean }) {
         </h3>
         <p className="merch-card-price">{formatMoney(item.price, item.currency)}</p>
         {item.impact ? <p className="merch-card-impact">{item.impact}</p> : null}
-        <span className="merch-card-cta" aria-hidden="true">
+        <span className="merch-card-cta button button-small" aria-hidden="true">
           {!item.available ? "See details" : item.colors.length + item.sizes.length > 0 ? "Choose options" : "View item"}
         </span>
       </div>

@@ -12,6 +12,7 @@ import { checkCheckout } from "./checks";
 import { StoreDialog } from "./store-dialog";
 import { BAG_HREF, CHECKOUT_HREF, failureText } from "./store-links";
 import type { Reply } from "~/lib/forms";
+import { ErrorSummary } from "~/components/ui/error-summary";
 import { PaySteps } from "~/features/payments/components/pay-steps";
 
 /** The checkout's reply on success: the order reference and what it costs (priced by the server). */
@@ -19,12 +20,21 @@ export type CheckoutReply = Reply<{ id: string; total: number; currency: string 
 
 const FIELDS = ["customerName", "customerEmail", "customerPhone", "notes", "paymentReference"] as const;
 
+/** The fields in page order, as their labels say them (for the error summary). */
+const LABELS: Record<(typeof FIELDS)[number], string> = {
+  customerName: "Full name",
+  customerEmail: "Email",
+  customerPhone: "Phone",
+  notes: "Notes",
+  paymentReference: "M-Pesa confirmation code",
+};
+
 type Props = {
   bag: BagView;
   serverReply?: CheckoutReply;
   onClose(): void;
-  /** With JavaScript, after the order is placed: the page shows the thank-you banner. */
-  onPlaced(id: string | undefined): void;
+  /** With JavaScript, after the order is placed: the page shows the order's answer. */
+  onPlaced(result: CheckoutReply["result"]): void;
 };
 
 /** Checkout (?checkout=1): the order summary, how to pay, and who is ordering. */
@@ -33,6 +43,8 @@ export function CheckoutDialog({ bag, serverReply, onClose, onPlaced }: Props) {
     <StoreDialog id="checkout" title="Checkout" closeHref={BAG_HREF} onClose={onClose} className="checkout-dialog">
       {() => (
         <>
+          {/* A reloaded page (no JavaScript) opens here: what to fix comes first. */}
+          <ErrorSummary reply={serverReply} labels={LABELS} idPrefix="checkout" />
           <OrderSummary bag={bag} />
           <PaymentSteps total={formatMoney(bag.total, bag.currency)} />
           <CheckoutForm bag={bag} serverReply={serverReply} onPlaced={onPlaced} />
@@ -109,7 +121,7 @@ function CheckoutForm({ bag, serverReply, onPlaced }: Omit<Props, "onClose">) {
 
   // Once per reply, after the page has reloaded the (now empty) bag.
   useSettledReply(fetcher, (data) => {
-    if (data.status === "success") onPlaced(data.result?.id);
+    if (data.status === "success") onPlaced(data.result);
     else focusFirstError(data.fieldErrors);
   });
 

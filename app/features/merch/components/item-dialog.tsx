@@ -195,9 +195,15 @@ export function ItemDialog({ item, shareUrl, serverReply, onClose, onAdded }: Pr
                   </div>
                   <FieldError id="item-quantity-error" message={errorOf("quantity")} />
                 </div>
-                <button type="submit" className="button-lamp item-add" disabled={busy}>
-                  {busy ? "Adding…" : "Add to bag"}
-                </button>
+                <div className="item-add-row">
+                  <p className="item-add-price" aria-hidden="true">
+                    {formatMoney(item.price, item.currency)}
+                    <span className="small muted"> each</span>
+                  </p>
+                  <button type="submit" className="button-lamp item-add" disabled={busy}>
+                    {busy ? "Adding…" : "Add to bag"}
+                  </button>
+                </div>
               </form>
             ) : (
               <p className="item-restocking">

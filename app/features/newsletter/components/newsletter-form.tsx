@@ -42,6 +42,8 @@ export function NewsletterForm({
       text={newsletterMessages[variant]}
       serverReply={serverReply}
       className={className}
+      // A page's own box (not the footer's, which goes to /newsletter) reopens at its result.
+      anchor={action === "/newsletter" ? undefined : `subscribe-${variant}`}
     />
   );
 }
