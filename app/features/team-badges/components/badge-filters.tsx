@@ -16,13 +16,16 @@ export function badgesHref(query: BadgeListQuery, change: Partial<BadgeListQuery
   return search ? `/badges?${search}` : "/badges";
 }
 
+/** Where a search or a tab lands: the list, not the hero above it (a phone's whole first screen). */
+export const RESULTS_ANCHOR = "#badges-list-title";
+
 /** Search, 'Show only won badges' and the category tabs: a plain GET form and links. */
 export function BadgeFilters({ query, searchText }: { query: BadgeListQuery; searchText: string }) {
   const submit = useSubmit();
   const hydrated = useHydrated();
   return (
     <div className="badge-filters">
-      <Form method="get" action="/badges" className="badge-search" role="search" preventScrollReset>
+      <Form method="get" action={`/badges${RESULTS_ANCHOR}`} className="badge-search" role="search" preventScrollReset>
         <label htmlFor="badge-q">Search badges</label>
         <div className="inline-field">
           <input
@@ -57,7 +60,7 @@ export function BadgeFilters({ query, searchText }: { query: BadgeListQuery; sea
           {CATEGORIES.map((c) => (
             <li key={c.key}>
               <Link
-                to={badgesHref(query, { category: c.key, id: "", verify: "" })}
+                to={`${badgesHref(query, { category: c.key, id: "", verify: "" })}${RESULTS_ANCHOR}`}
                 aria-current={query.category === c.key ? "page" : undefined}
                 preventScrollReset
               >

@@ -18,9 +18,10 @@ export function VerifyBox({
   result: VerifyView | null;
 }) {
   return (
-    <section className="verify-box card" aria-labelledby="verify-title">
+    <section className="verify-box card" id="verify" aria-labelledby="verify-title">
       <h2 id="verify-title">Verify a badge by ID</h2>
-      <Form method="get" action="/badges" preventScrollReset>
+      {/* Without JavaScript the page reloads: it opens here, at the verdict. */}
+      <Form method="get" action="/badges#verify" preventScrollReset>
         <label htmlFor="verify-id">Badge ID</label>
         <div className="inline-field">
           <input
