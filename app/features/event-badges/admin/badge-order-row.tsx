@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { Reply } from "~/lib/forms";
 import { useFetcher } from "react-router";
 import { formatNairobiTime } from "~/lib/nairobi-time";
@@ -45,7 +45,14 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
   }, [fetcher.data, onMessage]);
   // 'Cancel' on the confirming step forgets the reply that asked.
   const [cancelled, setCancelled] = useState<unknown>(null);
+  const yesRef = useRef<HTMLButtonElement>(null);
   const confirming = reply?.result?.confirm === "reject" && reply !== cancelled && order.status !== "rejected";
+  // The question is read and answered where it appears: in view, its 'Yes' button focused.
+  useEffect(() => {
+    if (!confirming) return;
+    yesRef.current?.scrollIntoView({ block: "nearest" });
+    yesRef.current?.focus({ preventScroll: true });
+  }, [confirming]);
 
   const ready = hasAssets(order);
   const approved = order.status === "approved";
@@ -178,7 +185,7 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
               <textarea id={`${why}-note`} name="note" rows={2} maxLength={500} />
               <input type="hidden" name="confirmed" value="yes" />
               <span className="confirm-actions">
-                <button type="submit" name="intent" value="reject" className="button-small button-reject-now" disabled={busy}>
+                <button type="submit" name="intent" value="reject" ref={yesRef} className="button-small button-reject-now" disabled={busy}>
                   Yes, reject
                 </button>
                 <a

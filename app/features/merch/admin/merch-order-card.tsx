@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { Reply } from "~/lib/forms";
 import { useFetcher } from "react-router";
 import { formatNairobiTimeEat } from "~/lib/nairobi-time";
@@ -33,7 +33,14 @@ export function MerchOrderCard({ order: loaded, action, serverReply, onMessage }
   }, [fetcher.data, onMessage]);
   // 'Cancel' on the confirming step forgets the reply that asked.
   const [cancelled, setCancelled] = useState<unknown>(null);
+  const yesRef = useRef<HTMLButtonElement>(null);
   const confirming = reply?.result?.confirm === "rejected" && reply !== cancelled && order.status !== "rejected";
+  // The question is read and answered where it appears: in view, its 'Yes' button focused.
+  useEffect(() => {
+    if (!confirming) return;
+    yesRef.current?.scrollIntoView({ block: "nearest" });
+    yesRef.current?.focus({ preventScroll: true });
+  }, [confirming]);
 
   const head = `order-${order.id}`;
   const noteId = `${head}-note`;
@@ -183,7 +190,7 @@ export function MerchOrderCard({ order: loaded, action, serverReply, onMessage }
             <p className="small">The staff note above goes in the email.</p>
             <input type="hidden" name="confirmed" value="yes" />
             <span className="confirm-actions">
-              <button type="submit" name="status" value="rejected" className="button-small button-reject-now" disabled={busy}>
+              <button type="submit" name="status" value="rejected" ref={yesRef} className="button-small button-reject-now" disabled={busy}>
                 Yes, reject
               </button>
               <a
