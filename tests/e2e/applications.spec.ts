@@ -140,9 +140,12 @@ test("join: invalid name and email are refused with the spec's messages, typed v
   await form.getByLabel("Message (optional)").fill("Keep this message.");
   await submit.click();
 
-  await expect(form.getByText("Please enter your full name.")).toBeVisible();
-  await expect(form.getByText("Please provide a valid email address.")).toBeVisible();
+  await expect(form.getByText("Please enter your full name.", { exact: true })).toBeVisible();
+  await expect(form.getByText("Please provide a valid email address.", { exact: true })).toBeVisible();
   await expect(page).toHaveURL(`${BASE_URL}/join`);
+  // The form that came back is on the first screen, with what to fix at its top.
+  await expect(form.getByRole("alert").getByText("Please check the fields marked below.")).toBeInViewport();
+  await expect(form.getByRole("link", { name: "Full name: Please enter your full name." })).toBeVisible();
   await expect(nameField).toHaveAttribute("aria-invalid", "true");
   await expect(emailField).toHaveAttribute("aria-invalid", "true");
   await expect(nameField).toHaveValue(typedName);

@@ -24,8 +24,18 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Join() {
   const reply = useActionData<typeof action>();
+  // A form that came back (a plain post reloads at the top) is shown first, above the page.
+  const returned = reply?.status === "error";
+  const form = (
+    <section className="section" id="apply">
+      <div className="container narrow">
+        <JoinForm reply={reply} />
+      </div>
+    </section>
+  );
   return (
     <>
+      {returned ? form : null}
       <section className="hero">
         <div className="container narrow">
           <p className="eyebrow">Volunteer with us</p>
@@ -82,11 +92,7 @@ export default function Join() {
         </div>
       </section>
 
-      <section className="section" id="apply">
-        <div className="container narrow">
-          <JoinForm reply={reply} />
-        </div>
-      </section>
+      {returned ? null : form}
     </>
   );
 }

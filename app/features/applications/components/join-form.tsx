@@ -1,5 +1,6 @@
 import { useId } from "react";
 import { Form, useNavigation } from "react-router";
+import { ErrorSummary } from "~/components/ui/error-summary";
 import { FieldError, FormStatus, Honeypot } from "~/components/ui/form-parts";
 import { firstError, type Reply } from "~/lib/forms";
 import { EMAIL_MAX_LENGTH, PHONE_MAX_LENGTH } from "~/lib/rules";
@@ -10,6 +11,9 @@ import {
   applicationMailto,
   applicationMessages,
 } from "../messages";
+
+/** The fields in page order, as their labels say them (for the error summary). */
+const LABELS = { name: "Full name", email: "Email", phone: "Phone", role: "Preferred role", message: "Message" };
 
 function failureDetail(reply: Reply) {
   if (reply.retryAfter) {
@@ -31,6 +35,7 @@ export function JoinForm({ reply }: { reply?: Reply }) {
   return (
     <Form method="post" action="/join" className="form-card join-form" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Apply to join a team</h2>
+      <ErrorSummary reply={reply} labels={LABELS} idPrefix={id} />
       <Honeypot />
       <div className="field">
         <label htmlFor={`${id}-name`}>Full name</label>
