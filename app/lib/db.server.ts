@@ -13,6 +13,7 @@ import * as badges from "../../db/migrations/2026-11-21-02-badges";
 import * as blog from "../../db/migrations/2026-11-21-04-blog";
 import * as foundation from "../../db/migrations/2026-11-21-01-foundation";
 import * as staffSessions from "../../db/migrations/2026-11-21-06-staff-sessions";
+import * as orderNotes from "../../db/migrations/2026-11-25-07-order-notes";
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import { ensurePrivateDir } from "./files.server";
 import { env } from "./env.server";
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-21-04-blog": blog,
   "2026-11-21-05-analytics-rollup": analyticsRollup,
   "2026-11-21-06-staff-sessions": staffSessions,
+  "2026-11-25-07-order-notes": orderNotes,
 };
 
 export interface SubscribersTable {
@@ -161,6 +163,8 @@ export interface BadgeOrdersTable {
   poster_file: string | null;
   asset_token: string;
   delivery_outbox_id: number | null;
+  /** What staff wrote when they last decided (a rejection's reason goes to the supporter). */
+  staff_note: string;
 }
 
 export interface TeamBadgesTable {

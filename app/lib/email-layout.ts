@@ -21,16 +21,17 @@ export function renderEmail(opts: {
     site.name,
     ...(opts.footer ? [opts.footer] : []),
   ].join("\n");
-  const html = `<!doctype html><html><body style="margin:0;background:#f5f1ea;font-family:Arial,Helvetica,sans-serif;color:#1c2430">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
-<table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:12px">
-<tr><td style="padding:20px 28px;background:#123b5d;border-radius:12px 12px 0 0;color:#ffffff;font-size:18px;font-weight:bold">${escapeHtml(site.name)}</td></tr>
-<tr><td style="padding:28px">
+  // Fluid: full width on a phone, at most 560 px on a wide screen (no fixed-width table).
+  const html = `<!doctype html><html><head><meta name="viewport" content="width=device-width, initial-scale=1"></head><body style="margin:0;background:#f5f1ea;font-family:Arial,Helvetica,sans-serif;color:#1c2430">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:12px 8px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="width:100%;max-width:560px;background:#ffffff;border-radius:12px">
+<tr><td style="padding:16px 20px;background:#123b5d;border-radius:12px 12px 0 0;color:#ffffff;font-size:18px;font-weight:bold">${escapeHtml(site.name)}</td></tr>
+<tr><td style="padding:20px;word-wrap:break-word;overflow-wrap:anywhere">
 <h1 style="margin:0 0 16px;font-size:22px;color:#123b5d">${escapeHtml(opts.heading)}</h1>
 ${opts.paragraphs.map((p) => `<p style="margin:0 0 14px;line-height:1.5">${escapeHtml(p)}</p>`).join("\n")}
-${opts.cta ? `<p style="margin:22px 0"><a href="${escapeHtml(opts.cta.url)}" style="background:#e0892b;color:#1c2430;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">${escapeHtml(opts.cta.label)}</a></p>` : ""}
+${opts.cta ? `<p style="margin:22px 0"><a href="${escapeHtml(opts.cta.url)}" style="display:inline-block;background:#e0892b;color:#1c2430;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">${escapeHtml(opts.cta.label)}</a></p>` : ""}
 </td></tr>
-<tr><td style="padding:16px 28px;color:#5b6470;font-size:12px;border-top:1px solid #eee">${escapeHtml(site.name)} · ${escapeHtml(site.city)}${opts.footerLink ? ` · <a href="${escapeHtml(opts.footerLink.url)}" style="color:#5b6470">${escapeHtml(opts.footerLink.label)}</a>` : ""}</td></tr>
+<tr><td style="padding:14px 20px;color:#5b6470;font-size:12px;border-top:1px solid #eee">${escapeHtml(site.name)} · ${escapeHtml(site.city)}${opts.footerLink ? ` · <a href="${escapeHtml(opts.footerLink.url)}" style="color:#5b6470">${escapeHtml(opts.footerLink.label)}</a>` : ""}</td></tr>
 </table></td></tr></table></body></html>`;
   return { subject: opts.subject, text, html };
 }

@@ -55,6 +55,26 @@ describe("without SMTP_URL", () => {
 });
 
 describe("with an SMTP server", () => {
+  it("a message that names no Reply-To answers to the organisation's inbox (the sender is no-reply)", async () => {
+    const smtp = await startSmtpReceiver();
+    receivers.push(smtp);
+    const db = await freshApp({ SMTP_URL: smtp.url, ORG_INBOX: undefined });
+    await enqueueMail(db, { ...message, replyTo: undefined });
+    await enqueueMail(db, { ...message, subject: "Its own" });
+    await drainOutbox();
+    const bySubject = Object.fromEntries(smtp.messages.map((m) => [m.mail.subject, m.mail.replyTo?.text]));
+    expect(bySubject).toEqual({ "A note from the outbox": "hello@streetlight-outreach.org", "Its own": "visitor@example.org" });
+  });
+
+  it("ORG_INBOX, when set, is the Reply-To of messages that name none", async () => {
+    const smtp = await startSmtpReceiver();
+    receivers.push(smtp);
+    const db = await freshApp({ SMTP_URL: smtp.url, ORG_INBOX: "team@example.org" });
+    await enqueueMail(db, { ...message, replyTo: undefined });
+    await drainOutbox();
+    expect(smtp.messages[0]!.mail.replyTo?.text).toBe("team@example.org");
+  });
+
   it("delivers to the server, attachments included", async () => {
     const smtp = await startSmtpReceiver();
     receivers.push(smtp);

@@ -56,6 +56,12 @@ export async function enqueueMail(db: Db, msg: MailMessage) {
 const RETRY_MINUTES = [1, 5, 15, 60, 180, 720];
 export const MAX_ATTEMPTS = RETRY_MINUTES.length + 1;
 
+/**
+ * Where replies go when a message names no Reply-To of its own: the organisation's inbox. The
+ * site sends from a no-reply address, and its emails say 'Reply to this email'.
+ */
+export const organisationInbox = () => env().orgInbox ?? site.contactEmail;
+
 let transporter: Transporter | undefined;
 
 function getTransport(): Transporter {
@@ -90,7 +96,7 @@ async function deliver(row: {
   const info = await getTransport().sendMail({
     from: env().mailFrom ?? site.mailFrom,
     to: row.to_address,
-    replyTo: row.reply_to ?? undefined,
+    replyTo: row.reply_to ?? organisationInbox(),
     subject: row.subject,
     text: row.text_body,
     html: row.html_body ?? undefined,

@@ -29,3 +29,18 @@ export function formatNairobiTimeEat(iso: Stamp): string {
   const text = formatNairobiTime(iso);
   return text ? `${text} EAT` : "";
 }
+
+const dayInWords = new Intl.DateTimeFormat("en-GB", { timeZone: "Africa/Nairobi", day: "numeric", month: "long", year: "numeric" });
+
+/**
+ * A date in words, for people rather than machines (emails): '2025-10-17' or
+ * '2025-10-17T09:00:00Z' -> '17 October 2025' (the Nairobi calendar day). A plain date is that
+ * day; unreadable text gives "".
+ */
+export function formatDateInWords(value: Stamp): string {
+  if (!value) return "";
+  const plain = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  // A plain date is a calendar day: read it at noon in Nairobi so no zone moves it.
+  const d = new Date(plain ? `${value}T12:00:00+03:00` : value);
+  return Number.isNaN(d.getTime()) ? "" : dayInWords.format(d);
+}

@@ -123,8 +123,14 @@ test("staff: sign in at /admin/merch-orders, find an order by id, approve with a
   await expect(review).toContainText(rejectNote);
   await expect(review.locator("time")).toBeVisible();
   expect(merchOrderById(id)).toMatchObject({ status: "rejected", staff_notes: rejectNote });
-  // Only the first approval mails the customer.
-  expect(outboxFor(email).filter((r) => r.to_address === email).map((r) => r.kind)).toEqual(["merch.received", "merch.approved"]);
+  // The first approval mails the customer, and so does the rejection (with the note): never silent.
+  expect(outboxFor(email).filter((r) => r.to_address === email).map((r) => r.kind)).toEqual([
+    "merch.received",
+    "merch.approved",
+    "merch.rejected",
+  ]);
+  const cancelled = await waitForMail((m) => m.to.includes(email) && m.subject === `Your merch order ${id} was not accepted`);
+  expect(cancelled.text).toContain(`A note from the team: ${rejectNote}`);
 });
 
 /** The editor's form; with `fresh` only a form rendered after `markForm` (a reload or a remount). */

@@ -42,6 +42,8 @@ const ADMIN_FIELDS = [
   "portraitPath",
   "badgePath",
   "posterPath",
+  // Added for rejections: what staff wrote (emailed to the supporter).
+  "staffNote",
 ].sort();
 
 type Order = Record<string, unknown> & {
@@ -439,6 +441,19 @@ describe("POST /api/badge_orders.php (admin): status", () => {
 
     expect(await expectApiError(await setStatus(id, "approved"), 409)).toBe("Order is already approved.");
     expect((await activity()).map((a) => a.type)).toEqual(["badge_orders.assets", "badge_orders.approve"]);
+  });
+
+  it("reject takes an optional note (older callers send none): kept on the order, put in the supporter's email", async () => {
+    const id = await create();
+    const { body } = await readJson<{ ok: boolean; order: Order }>(
+      await post({ id, status: "rejected", note: "We found no such payment." }, ADMIN, "10.9.9.9"),
+    );
+    expect(body).toMatchObject({ ok: true, order: { id, status: "rejected", staffNote: "We found no such payment." } });
+    const mail = await db.selectFrom("outbox").selectAll().where("kind", "=", "badge.rejected").executeTakeFirstOrThrow();
+    expect(mail.text_body).toContain("A note from the team: We found no such payment.");
+    expect(await expectApiError(await post({ id: await create(), status: "rejected", note: "x".repeat(501) }, ADMIN, "10.9.9.9"), 400)).toMatch(
+      /note is too long/,
+    );
   });
 
   it("reject: {ok:true, order} rejected; again is a 409; a rejected order with assets can be approved", async () => {

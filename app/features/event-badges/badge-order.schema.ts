@@ -30,6 +30,10 @@ export type BadgeOrderStatus = (typeof BADGE_ORDER_STATUSES)[number];
 
 export const OrderIdSchema = z.string().trim().regex(/^BO-[0-9A-Z]{6}$/, "Unknown order id.");
 
+/** A staff note on a decision (a rejection's reason, emailed to the supporter). */
+export const STAFF_NOTE_MAX_LENGTH = 500;
+export const StaffNoteSchema = z.string().trim().max(STAFF_NOTE_MAX_LENGTH, `The note is too long (at most ${STAFF_NOTE_MAX_LENGTH} characters).`);
+
 export const ListQuerySchema = z.object({
   status: z.enum(BADGE_ORDER_STATUSES, { error: "status must be pending, approved or rejected" }).optional(),
   q: z.string().trim().max(100, "Search text is too long.").optional(),

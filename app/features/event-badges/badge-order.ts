@@ -26,4 +26,6 @@ export type BadgeOrderView = {
   badgePath: string | null;
   posterPath: string | null;
   shareUrl: string;
+  /** What staff wrote when they last decided (sent to the supporter with a rejection). */
+  staffNote: string;
 };

@@ -253,6 +253,7 @@ describe("getBadgeOrder", () => {
       badgePath: null,
       posterPath: null,
       shareUrl: "http://site.test/event?utm_source=share&utm_medium=badge&utm_campaign=event_t2",
+      staffNote: "",
     });
   });
 
@@ -262,6 +263,31 @@ describe("getBadgeOrder", () => {
 });
 
 describe("status rules", () => {
+  it("rejecting emails the supporter, with the staff note, and keeps the note on the order", async () => {
+    const { id } = await submit(db, { name: "Amani Otieno", email: "amani@example.org" });
+    const order = await setBadgeOrderStatus(db, id, "rejected", STAFF, { note: "  No such payment on our statement.  " });
+    expect(order.status).toBe("rejected");
+    expect(order.staffNote).toBe("No such payment on our statement.");
+    await drainOutbox();
+    const mail = smtp.messages.find((m) => m.mail.subject?.includes("was not accepted"))!.mail;
+    expect(mail.subject).toBe(`Your ${order.tierName} confirmation (${id}) was not accepted`);
+    expect(mail.to && "text" in mail.to ? mail.to.text : "").toBe("amani@example.org");
+    expect(mail.text).toContain("A note from the team: No such payment on our statement.");
+    expect(mail.replyTo?.text).toBe("hello@streetlight-outreach.org");
+  });
+
+  it("rejecting an approved order tells the supporter it is cancelled", async () => {
+    const { id } = await submit(db);
+    await withAssets(db, id);
+    await setBadgeOrderStatus(db, id, "approved", STAFF);
+    await setBadgeOrderStatus(db, id, "rejected", STAFF);
+    const kinds = (await db.selectFrom("outbox").select("kind").orderBy("id").execute()).map((r) => r.kind);
+    expect(kinds).toEqual(["badge.received", "badge.kit", "badge.rejected"]);
+    const rejected = await db.selectFrom("outbox").selectAll().where("kind", "=", "badge.rejected").executeTakeFirstOrThrow();
+    expect(rejected.text_body).toContain("was approved earlier, but our team has now cancelled it");
+    expect(rejected.text_body).not.toContain("A note from the team");
+  });
+
   it("approving without assets is a 409 'Generate assets before approving.' and nothing changes", async () => {
     const { id } = await submit(db);
     expect(await httpError(() => setBadgeOrderStatus(db, id, "approved", STAFF))).toEqual({

@@ -14,8 +14,8 @@ import { unusedOrderId } from "~/lib/order-ids.server";
 import { anyColumnContains } from "~/lib/sql.server";
 import { safeEqual } from "~/lib/secrets.server";
 import { claimPaymentCode } from "../payments/payment-codes.server";
-import type { BadgeOrderInput, BadgeOrderStatus } from "./badge-order.schema";
-import { badgeKitEmail, orderReceivedEmail } from "./emails/badge-emails";
+import { STAFF_NOTE_MAX_LENGTH, type BadgeOrderInput, type BadgeOrderStatus } from "./badge-order.schema";
+import { badgeKitEmail, badgeRejectedEmail, orderReceivedEmail } from "./emails/badge-emails";
 import { findTier, type Tier } from "./tiers";
 import type { BadgeOrderView, Delivery } from "./badge-order";
 
@@ -72,6 +72,7 @@ function toView(r: BadgeOrdersTable, delivery: DeliveryRow): BadgeOrderView {
     badgePath: r.badge_file ? assetPath(r.id, "badge", r.asset_token) : null,
     posterPath: r.poster_file ? assetPath(r.id, "poster", r.asset_token) : null,
     shareUrl: r.share_url,
+    staffNote: r.staff_note,
   };
 }
 
@@ -131,6 +132,7 @@ async function insertOrder(db: Db, id: string, tier: Tier, input: BadgeOrderInpu
       poster_file: null,
       asset_token: randomToken(),
       delivery_outbox_id: null,
+      staff_note: "",
     };
     await trx.insertInto("badge_orders").values(row).execute();
     await enqueueMail(trx, {
@@ -227,8 +229,15 @@ export async function readPortrait(db: Db, id: string): Promise<Buffer | null> {
  * rejected). Approval queues the kit email, both PNGs attached, in the same transaction, and the
  * order keeps a link to that message so its delivery result shows on the order.
  */
-export async function setBadgeOrderStatus(db: Db, id: string, status: "approved" | "rejected", actor: Actor) {
+export async function setBadgeOrderStatus(
+  db: Db,
+  id: string,
+  status: "approved" | "rejected",
+  actor: Actor,
+  opts: { note?: string } = {},
+) {
   const row = await loadRow(db, id);
+  const note = (opts.note ?? "").trim().slice(0, STAFF_NOTE_MAX_LENGTH);
   if (status === "approved") {
     if (row.status === "approved") throw new DomainError("conflict", "Order is already approved.");
     const dir = orderDir(id);
@@ -253,16 +262,29 @@ export async function setBadgeOrderStatus(db: Db, id: string, status: "approved"
     void kickMailWorker();
   } else {
     if (row.status === "rejected") throw new DomainError("conflict", "Order is already rejected.");
-    const updated = await db
-      .updateTable("badge_orders")
-      .set({ status: "rejected", rejected_at: nowIso() })
-      .where("id", "=", id)
-      .where("status", "!=", "rejected")
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) throw new DomainError("conflict", "Order is already rejected.");
+    await db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable("badge_orders")
+        .set({ status: "rejected", rejected_at: nowIso(), staff_note: note })
+        .where("id", "=", id)
+        .where("status", "!=", "rejected")
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) !== 1) throw new DomainError("conflict", "Order is already rejected.");
+      // The supporter is told, with the note, in the same transaction: a rejection is never silent.
+      await enqueueMail(trx, {
+        kind: "badge.rejected",
+        to: row.email,
+        ...badgeRejectedEmail({ ...mailFields(row), wasApproved: row.status === "approved", note }, absoluteUrl("/event")),
+      });
+    });
+    void kickMailWorker();
   }
   const verb = status === "approved" ? "approve" : "reject";
-  await logAction(db, actor, { type: `badge_orders.${verb}`, message: `Order ${id} ${status}`, meta: { id } });
+  await logAction(db, actor, {
+    type: `badge_orders.${verb}`,
+    message: `Order ${id} ${status}${note ? `: ${note}` : ""}`,
+    meta: note ? { id, note } : { id },
+  });
   return getBadgeOrder(db, id);
 }
 

@@ -344,7 +344,8 @@ describe("submitMerchOrder", () => {
   it("emails the customer 'order received' (items, total, code, what happens next) and the merch team, through SMTP", async () => {
     const { id } = await submitMerchOrder(db, checkout({ paymentReference: "SKL4Q2ZB7X" }), [hoodie(2), line("SL-CAP", 1)]);
     expect(await outbox(db)).toEqual([
-      { kind: "merch.received", to_address: "achieng@example.org", reply_to: null },
+      // Replies from the customer go to the merch team's inbox.
+      { kind: "merch.received", to_address: "achieng@example.org", reply_to: site.merchEmail },
       { kind: "merch.notice", to_address: site.merchEmail, reply_to: "achieng@example.org" },
     ]);
     await drainOutbox();
@@ -535,11 +536,26 @@ describe("setMerchOrderStatus", () => {
     expect(mail.text).toContain("A note from the team: Delivery on Saturday.");
   });
 
-  it("rejecting or marking pending sends nothing", async () => {
+  it("marking pending sends nothing; rejecting tells the customer once, with the staff note", async () => {
     const { id } = await submitMerchOrder(db, checkout(), [line("SL-CAP")]);
-    await setMerchOrderStatus(db, id, "rejected");
     await setMerchOrderStatus(db, id, "pending");
     expect((await outbox(db)).map((m) => m.kind)).toEqual(["merch.received", "merch.notice"]);
+    await setMerchOrderStatus(db, id, "rejected", "That code paid another shop.");
+    await setMerchOrderStatus(db, id, "rejected");
+    expect((await outbox(db)).map((m) => m.kind)).toEqual(["merch.received", "merch.notice", "merch.rejected"]);
+    await drainOutbox();
+    const mail = smtp.messages.find((m) => m.mail.subject === `Your merch order ${id} was not accepted`)!.mail;
+    expect(mail.text).toContain("A note from the team: That code paid another shop.");
+    expect(mail.replyTo?.text).toBe(site.merchEmail);
+  });
+
+  it("rejecting an approved order (the customer was told 'confirmed') tells them it is cancelled", async () => {
+    const { id } = await submitMerchOrder(db, checkout(), [line("SL-CAP")]);
+    await setMerchOrderStatus(db, id, "approved");
+    await setMerchOrderStatus(db, id, "rejected");
+    const rejected = (await db.selectFrom("outbox").selectAll().where("kind", "=", "merch.rejected").execute())[0]!;
+    expect(rejected.to_address).toBe("achieng@example.org");
+    expect(rejected.text_body).toContain("was confirmed earlier, but the merch team has now cancelled it");
   });
 
   it("two approvals at the same moment send one email", async () => {

@@ -9,7 +9,7 @@ import { unusedOrderId } from "~/lib/order-ids.server";
 import { site } from "~/lib/site";
 import { anyColumnContains } from "~/lib/sql.server";
 import { claimPaymentCode } from "../payments/payment-codes.server";
-import { merchTeamNoticeEmail, orderApprovedEmail, orderReceivedEmail } from "./emails/merch-emails";
+import { merchTeamNoticeEmail, orderApprovedEmail, orderReceivedEmail, orderRejectedEmail } from "./emails/merch-emails";
 import {
   DEFAULT_CURRENCY,
   FALLBACK_CATALOGUE,
@@ -289,7 +289,7 @@ export async function submitMerchOrder(
     };
     await trx.insertInto("merch_orders").values(row).execute();
     const order = toOrder(row);
-    await enqueueMail(trx, { kind: "merch.received", to: order.customerEmail, ...orderReceivedEmail(order, absoluteUrl("/merchandise")) });
+    await enqueueMail(trx, { kind: "merch.received", to: order.customerEmail, replyTo: teamInbox(), ...orderReceivedEmail(order, absoluteUrl("/merchandise")) });
     await enqueueMail(trx, {
       kind: "merch.notice",
       to: teamInbox(),
@@ -333,7 +333,8 @@ export async function getMerchOrder(db: Db, id: string): Promise<MerchOrderView 
 
 /**
  * Any status from any status, with an optional staff note (the current note stays when none
- * is given). Moving to approved emails the customer.
+ * is given). Moving to approved emails the customer; so does moving to rejected (with the note),
+ * also when the order had been approved.
  */
 export async function setMerchOrderStatus(db: Db, id: string, status: MerchOrderStatus, notes?: string) {
   const order = await db.transaction().execute(async (trx) => {
@@ -342,8 +343,18 @@ export async function setMerchOrderStatus(db: Db, id: string, status: MerchOrder
     const next = { status, reviewed_at: nowIso(), staff_notes: notes ?? row.staff_notes };
     await trx.updateTable("merch_orders").set(next).where("id", "=", id).execute();
     const order = toOrder({ ...row, ...next });
+    const store = absoluteUrl("/merchandise");
     if (status === "approved" && row.status !== "approved") {
-      await enqueueMail(trx, { kind: "merch.approved", to: order.customerEmail, ...orderApprovedEmail(order, absoluteUrl("/merchandise")) });
+      await enqueueMail(trx, { kind: "merch.approved", to: order.customerEmail, replyTo: teamInbox(), ...orderApprovedEmail(order, store) });
+    }
+    // A rejection is never silent, least of all after 'confirmed' was sent: the customer is told, with the note.
+    if (status === "rejected" && row.status !== "rejected") {
+      await enqueueMail(trx, {
+        kind: "merch.rejected",
+        to: order.customerEmail,
+        replyTo: teamInbox(),
+        ...orderRejectedEmail(order, row.status === "approved", store),
+      });
     }
     return order;
   });

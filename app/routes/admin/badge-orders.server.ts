@@ -5,7 +5,7 @@ import type { Reply } from "~/lib/forms";
 import { readForm } from "~/lib/submission.server";
 import { staff, type Actor } from "~/lib/actor";
 import { clientAddress, httpErrorOf } from "~/lib/http.server";
-import { ListQuerySchema, OrderIdSchema } from "~/features/event-badges/badge-order.schema";
+import { ListQuerySchema, OrderIdSchema, StaffNoteSchema } from "~/features/event-badges/badge-order.schema";
 import {
   generateBadgeAssets,
   getBadgeOrder,
@@ -58,13 +58,13 @@ export async function loadBadgeOrdersScreen(request: Request, context: AppLoadCo
   return { filter, filterError: error, orders, actionPath: screenHref(filter), loadedAt: Date.now() };
 }
 
-type Handler = (db: Db, id: string, actor: Actor) => Promise<BadgeOrderView>;
+type Handler = (db: Db, id: string, actor: Actor, note: string) => Promise<BadgeOrderView>;
 
 /** Each row action: the domain function (which writes the activity log) and the words staff see. */
 const handlers: Record<OrderIntent, { run: Handler; done: string }> = {
   generate: { run: generateBadgeAssets, done: "Badge and poster attached to order." },
   approve: { run: (db, id, actor) => setBadgeOrderStatus(db, id, "approved", actor), done: "Order approved and email triggered." },
-  reject: { run: (db, id, actor) => setBadgeOrderStatus(db, id, "rejected", actor), done: "Order rejected." },
+  reject: { run: (db, id, actor, note) => setBadgeOrderStatus(db, id, "rejected", actor, { note }), done: "Order rejected." },
   resend: { run: resendBadgeKit, done: "Badge kit email queued again." },
 };
 
@@ -109,7 +109,11 @@ export async function badgeOrdersAdminAction(request: Request, context: AppLoadC
   const handler = handlers[intent];
   let order: BadgeOrderView;
   try {
-    order = await handler.run(db, id, staff(clientAddress(context)));
+    const note = StaffNoteSchema.safeParse(form.get("note") ?? "");
+    if (!note.success) {
+      return reply({ status: "error", message: note.error.issues[0]?.message ?? "The note is too long.", result: { id, order: null } }, 400);
+    }
+    order = await handler.run(db, id, staff(clientAddress(context)), note.data);
   } catch (e) {
     const http = httpErrorOf(e);
     const known = http && http.status < 500 ? http : null;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BadgeOrderSchema, ListQuerySchema, OrderIdSchema } from "~/features/event-badges/badge-order.schema";
+import { BadgeOrderSchema, ListQuerySchema, OrderIdSchema, StaffNoteSchema } from "~/features/event-badges/badge-order.schema";
 import {
   attachBadgeAssets,
   listBadgeOrders,
@@ -29,6 +29,8 @@ const AssetsSchema = z.object({
 const StatusSchema = z.object({
   id: OrderIdSchema,
   status: z.enum(["approved", "rejected"], { error: "status must be approved or rejected." }),
+  /** Optional: sent to the supporter with a rejection. */
+  note: StaffNoteSchema.optional(),
 });
 const PortraitField = z.object({
   portraitDataUrl: z.string().max(9_000_000, PORTRAIT_SIZE_MESSAGE).nullish(),
@@ -68,8 +70,8 @@ async function post(request: Request, context: AppLoadContext, body: Record<stri
     await requireAdminApi(request, context);
     const actor = staff(clientAddress(context));
     if ("status" in body) {
-      const { id, status } = parseOr400(StatusSchema, body);
-      const order = await setBadgeOrderStatus(db, id, status, actor);
+      const { id, status, note } = parseOr400(StatusSchema, body);
+      const order = await setBadgeOrderStatus(db, id, status, actor, { note });
       return jsonResponse({ ok: true, order });
     }
     const input = parseOr400(AssetsSchema, body);

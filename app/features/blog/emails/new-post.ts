@@ -1,4 +1,5 @@
 import { renderEmail } from "~/lib/email-layout";
+import { formatDateInWords } from "~/lib/nairobi-time";
 import { site } from "~/lib/site";
 import type { BlogPost } from "../blog";
 
@@ -7,7 +8,7 @@ export function newPostEmail(post: BlogPost, postUrl: string, unsubscribeUrl: st
     subject: `New on the ${site.shortName} blog: ${post.title}`,
     heading: post.title,
     paragraphs: [
-      ...(post.author ? [`By ${post.author}${post.date ? ` · ${post.date}` : ""}`] : []),
+      ...(post.author ? [`By ${post.author}${post.date ? ` · ${formatDateInWords(post.date) || post.date}` : ""}`] : []),
       post.summary || "A new story from the streets of Nairobi.",
     ],
     cta: { label: "Read the post", url: postUrl },

@@ -31,3 +31,20 @@ export function badgeKitEmail(o: OrderForMail, shareUrl: string) {
     cta: { label: "Invite a friend", url: shareUrl },
   });
 }
+
+/** A rejected order: the supporter is told, with the team's note, and how to reach a person. */
+export function badgeRejectedEmail(o: OrderForMail & { wasApproved: boolean; note: string }, eventUrl: string) {
+  return renderEmail({
+    subject: `Your ${o.tierName} confirmation (${o.id}) was not accepted`,
+    heading: `About your ${o.tierName} confirmation, ${o.name}`,
+    paragraphs: [
+      o.wasApproved
+        ? `We are sorry: your ${o.tierName} order ${o.id} was approved earlier, but our team has now cancelled it. The badge and poster we sent are no longer valid.`
+        : `We are sorry: we could not accept your ${o.tierName} confirmation ${o.id}.`,
+      `Order ${o.id} · Tier: ${o.tierName} · Amount: ${formatKes(o.amount)} · M-Pesa code: ${o.paymentReference}`,
+      ...(o.note ? [`A note from the team: ${o.note}`] : []),
+      `If you did pay, reply to this email with your M-Pesa confirmation message, or write to ${site.contactEmail} quoting ${o.id}, and we will sort it out.`,
+    ],
+    cta: { label: "See the event", url: eventUrl },
+  });
+}

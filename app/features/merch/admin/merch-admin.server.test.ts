@@ -330,10 +330,23 @@ describe("the merch orders screen", () => {
     expect((await listMerchOrders(db, id))[0]).toEqual(r.data.result?.order);
   });
 
-  it("any status from any state: reject, back to pending (note cleared), approve; only approval emails", async () => {
+  it("a rejection takes a second press: the first asks (naming the customer), keeps the typed note, changes nothing", async () => {
     const id = await placeOrder();
     const before = (await outbox()).length;
-    let r = await setStatus({ id, status: "rejected", notes: "Code not found on the statement." });
+    const r = await setStatus({ id, status: "rejected", notes: "Code not found." });
+    expect(r.status).toBe(200);
+    expect(r.data.result).toMatchObject({ id, confirm: "rejected", order: { status: "pending" } });
+    expect(r.data.message).toMatch(new RegExp(`^Reject order ${id}\\? .+ will be emailed that it was not accepted\\.$`));
+    expect(r.data.values).toEqual({ notes: "Code not found." });
+    expect((await listMerchOrders(db, id))[0]!.status).toBe("pending");
+    expect((await outbox()).length).toBe(before);
+    expect(await activity("merch.order_status")).toEqual([]);
+  });
+
+  it("any status from any state: reject, back to pending (note cleared), approve; approval and rejection email", async () => {
+    const id = await placeOrder();
+    const before = (await outbox()).length;
+    let r = await setStatus({ id, status: "rejected", notes: "Code not found on the statement.", confirmed: "yes" });
     expect(r.data.result?.order).toMatchObject({ status: "rejected", staffNotes: "Code not found on the statement." });
     const rejectedAt = r.data.result?.order!.reviewedAt!;
     await new Promise((res) => setTimeout(res, 5));
@@ -345,7 +358,7 @@ describe("the merch orders screen", () => {
     expect(r.data.result?.order).toMatchObject({ status: "approved", staffNotes: "" });
     r = await setStatus({ id, status: "approved", notes: "Collected." });
     expect(r.data.result?.order).toMatchObject({ status: "approved", staffNotes: "Collected." });
-    expect((await outbox()).slice(before).map((m) => m.kind)).toEqual(["merch.approved"]);
+    expect((await outbox()).slice(before).map((m) => m.kind)).toEqual(["merch.rejected", "merch.approved"]);
     expect((await activity("merch.order_status")).map((a) => JSON.parse(a.meta).status)).toEqual(["rejected", "pending", "approved", "approved"]);
   });
 

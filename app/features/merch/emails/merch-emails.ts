@@ -52,3 +52,21 @@ export function orderApprovedEmail(o: MerchOrderView, storeUrl: string) {
     cta: { label: "Visit the store", url: storeUrl },
   });
 }
+
+/** A rejected order: the customer is told, with the team's note, and how to reach a person. */
+export function orderRejectedEmail(o: MerchOrderView, wasApproved: boolean, storeUrl: string) {
+  return renderEmail({
+    subject: `Your merch order ${o.id} was not accepted`,
+    heading: `About your order ${o.id}, ${o.customerName}`,
+    paragraphs: [
+      wasApproved
+        ? `We are sorry: your order ${o.id} was confirmed earlier, but the merch team has now cancelled it. Nothing will be delivered for it.`
+        : `We are sorry: the merch team could not accept your order ${o.id}.`,
+      ...lineText(o),
+      `Total: ${formatMoney(o.total, o.currency)} · M-Pesa code: ${o.paymentReference}`,
+      ...(o.staffNotes ? [`A note from the team: ${o.staffNotes}`] : []),
+      `If you did pay, reply to this email with your M-Pesa confirmation message, or write to ${site.merchEmail} quoting ${o.id}, and we will sort it out.`,
+    ],
+    cta: { label: "Visit the store", url: storeUrl },
+  });
+}
