@@ -153,6 +153,14 @@ test("join: invalid name and email are refused with the spec's messages, typed v
   await expect(form.getByLabel("Preferred role")).toHaveValue("DevOps");
   await expect(form.getByLabel("Message (optional)")).toHaveValue("Keep this message.");
   expect(applicationsByEmail(typedEmail)).toHaveLength(0);
+
+  if (jsEnabled) {
+    // A field fixed after the refusal drops its old message; the others keep theirs.
+    await nameField.fill("Wanjiku Kamau");
+    await expect(form.getByText("Please enter your full name.", { exact: true })).toHaveCount(0);
+    await expect(nameField).not.toHaveAttribute("aria-invalid", "true");
+    await expect(form.getByText("Please provide a valid email address.", { exact: true })).toBeVisible();
+  }
 });
 
 test("join: the 6th application from one address in 10 minutes is refused, with a mailto fallback", async ({

@@ -188,6 +188,16 @@ test("vote: 'Yes' in the question poll counts; a rating is saved, replaces the e
   await expect(countOf(yes)).toHaveText(votes(yesVotes));
   await expect.poll(() => voteRows(pollId).filter((v) => v.cid === cid)).toEqual([{ option: "Yes", cid }]);
 
+  // One answer per reader: 'No' moves the vote from Yes, it does not add a second one.
+  const moved = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith(`/blogs/${slug}`));
+  await no.click();
+  await moved;
+  await expect(countOf(no)).toHaveText("1 vote");
+  await expect(countOf(yes)).toHaveText(votes(yesVotes - 1));
+  await expect(no).toHaveAttribute("aria-pressed", "true");
+  await expect(yes).toHaveAttribute("aria-pressed", "false");
+  await expect.poll(() => voteRows(pollId).filter((v) => v.cid === cid)).toEqual([{ option: "No", cid }]);
+
   // The feedback poll: rate 'Inspired me' 4.
   const feedback = page.getByRole("group", { name: "How did this post land with you?" });
   await expect(feedback.getByRole("group")).toHaveText([/^Inspired me/, /^Learned something/, /^Will share it/, /^Prayed/]);

@@ -44,7 +44,9 @@ export function EmailForm({ action, hidden = {}, label, buttonLabel, text, serve
       if (fetcher.data.status === "success") setEmail("");
     }
   }, [fetcher.data, trackAs]);
-  const emailError = firstError(reply, "email");
+  // Typing after a refused address drops the old message (it was about what was there before).
+  const [editedAfter, setEditedAfter] = useState<unknown>(null);
+  const emailError = editedAfter === reply ? undefined : firstError(reply, "email");
   const failed = reply?.status === "error" && !emailError;
   const tone = busy ? null : reply?.status === "success" ? "success" : failed ? "error" : null;
   return (
@@ -73,7 +75,10 @@ export function EmailForm({ action, hidden = {}, label, buttonLabel, text, serve
           maxLength={254}
           placeholder="you@example.com"
           value={email}
-          onChange={(e) => setEmail(e.target.value)}
+          onChange={(e) => {
+            setEmail(e.target.value);
+            setEditedAfter(reply);
+          }}
           aria-invalid={emailError ? true : undefined}
           aria-describedby={`${id}-status`}
         />

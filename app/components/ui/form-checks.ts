@@ -31,20 +31,18 @@ export const otherErrors = (fields: readonly string[], reply: CheckedReply | und
  * The error state of an enhanced form whose fields the browser checks before sending, with the
  * same rules and words as the server (see app/lib/rules.ts): which message each field shows,
  * the values typed before a refused plain POST, and the cursor put in the first field to fix.
- * `clearWhenEdited`: a field changed since the last submit shows no (stale) error.
+ * A field changed since the last submit shows no (stale) error: wire `onInput` to the form.
  */
 export function useFormChecks({
   fields,
   reply,
   busy,
   idPrefix,
-  clearWhenEdited = false,
 }: {
   fields: readonly string[];
   reply?: CheckedReply;
   busy: boolean;
   idPrefix: string;
-  clearWhenEdited?: boolean;
 }) {
   const formRef = useRef<HTMLFormElement>(null);
   const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
@@ -75,9 +73,8 @@ export function useFormChecks({
       const first = firstWithError(fields, fieldErrors);
       if (first) focus(first);
     },
-    onInput: clearWhenEdited
-      ? (e: React.FormEvent<HTMLFormElement>) => markEdited((e.target as HTMLInputElement).name)
-      : undefined,
+    /** The form's onInput: a field the visitor changes drops its old message (and aria-invalid). */
+    onInput: (e: React.FormEvent<HTMLFormElement>) => markEdited((e.target as HTMLInputElement).name),
     /** A text field's props: id, name, what was typed, and its error wiring. */
     field(name: string) {
       const error = errorOf(name);

@@ -210,6 +210,14 @@ describe("polls", () => {
     expect(await clientVotes(db, poll, A)).toEqual(["Yes"]);
   });
 
+  it("a question has one answer per visitor: choosing No after Yes moves the vote, it does not add one", async () => {
+    await vote(db, { id: poll, option: "Yes", cid: A });
+    await vote(db, { id: poll, option: "Yes", cid: B });
+    expect(await vote(db, { id: poll, option: "No", cid: A })).toEqual({ Yes: 1, No: 1 });
+    expect(await clientVotes(db, poll, A)).toEqual(["No"]);
+    expect(await vote(db, { id: poll, option: "No", cid: A })).toEqual({ Yes: 1, No: 1 });
+  });
+
   it("an unknown poll is a 404, an unknown option a 400; neither is created", async () => {
     const noPoll = await failure(vote(db, { id: "blog-nothing-poll", option: "Yes", cid: A }));
     expect([noPoll.status, noPoll.message]).toEqual([404, "Unknown poll."]);

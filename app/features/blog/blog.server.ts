@@ -193,8 +193,8 @@ export async function clientVotes(db: Db, id: string, cid: string | undefined): 
 
 /**
  * A public vote: only for polls and options the site defined (nobody outside can create
- * either). One vote per client per option; a rating ("Prayed:4") replaces the client's
- * earlier rating of the same item.
+ * either). One answer per client per poll (choosing another moves the vote); a rating
+ * ("Prayed:4") replaces the client's earlier rating of the same item.
  */
 export async function vote(db: Db, input: { id: string; option: string; cid: string }) {
   const option = await db
@@ -208,15 +208,17 @@ export async function vote(db: Db, input: { id: string; option: string; cid: str
     throw poll ? new DomainError("invalid", "Unknown option.") : new DomainError("not_found", "Unknown poll.");
   }
   await db.transaction().execute(async (trx) => {
-    const rated = /^(.*):[1-5]$/.exec(input.option);
-    if (rated) {
-      await trx
-        .deleteFrom("poll_votes")
-        .where("poll_id", "=", input.id)
-        .where("cid", "=", input.cid)
-        // The same item's other ratings: exact name (any case difference is another item).
-        .where(sql<boolean>`substr(option, 1, length(option) - 2) = ${rated[1]!} and substr(option, -2) glob ':[1-5]'`)
-        .execute();
+    // What this client's vote replaces: a rating ("Prayed:4") replaces their earlier rating of
+    // the same item; an answer replaces their other answers (a question has one answer: a
+    // visitor cannot vote both Yes and No). Chosen here, not in SQL, so every database agrees.
+    const mine = await trx.selectFrom("poll_votes").select("option").where("poll_id", "=", input.id).where("cid", "=", input.cid).execute();
+    const itemOf = (option: string) => /^(.*):[1-5]$/.exec(option)?.[1];
+    const item = itemOf(input.option);
+    const replaced = mine
+      .map((v) => v.option)
+      .filter((o) => o !== input.option && (item === undefined ? itemOf(o) === undefined : itemOf(o) === item));
+    if (replaced.length > 0) {
+      await trx.deleteFrom("poll_votes").where("poll_id", "=", input.id).where("cid", "=", input.cid).where("option", "in", replaced).execute();
     }
     await trx
       .insertInto("poll_votes")

@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { useId, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { ErrorSummary } from "~/components/ui/error-summary";
 import { FieldError, FormStatus, Honeypot } from "~/components/ui/form-parts";
@@ -29,11 +29,18 @@ export function JoinForm({ reply }: { reply?: Reply }) {
   const busy = navigation.state === "submitting" && navigation.formAction?.startsWith("/join");
   const id = useId();
   const v = reply?.values ?? {};
-  const err = (f: string) => firstError(reply, f);
+  // A field the visitor changes after a refusal drops its old message (and aria-invalid).
+  const [edited, setEdited] = useState<{ reply: unknown; fields: ReadonlySet<string> }>({ reply: undefined, fields: new Set() });
+  const err = (f: string) => (edited.reply === reply && edited.fields.has(f) ? undefined : firstError(reply, f));
+  const onInput = (e: React.FormEvent<HTMLFormElement>) => {
+    const name = (e.target as HTMLInputElement).name;
+    const fields = edited.reply === reply ? edited.fields : new Set<string>();
+    if (name && !fields.has(name)) setEdited({ reply, fields: new Set(fields).add(name) });
+  };
   const failed = reply?.status === "error" && !reply.fieldErrors;
   const described = (f: string) => (err(f) ? `${id}-${f}-error` : undefined);
   return (
-    <Form method="post" action="/join" className="form-card join-form" aria-labelledby={`${id}-title`}>
+    <Form method="post" action="/join" className="form-card join-form" aria-labelledby={`${id}-title`} onInput={onInput}>
       <h2 id={`${id}-title`}>Apply to join a team</h2>
       <ErrorSummary reply={reply} labels={LABELS} idPrefix={id} />
       <Honeypot />

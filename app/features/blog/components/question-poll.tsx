@@ -13,8 +13,9 @@ type Props = {
 };
 
 /**
- * The post's question poll ('What do you think?' Yes / No) with its counts. Each option is a
- * form button (intent=vote); with JavaScript the count rises at once and is then replaced by
+ * The post's question poll ('What do you think?' Yes / No) with its counts: one answer per
+ * visitor, so choosing the other moves the vote. Each option is a form button (intent=vote);
+ * with JavaScript the count moves at once and is then replaced by
  * the counts the server answers (or put back, with the server's words, when it refuses).
  */
 export function QuestionPoll({ slug, pollId, question, counts: serverCounts, mine: serverMine, serverReply }: Props) {
@@ -47,8 +48,11 @@ export function QuestionPoll({ slug, pollId, question, counts: serverCounts, min
     if (pending.current || fetcher.state !== "idle") return;
     pending.current = { counts, mine };
     if (!mine.includes(option)) {
-      setCounts({ ...counts, [option]: (counts[option] ?? 0) + 1 });
-      setMine([...mine, option]);
+      // One answer: the vote moves from the earlier choice to this one.
+      const next = { ...counts, [option]: (counts[option] ?? 0) + 1 };
+      for (const earlier of mine) if (earlier in next) next[earlier] = Math.max(0, next[earlier]! - 1);
+      setCounts(next);
+      setMine([option]);
     }
     setError(undefined);
     void fetcher.submit({ intent: "vote", id: pollId, option }, { method: "post", action });

@@ -181,7 +181,7 @@ function OrderForm({ tier, fetcher, reply, fromServer, close }: FormProps) {
   const portraitApi = useRef<PortraitCropApi | null>(null);
   const [preparing, setPreparing] = useState(false);
   const busy = preparing || fetcher.state !== "idle";
-  const { formRef, values, errorOf, field, hasClientErrors, showErrors, focusFirstError } = useFormChecks({
+  const { formRef, values, errorOf, field, hasClientErrors, showErrors, focusFirstError, onInput } = useFormChecks({
     fields: FIELDS,
     reply,
     busy,
@@ -222,6 +222,7 @@ function OrderForm({ tier, fetcher, reply, fromServer, close }: FormProps) {
       action={`/event?tier=${tier.key}#confirm`}
       encType="multipart/form-data"
       onSubmit={onSubmit}
+      onInput={onInput}
       // With JavaScript the form's own checks speak, in the server's words.
       noValidate={hydrated}
       className="order-form"

@@ -110,7 +110,6 @@ function CheckoutForm({ bag, serverReply, onPlaced }: Omit<Props, "onClose">) {
     reply,
     busy,
     idPrefix: "checkout",
-    clearWhenEdited: true,
   });
   const other = otherErrors(FIELDS, reply);
   let banner: string | null = null;

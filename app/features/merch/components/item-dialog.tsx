@@ -40,7 +40,6 @@ export function ItemDialog({ item, shareUrl, serverReply, onClose, onAdded }: Pr
     reply,
     busy,
     idPrefix: "item",
-    clearWhenEdited: true,
   });
   const other = otherErrors(FIELDS, reply);
   let banner: string | null = null;
