@@ -2,7 +2,7 @@ import type { Locator, Page } from "@playwright/test";
 import { hydrated } from "../support/e2e-fixtures";
 import { BASE_URL } from "../support/e2e-env";
 import { subscriberByEmail } from "../support/e2e-db";
-import { waitForMail } from "../support/e2e-mail";
+import { mailFor, waitForMail } from "../support/e2e-mail";
 import { signInTo } from "../support/e2e-badges";
 import { expect, postRow, postUrl, test, uniqueId, withBlogListLock } from "../support/e2e-blog";
 
@@ -135,6 +135,17 @@ test("staff add a post with unsafe HTML (shown sanitised), notify subscribers (m
     const mine = editor.getByRole("group", { name: title });
     // Notified once: the fieldset says so.
     await expect(mine.locator(".notify-status")).toContainText(/Last notified .* EAT: \d+ subscribers?/);
+    // A second 'Notify Subscribers' asks first (with or without JavaScript) and sends nothing.
+    const sentBefore = (await mailFor(email)).length;
+    const notifyAgain = mine.getByRole("button", { name: "Notify Subscribers" });
+    if (jsEnabled) await hydrated(notifyAgain);
+    await notifyAgain.click();
+    const ask = editor.getByRole("group", { name: /^Subscribers were already notified about this post on .+ EAT\. Send it to them again\?$/ });
+    await expect(ask).toBeVisible();
+    await expect(ask.getByRole("button", { name: "Send again" })).toBeVisible();
+    await ask.getByRole("link", { name: "Cancel" }).click();
+    await expect(ask).toBeHidden();
+    expect((await mailFor(email)).length).toBe(sentBefore);
     await mine.getByRole("checkbox", { name: "Remove" }).check();
     await save.click();
     await expect(status).toHaveText("Saved successfully");

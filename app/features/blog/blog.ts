@@ -52,6 +52,7 @@ export const BLOG_MESSAGES = {
   generateFailed: (text: string) => `Generate failed: ${text}`,
   notified: (text: string) => `Notified subscribers: ${text}`,
   notifyFailed: "Notify failed",
+  notifyAgain: (when: string) => `Subscribers were already notified about this post on ${when}. Send it to them again?`,
 } as const;
 
 /** Up to three other posts sharing the most tags with `post` (a score above 0), newest first on ties. */

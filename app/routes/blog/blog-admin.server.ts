@@ -1,6 +1,7 @@
 import { data, type AppLoadContext } from "react-router";
 import type { Reply } from "~/lib/forms";
 import { issuesOnRows, isTicked, readRowFields, rowsToSave } from "~/features/admin/list-editor";
+import { formatNairobiTimeEat } from "~/lib/nairobi-time";
 import { staff, type Actor } from "~/lib/actor";
 import { requireAdminSession } from "~/lib/admin.server";
 import { type Db } from "~/lib/db.server";
@@ -87,10 +88,19 @@ async function shareEditor(db: Db, typed: EditorRow[], actor: Actor) {
   }
 }
 
-async function notifyEditor(db: Db, rawSlug: string, actor: Actor) {
+async function notifyEditor(db: Db, rawSlug: string, actor: Actor, confirmed: boolean) {
   const slug = rawSlug.trim();
   if (!SLUG_PATTERN.test(slug) || slug.length > 80) {
     return reply({ intent: "notify", status: "error", message: M.notifyFailed, detail: "Choose a saved post to notify subscribers about." }, 400);
+  }
+  // Everyone on the list would get the post again: a repeat takes a second, confirming press
+  // (the server's step, so it holds without JavaScript too).
+  const earlier = await latestNotifications(db).then((all) => all[slug]);
+  if (earlier && !confirmed) {
+    return reply(
+      { intent: "notify", status: "success", message: M.notifyAgain(formatNairobiTimeEat(earlier.createdAt)), result: { slug, notification: earlier, confirm: "notify" } },
+      200,
+    );
   }
   try {
     const run = await notifyBlogSubscribers(db, slug, actor);
@@ -119,7 +129,7 @@ export async function blogEditorAction(request: Request, context: AppLoadContext
   const db = context.db;
   const actor = staff(clientAddress(context));
   const intent = form.get("intent");
-  if (intent === "notify") return notifyEditor(db, String(form.get("slug") ?? ""), actor);
+  if (intent === "notify") return notifyEditor(db, String(form.get("slug") ?? ""), actor, form.get("confirmed") === "yes");
   const typed = readEditorRows(form);
   if (intent === "save") return saveEditor(db, typed, actor);
   if (intent === "share") return shareEditor(db, typed, actor);

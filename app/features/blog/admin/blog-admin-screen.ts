@@ -98,6 +98,8 @@ export type EditorResult = {
   /** notify: the post it was about, and its run's counts. */
   slug?: string;
   notification?: NotifyStatus;
+  /** notify: set when the post was notified before, so sending again takes a second press. */
+  confirm?: "notify";
 };
 
 export const countText = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -68,7 +68,8 @@ const post = (body: URLSearchParams, headers: Record<string, string> = { Cookie:
 const act = async (body: URLSearchParams, headers?: Record<string, string>) =>
   reply(await editorRoute.action(args(post(body, headers), STAFF)));
 const saveRows = (rows: Array<Partial<EditorRow>>, intent = "save") => act(editorBody(rows, intent));
-const notify = (slug: string) => act(new URLSearchParams({ intent: "notify", slug }));
+const notify = (slug: string, confirmed = false) =>
+  act(new URLSearchParams({ intent: "notify", slug, ...(confirmed ? { confirmed: "yes" } : {}) }));
 
 async function screen() {
   const data = await editorRoute.loader(args(get(EDITOR_PATH, { Cookie: cookie })));
@@ -257,9 +258,22 @@ describe("Notify Subscribers (intent notify)", () => {
     expect(JSON.stringify(notifications)).not.toContain("@");
   });
 
+  it("notifying a post again takes a second press: the first asks (with the last run's date) and sends nothing", async () => {
+    await notify("friday-night");
+    const runs = async () => (await db.selectFrom("blog_notifications").selectAll().execute()).length;
+    const ask = await notify("friday-night");
+    expect(ask.status).toBe(200);
+    expect(ask.data).toMatchObject({ intent: "notify", status: "success", result: { slug: "friday-night", confirm: "notify" } });
+    expect(ask.data.message).toMatch(/^Subscribers were already notified about this post on .+ EAT\. Send it to them again\?$/);
+    expect(await runs()).toBe(1);
+    const again = await notify("friday-night", true);
+    expect(again.data.message).toMatch(/^Notified subscribers: /);
+    expect(await runs()).toBe(2);
+  });
+
   it("the screen shows each post's latest run", async () => {
     const first = await notify("friday-night");
-    const second = await notify("friday-night");
+    const second = await notify("friday-night", true);
     await notify("campus-week");
     await vi.waitFor(async () => expect((await screen()).notifications["campus-week"]?.queued).toBe(2));
     const { notifications } = await screen();

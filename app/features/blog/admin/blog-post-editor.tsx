@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { Reply } from "~/lib/forms";
 import { useFetcher, useRevalidator } from "react-router";
 import { ListEditor, RowFieldset, type FieldSpec } from "~/features/admin/components/list-editor";
@@ -183,8 +183,11 @@ function NotifyControl({
   const busy = fetcher.state !== "idle";
   const r = fetcher.data ?? serverReply;
   const statusId = `${notifyFormId(slug)}-status`;
+  // 'Cancel' on the confirming step forgets the reply that asked.
+  const [cancelled, setCancelled] = useState<unknown>(null);
+  const asking = r?.result?.confirm === "notify" && r !== cancelled;
   return (
-    <div className="notify-panel">
+    <div className="notify-panel" id={`${notifyFormId(slug)}-panel`}>
       <p className="post-links">
         <a href={`/blogs/${slug}`} target="_blank" rel="noopener">
           View post
@@ -198,22 +201,40 @@ function NotifyControl({
           type="submit"
           form={notifyFormId(slug)}
           className="button-ghost button-small"
-          disabled={busy}
+          disabled={busy || asking}
           aria-describedby={statusId}
-          onClick={(e) => {
-            // Everyone on the list gets another email: with JavaScript, ask before a repeat.
-            if (status && !window.confirm(`Subscribers were already notified about “${title || slug}”. Email them again?`)) {
-              e.preventDefault();
-            }
-          }}
         >
           {busy ? "Notifying…" : "Notify Subscribers"}
         </button>
-        <p role="status" aria-live="polite" className={r ? `notify-message notify-message-${r.status}` : "notify-message"}>
-          {r?.message}
-          {r?.detail ? <span className="notify-detail"> {r.detail}</span> : null}
-        </p>
+        {asking ? null : (
+          <p role="status" aria-live="polite" className={r && r !== cancelled ? `notify-message notify-message-${r.status}` : "notify-message"}>
+            {r !== cancelled ? r?.message : null}
+            {r !== cancelled && r?.detail ? <span className="notify-detail"> {r.detail}</span> : null}
+          </p>
+        )}
       </div>
+      {asking ? (
+        <div className="confirm-box" role="group" aria-labelledby={`${statusId}-confirm`}>
+          <p id={`${statusId}-confirm`}>
+            <strong>{r?.message}</strong>
+          </p>
+          <span className="confirm-actions">
+            <button type="submit" form={notifyFormId(slug)} name="confirmed" value="yes" className="button-small" disabled={busy}>
+              Send again
+            </button>
+            <a
+              href={EDITOR_PATH}
+              className="button button-small button-ghost"
+              onClick={(e) => {
+                e.preventDefault();
+                setCancelled(r);
+              }}
+            >
+              Cancel
+            </a>
+          </span>
+        </div>
+      ) : null}
       <p className="notify-status" id={statusId}>
         {status ? <NotifyCounts status={status} /> : "Subscribers have not been notified about this post."}
       </p>
@@ -237,7 +258,8 @@ function NotifyCounts({ status: s }: { status: NotifyStatus }) {
 function NotifyForm({ slug }: { slug: string }) {
   const fetcher = useFetcher<Reply<EditorResult>>({ key: notifyFormId(slug) });
   return (
-    <fetcher.Form id={notifyFormId(slug)} method="post" action={EDITOR_PATH} hidden>
+    // Without JavaScript the answer reloads the page: it opens at this post's panel.
+    <fetcher.Form id={notifyFormId(slug)} method="post" action={`${EDITOR_PATH}#${notifyFormId(slug)}-panel`} hidden>
       <input type="hidden" name="intent" value="notify" />
       <input type="hidden" name="slug" value={slug} />
     </fetcher.Form>
