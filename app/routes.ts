@@ -60,6 +60,8 @@ export default [
   route("api/generate_merch_share.php", "routes/api/generate-merch-share.ts"),
   route("api/merch_orders.php", "routes/api/merch-orders.ts"),
 
+  route("api/mpesa/c2b/:kind/:secret", "routes/api/mpesa-c2b.ts"),
+  route("api/mpesa_statements.php", "routes/api/mpesa-statements.ts"),
   route("api/*", "routes/api/not-found.ts"),
   route("*", "routes/site/not-found.tsx"),
 ] satisfies RouteConfig;

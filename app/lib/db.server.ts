@@ -14,6 +14,7 @@ import * as blog from "../../db/migrations/2026-11-21-04-blog";
 import * as foundation from "../../db/migrations/2026-11-21-01-foundation";
 import * as staffSessions from "../../db/migrations/2026-11-21-06-staff-sessions";
 import * as orderNotes from "../../db/migrations/2026-11-25-07-order-notes";
+import * as receivedPayments from "../../db/migrations/2026-11-25-08-received-payments";
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import { ensurePrivateDir } from "./files.server";
 import { env } from "./env.server";
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-21-05-analytics-rollup": analyticsRollup,
   "2026-11-21-06-staff-sessions": staffSessions,
   "2026-11-25-07-order-notes": orderNotes,
+  "2026-11-25-08-received-payments": receivedPayments,
 };
 
 export interface SubscribersTable {
@@ -265,6 +267,31 @@ export interface PollOptionsTable {
   sort: number;
 }
 
+export interface ReceivedPaymentsTable {
+  code: string;
+  amount: number;
+  paid_at: string;
+  payer_name: string;
+  payer_phone: string;
+  account_ref: string;
+  shortcode: string;
+  source: "callback" | "statement";
+  raw: string;
+  received_at: string;
+}
+
+export interface MpesaImportsTable {
+  id: Generated<number>;
+  imported_at: string;
+  actor_ip: string;
+  rows: number;
+  added: number;
+  known: number;
+  skipped: number;
+  covers_from: string | null;
+  covers_to: string | null;
+}
+
 export interface PollVotesTable {
   poll_id: string;
   option: string;
@@ -286,6 +313,8 @@ export interface DB {
   polls: PollsTable;
   poll_options: PollOptionsTable;
   poll_votes: PollVotesTable;
+  received_payments: ReceivedPaymentsTable;
+  mpesa_imports: MpesaImportsTable;
   blog_notifications: BlogNotificationsTable;
   merch_items: MerchItemsTable;
   bags: BagsTable;

@@ -92,3 +92,21 @@ describe("parseEnv", () => {
     expect(e.message).toContain("ADMIN_KEY:");
   });
 });
+
+describe("M-Pesa settings", () => {
+  it("callbacks are off until a secret is set; the paybill defaults to the site's", () => {
+    const e = parseEnv({});
+    expect(e.mpesaCallbackSecret).toBeUndefined();
+    expect(e.mpesaShortcode).toBe("880100");
+    expect(parseEnv({ MPESA_CALLBACK_SECRET: "a-long-enough-secret-123", MPESA_SHORTCODE: "174379" })).toMatchObject({
+      mpesaCallbackSecret: "a-long-enough-secret-123",
+      mpesaShortcode: "174379",
+    });
+  });
+
+  it("a short or URL-unsafe secret and a shortcode that is not a paybill number are refused at start-up", () => {
+    expect(() => parseEnv({ MPESA_CALLBACK_SECRET: "short" })).toThrow(/MPESA_CALLBACK_SECRET: must be at least 16/);
+    expect(() => parseEnv({ MPESA_CALLBACK_SECRET: "has/a/slash/in/it/xxxx" })).toThrow(/MPESA_CALLBACK_SECRET: must be letters/);
+    expect(() => parseEnv({ MPESA_SHORTCODE: "12ab" })).toThrow(/MPESA_SHORTCODE/);
+  });
+});

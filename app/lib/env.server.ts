@@ -1,4 +1,5 @@
 import path from "node:path";
+import { site } from "./site";
 import { z } from "zod";
 
 const Port = z.coerce
@@ -52,6 +53,13 @@ const EnvSchema = z.object({
     .min(1, "must be at least 1 day")
     .max(3650, "must be at most 3650 days")
     .default(90),
+  MPESA_CALLBACK_SECRET: z
+    .string()
+    .min(16, "must be at least 16 characters (it is the only thing that makes a callback URL private)")
+    .max(128, "must be at most 128 characters")
+    .regex(/^[A-Za-z0-9_-]+$/, "must be letters, digits, _ or - (it is part of a URL)")
+    .optional(),
+  MPESA_SHORTCODE: z.string().regex(/^\d{5,7}$/, "must be the paybill's 5-7 digit business number").optional(),
   CONNECTIONS_PER_ADDRESS: z.coerce
     .number({ message: "must be a whole number" })
     .int("must be a whole number")
@@ -77,6 +85,10 @@ export type Env = {
   analyticsRetentionDays: number;
   /** Open connections one client address may hold at once (carrier NAT: many phones, one address). */
   connectionsPerAddress: number;
+  /** The secret path part of the Daraja C2B callback URLs; unset, they answer 404. */
+  mpesaCallbackSecret: string | undefined;
+  /** The paybill whose payments count (Daraja's BusinessShortCode). */
+  mpesaShortcode: string;
 };
 
 export class ConfigError extends Error {}
@@ -111,6 +123,8 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     trustProxy: e.TRUST_PROXY,
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
     connectionsPerAddress: e.CONNECTIONS_PER_ADDRESS,
+    mpesaCallbackSecret: e.MPESA_CALLBACK_SECRET,
+    mpesaShortcode: e.MPESA_SHORTCODE ?? site.payments.merchPaybill,
   };
 }
 

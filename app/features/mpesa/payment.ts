@@ -1,0 +1,48 @@
+/**
+ * A payment as M-Pesa recorded it: what a Daraja C2B callback or a line of the business
+ * portal's statement says arrived on the paybill. No zod, no server code: staff screens import
+ * the words and the mask.
+ */
+export type ReceivedPayment = {
+  /** TransID / Receipt No.: ten upper-case letters and digits. */
+  code: string;
+  /** Whole shillings. */
+  amount: number;
+  /** ISO-8601 UTC. */
+  paidAt: string;
+  payerName: string;
+  /** As given: statements of newer portals mask it already (2547******678). */
+  payerPhone: string;
+  accountRef: string;
+  shortcode: string;
+  source: "callback" | "statement";
+  /** The fields as they came, for audit. */
+  raw: Record<string, string>;
+};
+
+export const MPESA_CODE = /^[A-Z0-9]{10}$/;
+
+/** '254712345678' -> '2547•••••678': staff lists show who paid without the whole number. */
+export function maskPhone(phone: string): string {
+  const digits = phone.replace(/[^\d*•]/g, "");
+  if (digits.length < 8) return digits ? "•".repeat(digits.length) : "";
+  return `${digits.slice(0, 4)}${"•".repeat(digits.length - 7)}${digits.slice(-3)}`;
+}
+
+/** A Nairobi wall-clock time (UTC+3 all year) as ISO-8601 UTC, or null when it is no real time. */
+export function nairobiToIso(y: number, mo: number, d: number, h: number, mi: number, s: number): string | null {
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59) return null;
+  const t = Date.UTC(y, mo - 1, d, h - 3, mi, s);
+  const check = new Date(t + 3 * 3_600_000);
+  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d) return null;
+  return new Date(t).toISOString();
+}
+
+/** '1,300.00' or 1300 -> 1300; null for anything that is not a positive whole-shilling amount. */
+export function wholeShillings(value: string | number): number | null {
+  const text = String(value).replace(/,/g, "").trim();
+  if (!/^\d+(\.\d{1,2})?$/.test(text)) return null;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0 || !Number.isInteger(n)) return null;
+  return n;
+}
