@@ -234,7 +234,8 @@ test("vote: 'Yes' in the question poll counts; a rating is saved, replaces the e
   await page.reload();
   await expect(five).toHaveAttribute("aria-pressed", "true");
   await expect(four).toHaveAttribute("aria-pressed", "false");
-  await expect(yes).toHaveAttribute("aria-pressed", "true");
+  await expect(no).toHaveAttribute("aria-pressed", "true");
+  await expect(yes).toHaveAttribute("aria-pressed", "false");
   await expect(feedback.getByRole("group", { name: "Prayed" }).getByRole("button", { pressed: true })).toHaveCount(0);
 });
 

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import type { Reply } from "~/lib/forms";
 
 export const CHECK_FIELDS = "Please check the fields marked below.";
@@ -13,14 +14,20 @@ type Props = {
 /**
  * The top of a form that came back with field errors: one line saying so, and a link to each
  * field to fix. A page that reloads (JavaScript off) opens at its top, so this is what a phone
- * shows first; each link jumps to its field.
+ * shows first; each link jumps to its field. With JavaScript the page does not reload, so a new
+ * refusal moves focus here, which scrolls the summary onto the screen.
  */
 export function ErrorSummary({ reply, labels, idPrefix }: Props) {
-  if (reply?.status !== "error" || !reply.fieldErrors) return null;
-  const bad = Object.keys(labels).filter((f) => reply.fieldErrors?.[f]?.[0]);
-  if (bad.length === 0) return null;
+  const box = useRef<HTMLDivElement>(null);
+  const bad =
+    reply?.status === "error" && reply.fieldErrors ? Object.keys(labels).filter((f) => reply.fieldErrors?.[f]?.[0]) : [];
+  const shown = bad.length > 0;
+  useEffect(() => {
+    if (shown) box.current?.focus();
+  }, [reply, shown]);
+  if (!shown) return null;
   return (
-    <div className="error-summary" role="alert" aria-labelledby={`${idPrefix}-error-summary`}>
+    <div ref={box} tabIndex={-1} className="error-summary" role="alert" aria-labelledby={`${idPrefix}-error-summary`}>
       <p id={`${idPrefix}-error-summary`} className="error-summary-title">
         {CHECK_FIELDS}
       </p>
@@ -28,7 +35,7 @@ export function ErrorSummary({ reply, labels, idPrefix }: Props) {
         {bad.map((f) => (
           <li key={f}>
             <a href={`#${idPrefix}-${f}`}>
-              {labels[f]}: {reply.fieldErrors?.[f]?.[0]}
+              {labels[f]}: {reply?.fieldErrors?.[f]?.[0]}
             </a>
           </li>
         ))}
