@@ -27,6 +27,8 @@ export default [
   route("data/blogs.json", "routes/api/blogs-data.ts"),
   route("sitemap.xml", "routes/site/sitemap.ts"),
   route("robots.txt", "routes/site/robots.ts"),
+  route("orders", "routes/orders/lookup.tsx"),
+  route("orders/:reference", "routes/orders/order.tsx"),
   route("merch", "routes/site/merch-redirect.tsx", { id: "merch-redirect" }),
   route("merch/admin", "routes/site/merch-redirect.tsx", { id: "merch-admin-redirect" }),
 
@@ -35,6 +37,7 @@ export default [
     route("admin", "routes/admin/index.tsx"),
     route("admin/badge-orders", "routes/admin/badge-orders.tsx"),
     route("admin/merch-orders", "routes/admin/merch-orders.tsx"),
+    route("admin/payments", "routes/admin/payments.tsx"),
     route("admin/activity", "routes/admin/activity.tsx"),
     route("admin/engagement", "routes/admin/engagement.tsx"),
     route("blogs/admin", "routes/blog/admin.tsx"),

@@ -224,6 +224,8 @@ export interface MerchOrdersTable {
   ts: string;
   reviewed_at: string | null;
   staff_notes: string;
+  /** The secret in the link to the order's private page. */
+  view_token: string;
 }
 
 export interface SeedRunsTable {
@@ -292,6 +294,13 @@ export interface MpesaImportsTable {
   covers_to: string | null;
 }
 
+export interface MpesaStatementDraftsTable {
+  id: string;
+  created_at: string;
+  file_name: string;
+  csv: string;
+}
+
 export interface PollVotesTable {
   poll_id: string;
   option: string;
@@ -315,6 +324,7 @@ export interface DB {
   poll_votes: PollVotesTable;
   received_payments: ReceivedPaymentsTable;
   mpesa_imports: MpesaImportsTable;
+  mpesa_statement_drafts: MpesaStatementDraftsTable;
   blog_notifications: BlogNotificationsTable;
   merch_items: MerchItemsTable;
   bags: BagsTable;

@@ -60,6 +60,11 @@ const EnvSchema = z.object({
     .regex(/^[A-Za-z0-9_-]+$/, "must be letters, digits, _ or - (it is part of a URL)")
     .optional(),
   MPESA_SHORTCODE: z.string().regex(/^\d{5,7}$/, "must be the paybill's 5-7 digit business number").optional(),
+  AUTO_APPROVE_VERIFIED: Switch.default(false),
+  EVENT_SALES_OPEN: z
+    .string()
+    .refine((v) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), "must be a date, e.g. 2026-11-01 or 2026-11-01T09:00+03:00")
+    .optional(),
   CONNECTIONS_PER_ADDRESS: z.coerce
     .number({ message: "must be a whole number" })
     .int("must be a whole number")
@@ -89,6 +94,10 @@ export type Env = {
   mpesaCallbackSecret: string | undefined;
   /** The paybill whose payments count (Daraja's BusinessShortCode). */
   mpesaShortcode: string;
+  /** A verified badge order gets its kit, a verified merch order is approved, with no click. */
+  autoApproveVerified: boolean;
+  /** When the event's badge sales opened (ISO UTC): a payment made before it is flagged. */
+  eventSalesOpen: string | null;
 };
 
 export class ConfigError extends Error {}
@@ -125,6 +134,11 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     connectionsPerAddress: e.CONNECTIONS_PER_ADDRESS,
     mpesaCallbackSecret: e.MPESA_CALLBACK_SECRET,
     mpesaShortcode: e.MPESA_SHORTCODE ?? site.payments.merchPaybill,
+    autoApproveVerified: e.AUTO_APPROVE_VERIFIED,
+    // A bare date is midnight in Nairobi (UTC+3).
+    eventSalesOpen: e.EVENT_SALES_OPEN
+      ? new Date(/^\d{4}-\d{2}-\d{2}$/.test(e.EVENT_SALES_OPEN) ? `${e.EVENT_SALES_OPEN}T00:00:00+03:00` : e.EVENT_SALES_OPEN).toISOString()
+      : null,
   };
 }
 

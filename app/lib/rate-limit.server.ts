@@ -10,6 +10,7 @@ export const limits = {
   track: { points: 240, durationSeconds: 60 },
   badgeOrder: { points: 10, durationSeconds: 600 },
   merchOrder: { points: 10, durationSeconds: 600 },
+  orderLookup: { points: 10, durationSeconds: 600 },
   merchBag: { points: 120, durationSeconds: 600 },
   reactions: { points: 120, durationSeconds: 60 },
   votes: { points: 120, durationSeconds: 60 },

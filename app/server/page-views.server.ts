@@ -33,9 +33,9 @@ export function capturePageView(
   const url = new URL(request.url);
   const page = pageNameFor(context, url.pathname);
   const ref = request.headers.get("referer") ?? "";
-  queueEvent(toRow({ type: "page.view", page, path: url.pathname, ref }, cid));
   const deepest = context.staticHandlerContext.matches.at(-1);
   const handle = deepest ? (context.routeModules[deepest.route.id]?.handle as PageHandle | undefined) : undefined;
+  queueEvent(toRow({ type: "page.view", page, path: handle?.path ?? url.pathname, ref }, cid));
   const slug = deepest?.params.slug;
   if (handle?.blogView && slug) {
     queueEvent(toRow({ type: "blog.view", slug, src: blogViewSource(url), ref }, cid));

@@ -7,6 +7,7 @@ import sirv from "sirv";
 import * as build from "virtual:react-router/server-build";
 import { flushAnalytics } from "~/features/analytics/analytics.server";
 import { startAnalyticsRollup, stopAnalyticsRollup } from "~/features/analytics/rollup.server";
+import { startAutoApprove, stopAutoApprove } from "~/features/mpesa/auto-approve.server";
 import { closeDb, getDb } from "~/lib/db.server";
 import { drainOutbox, startMailWorker, stopMailWorker } from "~/lib/email.server";
 import { ConfigError, env } from "~/lib/env.server";
@@ -178,6 +179,7 @@ export async function startServer() {
   }, 250).unref();
   // Analytics summaries and the retention roll-up: shortly after start, then every 15 minutes.
   startAnalyticsRollup(db);
+  startAutoApprove();
 
   let closing = false;
   const shutdown = async (reason: string, code = 0) => {
@@ -191,6 +193,7 @@ export async function startServer() {
     server.closeAllConnections();
     await flushAnalytics();
     await stopAnalyticsRollup();
+    await stopAutoApprove();
     await Promise.race([drainOutbox(), new Promise((r) => setTimeout(r, 5000))]);
     stopMailWorker();
     await closeDb();

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import type { Kysely } from "kysely";
 
 // Frozen: never edit after release; add a new migration instead.
@@ -9,6 +10,10 @@ import type { Kysely } from "kysely";
 //   fields as they came, for audit. Amounts are whole shillings; times ISO-8601 UTC text.
 // - mpesa_imports: each confirmed statement import, with the period its payments cover (what
 //   lets 'no such payment' become 'likely fake').
+// - mpesa_statement_drafts: a statement staff uploaded and are looking at the preview of; the
+//   confirm step imports it by id (a file input cannot be sent twice without JavaScript).
+// - merch_orders.view_token: the secret in the link to a merch order's private page (badge
+//   orders have asset_token already); existing orders get one here.
 // Text and integer columns only, so the same migration runs on PostgreSQL.
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -38,9 +43,29 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("covers_from", "text")
     .addColumn("covers_to", "text")
     .execute();
+
+  await db.schema
+    .createTable("mpesa_statement_drafts")
+    .addColumn("id", "text", (c) => c.primaryKey())
+    .addColumn("created_at", "text", (c) => c.notNull())
+    .addColumn("file_name", "text", (c) => c.notNull().defaultTo(""))
+    .addColumn("csv", "text", (c) => c.notNull())
+    .execute();
+
+  await db.schema.alterTable("merch_orders").addColumn("view_token", "text", (c) => c.notNull().defaultTo("")).execute();
+  const orders = await db.selectFrom("merch_orders").select("id").execute();
+  for (const o of orders) {
+    await db
+      .updateTable("merch_orders")
+      .set({ view_token: crypto.randomBytes(24).toString("base64url") })
+      .where("id", "=", o.id)
+      .execute();
+  }
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable("merch_orders").dropColumn("view_token").execute();
+  await db.schema.dropTable("mpesa_statement_drafts").ifExists().execute();
   await db.schema.dropTable("mpesa_imports").ifExists().execute();
   await db.schema.dropTable("received_payments").ifExists().execute();
 }

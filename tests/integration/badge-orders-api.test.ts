@@ -44,6 +44,8 @@ const ADMIN_FIELDS = [
   "posterPath",
   // Added for rejections: what staff wrote (emailed to the supporter).
   "staffNote",
+  // Added for reconciliation: where the payment stands in M-Pesa's records.
+  "payment",
 ].sort();
 
 type Order = Record<string, unknown> & {

@@ -26,6 +26,7 @@ const ORDER_FIELDS = [
   "status",
   "reviewedAt",
   "staffNotes",
+  "payment",
   "customerName",
   "customerEmail",
   "customerPhone",
@@ -439,6 +440,7 @@ describe("GET /api/merch_orders.php (admin)", () => {
       customerPhone: "+254 712 345 678",
       notes: "Westlands, please.",
       paymentReference: "AMN1234567",
+      payment: { state: "unmatched", receivedAmount: null, receivedAt: null, payerName: null },
       total: 7900,
       currency: "KES",
       items: [

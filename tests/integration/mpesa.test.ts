@@ -153,9 +153,9 @@ describe("matching after an import", () => {
       ),
     );
     const at = "2025-11-10T07:00:00.000Z"; // inside the period the statement's payments cover
-    expect((await paymentStateFor(db, { code: "TAA0000001", amount: 1300, createdAt: at })).state).toBe("verified");
-    expect(await paymentStateFor(db, { code: "TAA0000002", amount: 1300, createdAt: at })).toMatchObject({ state: "short", shortBy: 1000 });
-    expect((await paymentStateFor(db, { code: "FAKE000001", amount: 300, createdAt: at })).state).toBe("not_found");
-    expect((await paymentStateFor(db, { code: "FAKE000002", amount: 300, createdAt: "2025-11-25T05:00:00.000Z" })).state).toBe("unmatched");
+    expect((await paymentStateFor(db, { code: "TAA0000001", amount: 1300, createdAt: at, kind: "merch" })).state).toBe("verified");
+    expect(await paymentStateFor(db, { code: "TAA0000002", amount: 1300, createdAt: at, kind: "merch" })).toMatchObject({ state: "short", shortBy: 1000 });
+    expect((await paymentStateFor(db, { code: "FAKE000001", amount: 300, createdAt: at, kind: "merch" })).state).toBe("not_found");
+    expect((await paymentStateFor(db, { code: "FAKE000002", amount: 300, createdAt: "2025-11-25T05:00:00.000Z", kind: "merch" })).state).toBe("unmatched");
   });
 });

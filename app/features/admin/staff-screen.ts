@@ -22,6 +22,7 @@ export const STAFF_SCREENS = [
   { to: STAFF_HOME, label: "Overview" },
   { to: "/admin/badge-orders", label: "Badge orders" },
   { to: "/admin/merch-orders", label: "Merch orders" },
+  { to: "/admin/payments", label: "M-Pesa payments" },
   { to: "/merchandise/admin", label: "Merchandise editor" },
   { to: "/blogs/admin", label: "Blog editor" },
   { to: "/admin/activity", label: "Activity & analytics" },

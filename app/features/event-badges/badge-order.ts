@@ -1,3 +1,4 @@
+import type { PaymentView } from "../mpesa/matching";
 import type { BadgeOrderStatus } from "./badge-order.schema";
 
 /**
@@ -28,4 +29,6 @@ export type BadgeOrderView = {
   shareUrl: string;
   /** What staff wrote when they last decided (sent to the supporter with a rejection). */
   staffNote: string;
+  /** Where the payment stands in M-Pesa's records (lists and the order page carry it). */
+  payment?: PaymentView;
 };

@@ -254,6 +254,8 @@ describe("getBadgeOrder", () => {
       posterPath: null,
       shareUrl: "http://site.test/event?utm_source=share&utm_medium=badge&utm_campaign=event_t2",
       staffNote: "",
+      // No payment with that code in M-Pesa's records yet.
+      payment: { state: "unmatched", receivedAmount: null, receivedAt: null, payerName: null },
     });
   });
 

@@ -14,6 +14,10 @@ import { unusedOrderId } from "~/lib/order-ids.server";
 import { anyColumnContains } from "~/lib/sql.server";
 import { safeEqual } from "~/lib/secrets.server";
 import { claimPaymentCode } from "../payments/payment-codes.server";
+import { orderPagePath } from "../payments/order-page";
+import { arrangeByPayment, needsPaymentCheck, paymentCheckMessage, type PaymentState } from "../mpesa/matching";
+import { withPayments } from "../mpesa/received-payments.server";
+import { paymentsChanged } from "~/lib/payment-signal.server";
 import { STAFF_NOTE_MAX_LENGTH, type BadgeOrderInput, type BadgeOrderStatus } from "./badge-order.schema";
 import { badgeKitEmail, badgeRejectedEmail, orderReceivedEmail } from "./emails/badge-emails";
 import { findTier, type Tier } from "./tiers";
@@ -105,12 +109,14 @@ export async function submitBadgeOrder(db: Db, input: BadgeOrderInput, portraitP
     throw e;
   }
   void kickMailWorker();
+  paymentsChanged();
   return { id };
 }
 
 async function insertOrder(db: Db, id: string, tier: Tier, input: BadgeOrderInput, hasPortrait: boolean) {
   await db.transaction().execute(async (trx) => {
     await claimPaymentCode(trx, input.paymentReference, "badge", id);
+    const token = randomToken();
     const row = {
       id,
       tier_key: tier.key,
@@ -130,7 +136,7 @@ async function insertOrder(db: Db, id: string, tier: Tier, input: BadgeOrderInpu
       portrait_file: hasPortrait ? "portrait.png" : null,
       badge_file: null,
       poster_file: null,
-      asset_token: randomToken(),
+      asset_token: token,
       delivery_outbox_id: null,
       staff_note: "",
     };
@@ -138,7 +144,7 @@ async function insertOrder(db: Db, id: string, tier: Tier, input: BadgeOrderInpu
     await enqueueMail(trx, {
       kind: "badge.received",
       to: input.email,
-      ...orderReceivedEmail(mailFields(row), absoluteUrl("/event")),
+      ...orderReceivedEmail(mailFields(row), absoluteUrl(orderPagePath(id, token))),
     });
   });
 }
@@ -158,9 +164,12 @@ async function deliveryRow(db: Db, outboxId: number | null): Promise<DeliveryRow
     .executeTakeFirst();
 }
 
+/** One order, with where its payment stands. */
 export async function getBadgeOrder(db: Db, id: string): Promise<BadgeOrderView> {
   const row = await loadRow(db, id);
-  return toView(row, await deliveryRow(db, row.delivery_outbox_id));
+  const view = toView(row, await deliveryRow(db, row.delivery_outbox_id));
+  const [order] = await withPayments(db, "badge", [view], (o) => ({ amount: o.amount, createdAt: o.createdAt }));
+  return order!;
 }
 
 /**
@@ -169,7 +178,7 @@ export async function getBadgeOrder(db: Db, id: string): Promise<BadgeOrderView>
  */
 export async function listBadgeOrders(
   db: Db,
-  opts: { status?: BadgeOrderStatus; q?: string; limit?: number },
+  opts: { status?: BadgeOrderStatus; q?: string; limit?: number; payment?: PaymentState; verifiedFirst?: boolean },
 ): Promise<BadgeOrderView[]> {
   let q = db
     .selectFrom("badge_orders as o")
@@ -183,9 +192,11 @@ export async function listBadgeOrders(
   const text = opts.q?.trim();
   if (text) q = q.where(anyColumnContains(["o.name", "o.email", "o.payment_reference", "o.tier_name", "o.tier_key", "o.id"], text));
   const rows = await q.execute();
-  return rows.map((r) =>
+  const views = rows.map((r) =>
     toView(r, r.m_status ? { status: r.m_status, last_error: r.m_last_error, sent_at: r.m_sent_at, attempts: r.m_attempts ?? 0 } : undefined),
   );
+  const withPayment = await withPayments(db, "badge", views, (o) => ({ amount: o.amount, createdAt: o.createdAt }));
+  return arrangeByPayment(withPayment, opts);
 }
 
 async function fileExists(file: string) {
@@ -234,12 +245,18 @@ export async function setBadgeOrderStatus(
   id: string,
   status: "approved" | "rejected",
   actor: Actor,
-  opts: { note?: string } = {},
+  opts: { note?: string; paymentChecked?: boolean } = {},
 ) {
   const row = await loadRow(db, id);
   const note = (opts.note ?? "").trim().slice(0, STAFF_NOTE_MAX_LENGTH);
   if (status === "approved") {
     if (row.status === "approved") throw new DomainError("conflict", "Order is already approved.");
+    // A payment M-Pesa does not show in full (or made before sales opened) is approved only
+    // when staff say they checked it.
+    const { payment } = await getBadgeOrder(db, id);
+    if (!opts.paymentChecked && needsPaymentCheck(payment)) {
+      throw new DomainError("conflict", paymentCheckMessage(payment!, row.payment_reference, row.amount), "paymentChecked");
+    }
     const dir = orderDir(id);
     const ready =
       !!row.badge_file &&

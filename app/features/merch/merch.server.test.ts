@@ -478,7 +478,7 @@ describe("listMerchOrders", () => {
     const orders = await listMerchOrders(db);
     expect(orders.map((o) => o.id)).toEqual([b, a]);
     expect(Object.keys(orders[0]!).sort()).toEqual(
-      ["id", "ts", "status", "reviewedAt", "staffNotes", "customerName", "customerEmail", "customerPhone", "notes", "paymentReference", "total", "currency", "items"].sort(),
+      ["id", "ts", "status", "reviewedAt", "staffNotes", "customerName", "customerEmail", "customerPhone", "notes", "paymentReference", "total", "currency", "items", "payment"].sort(),
     );
   });
 

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { Db, MerchItemsTable, MerchOrdersTable } from "~/lib/db.server";
 import { nowIso } from "~/lib/db.server";
-import { enqueueMail, kickMailWorker } from "~/lib/email.server";
+import { enqueueMail, kickMailWorker, randomToken } from "~/lib/email.server";
 import { env } from "~/lib/env.server";
 import { DomainError } from "~/lib/domain-error";
 import { absoluteUrl } from "~/lib/http.server";
@@ -9,6 +9,10 @@ import { unusedOrderId } from "~/lib/order-ids.server";
 import { site } from "~/lib/site";
 import { anyColumnContains } from "~/lib/sql.server";
 import { claimPaymentCode } from "../payments/payment-codes.server";
+import { orderPagePath } from "../payments/order-page";
+import { arrangeByPayment, needsPaymentCheck, paymentCheckMessage, type PaymentState, type PaymentView } from "../mpesa/matching";
+import { withPayments } from "../mpesa/received-payments.server";
+import { paymentsChanged } from "~/lib/payment-signal.server";
 import { merchTeamNoticeEmail, orderApprovedEmail, orderReceivedEmail, orderRejectedEmail } from "./emails/merch-emails";
 import {
   DEFAULT_CURRENCY,
@@ -286,10 +290,11 @@ export async function submitMerchOrder(
       ts: nowIso(),
       reviewed_at: null,
       staff_notes: "",
+      view_token: randomToken(24),
     };
     await trx.insertInto("merch_orders").values(row).execute();
     const order = toOrder(row);
-    await enqueueMail(trx, { kind: "merch.received", to: order.customerEmail, replyTo: teamInbox(), ...orderReceivedEmail(order, absoluteUrl("/merchandise")) });
+    await enqueueMail(trx, { kind: "merch.received", to: order.customerEmail, replyTo: teamInbox(), ...orderReceivedEmail(order, absoluteUrl(orderPagePath(id, row.view_token))) });
     await enqueueMail(trx, {
       kind: "merch.notice",
       to: teamInbox(),
@@ -299,6 +304,7 @@ export async function submitMerchOrder(
     return id;
   });
   void kickMailWorker();
+  paymentsChanged();
   return { id, total: priced.total, currency: priced.currency };
 }
 
@@ -318,17 +324,32 @@ export async function checkoutBag(db: Db, bagId: string | null, input: CheckoutI
 }
 
 /** Staff list: newest first, optionally filtered by a search over id, customer, code and status. */
-export async function listMerchOrders(db: Db, q?: string): Promise<MerchOrderView[]> {
+export async function listMerchOrders(
+  db: Db,
+  q?: string,
+  opts: { payment?: PaymentState; verifiedFirst?: boolean } = {},
+): Promise<MerchOrderView[]> {
   let query = db.selectFrom("merch_orders").selectAll().orderBy("ts", "desc").orderBy("id", "desc").limit(500);
   const text = q?.trim();
   if (text) query = query.where(anyColumnContains(["id", "customer_name", "customer_email", "payment_reference", "status"], text));
-  return (await query.execute()).map(toOrder);
+  const orders = await withPayments(db, "merch", (await query.execute()).map(toOrder), (o) => ({ amount: o.total, createdAt: o.ts }));
+  return arrangeByPayment(orders, opts);
+}
+
+/** One order with where its payment stands, and the token its page needs (the order page). */
+export async function getMerchOrderForPage(db: Db, id: string) {
+  const row = await db.selectFrom("merch_orders").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!row) return null;
+  const [order] = await withPayments(db, "merch", [toOrder(row)], (o) => ({ amount: o.total, createdAt: o.ts }));
+  return { order: order!, token: row.view_token };
 }
 
 /** One order as staff read it, or null. */
 export async function getMerchOrder(db: Db, id: string): Promise<MerchOrderView | null> {
   const row = await db.selectFrom("merch_orders").selectAll().where("id", "=", id).executeTakeFirst();
-  return row ? toOrder(row) : null;
+  if (!row) return null;
+  const [order] = await withPayments(db, "merch", [toOrder(row)], (o) => ({ amount: o.total, createdAt: o.ts }));
+  return order!;
 }
 
 /**
@@ -336,12 +357,27 @@ export async function getMerchOrder(db: Db, id: string): Promise<MerchOrderView 
  * is given). Moving to approved emails the customer; so does moving to rejected (with the note),
  * also when the order had been approved.
  */
-export async function setMerchOrderStatus(db: Db, id: string, status: MerchOrderStatus, notes?: string) {
+export async function setMerchOrderStatus(
+  db: Db,
+  id: string,
+  status: MerchOrderStatus,
+  notes?: string,
+  opts: { onlyFrom?: MerchOrderStatus; paymentChecked?: boolean } = {},
+) {
   const order = await db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("merch_orders").selectAll().where("id", "=", id).executeTakeFirst();
     if (!row) throw new DomainError("not_found", "Order not found.");
+    if (opts.onlyFrom && row.status !== opts.onlyFrom) throw new DomainError("conflict", `Order is no longer ${opts.onlyFrom}.`);
+    if (status === "approved" && row.status !== "approved" && !opts.paymentChecked) {
+      // A payment M-Pesa does not show in full is approved only when staff say they checked it.
+      const [{ payment }] = (await withPayments(trx, "merch", [toOrder(row)], (o) => ({ amount: o.total, createdAt: o.ts }))) as [MerchOrderView & { payment: PaymentView }];
+      if (needsPaymentCheck(payment)) throw new DomainError("conflict", paymentCheckMessage(payment, row.payment_reference, row.total), "paymentChecked");
+    }
     const next = { status, reviewed_at: nowIso(), staff_notes: notes ?? row.staff_notes };
-    await trx.updateTable("merch_orders").set(next).where("id", "=", id).execute();
+    // Only from the status just read: two changes at once (two staff, or staff and the automatic
+    // approval in another process) cannot both send their email.
+    const updated = await trx.updateTable("merch_orders").set(next).where("id", "=", id).where("status", "=", row.status).executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) throw new DomainError("conflict", "The order changed meanwhile. Reload and try again.");
     const order = toOrder({ ...row, ...next });
     const store = absoluteUrl("/merchandise");
     if (status === "approved" && row.status !== "approved") {

@@ -1,4 +1,6 @@
 /** The store's shared words and shapes (spec sections 3, 5, 8, 9); safe for the browser. */
+import type { PaymentView } from "../mpesa/matching";
+
 export type MerchColor = { label: string; swatch: string; image?: string };
 
 export type MerchItem = {
@@ -125,4 +127,6 @@ export type MerchOrderView = {
   total: number;
   currency: string;
   items: PricedLine[];
+  /** Where the payment stands in M-Pesa's records (lists and the order page carry it). */
+  payment?: PaymentView;
 };

@@ -1,8 +1,12 @@
+import crypto from "node:crypto";
 import type { Actor } from "~/lib/actor";
 import { nowIso, type Db } from "~/lib/db.server";
+import { DomainError } from "~/lib/domain-error";
+import { env } from "~/lib/env.server";
+import { paymentsChanged } from "~/lib/payment-signal.server";
 import { logAction } from "../activity/activity.server";
-import { decidePaymentState, type PaymentStanding } from "./matching";
-import type { ReceivedPayment } from "./payment";
+import { decidePaymentState, paymentView, type PaymentStanding, type PaymentView } from "./matching";
+import { maskPhone, type ReceivedPayment } from "./payment";
 import { parseStatement, type ParsedStatement } from "./statement";
 
 /**
@@ -49,8 +53,10 @@ export async function recordPayments(db: Db, payments: ReceivedPayment[]): Promi
   });
 }
 
+/** One payment from a callback; orders waiting for it are looked at again. */
 export async function recordPayment(db: Db, payment: ReceivedPayment) {
   const { added } = await recordPayments(db, [payment]);
+  if (added.length === 1) paymentsChanged();
   return { added: added.length === 1 };
 }
 
@@ -107,10 +113,17 @@ export async function previewStatement(db: Db, csv: string, shortcode: string): 
  * part-way leaves nothing half-imported), then one activity entry. Importing the same or an
  * overlapping statement again adds nothing twice.
  */
-export async function importStatement(db: Db, csv: string, shortcode: string, actor: Actor): Promise<StatementPreview> {
+export async function importStatement(
+  db: Db,
+  csv: string,
+  shortcode: string,
+  actor: Actor,
+  alsoInTransaction?: (trx: Db) => Promise<void>,
+): Promise<StatementPreview> {
   const parsed = parseStatement(csv, shortcode);
   const { coversFrom, coversTo } = period(parsed);
   const result = await db.transaction().execute(async (trx) => {
+    if (alsoInTransaction) await alsoInTransaction(trx);
     const { added, known } = await recordPayments(trx, parsed.payments);
     await trx
       .insertInto("mpesa_imports")
@@ -133,16 +146,14 @@ export async function importStatement(db: Db, csv: string, shortcode: string, ac
     message: `M-Pesa statement imported: ${result.added.length} new payments, ${result.known.length} already known, ${parsed.skipped.length} skipped`,
     meta: { rows: parsed.rows, added: result.added.length, known: result.known.length, skipped: parsed.skipped.length, matched },
   });
+  paymentsChanged();
   return { rows: parsed.rows, added: result.added.length, known: result.known.length, skipped: parsed.skipped, matched, coversFrom, coversTo };
 }
 
-/** Where the payment of an order (its code, amount and time) stands. */
-export async function paymentStateFor(db: Db, order: { code: string; amount: number; createdAt: string }): Promise<PaymentStanding> {
-  const payment = await db
-    .selectFrom("received_payments")
-    .select(["amount", "paid_at", "payer_name"])
-    .where("code", "=", order.code.toUpperCase())
-    .executeTakeFirst();
+export type OrderToMatch = { code: string; amount: number; createdAt: string; kind: "badge" | "merch" };
+
+/** What every match reads besides the payment itself: what the records cover. */
+async function matchContext(db: Db) {
   const covered = await db
     .selectFrom("mpesa_imports")
     .select(["covers_from", "covers_to"])
@@ -154,15 +165,179 @@ export async function paymentStateFor(db: Db, order: { code: string; amount: num
     .select((eb) => eb.fn.min("received_at").as("at"))
     .where("source", "=", "callback")
     .executeTakeFirst();
-  return decidePaymentState({
-    order: { amount: order.amount, createdAt: order.createdAt },
-    payment: payment ? { amount: payment.amount, paidAt: payment.paid_at, payerName: payment.payer_name } : null,
+  return {
     covered: covered.map((c) => ({ from: c.covers_from!, to: c.covers_to! })),
     callbacksSince: (first?.at as string | null | undefined) ?? null,
+  };
+}
+
+/**
+ * Where the payments of these orders stand, keyed by payment code: one read of the ledger for
+ * a whole staff list. Every way matching runs (an order arriving, a payment arriving, an
+ * import, a list) comes here, so each gives the same answer.
+ */
+export async function paymentStatesFor(db: Db, orders: OrderToMatch[]): Promise<Map<string, PaymentStanding>> {
+  const out = new Map<string, PaymentStanding>();
+  if (orders.length === 0) return out;
+  const codes = [...new Set(orders.map((o) => o.code.toUpperCase()))];
+  const found = new Map<string, { amount: number; paidAt: string; payerName: string }>();
+  for (let i = 0; i < codes.length; i += 500) {
+    const rows = await db
+      .selectFrom("received_payments")
+      .select(["code", "amount", "paid_at", "payer_name"])
+      .where("code", "in", codes.slice(i, i + 500))
+      .execute();
+    for (const r of rows) found.set(r.code, { amount: r.amount, paidAt: r.paid_at, payerName: r.payer_name });
+  }
+  const context = await matchContext(db);
+  const salesOpenedAt = env().eventSalesOpen;
+  for (const o of orders) {
+    const code = o.code.toUpperCase();
+    out.set(
+      code,
+      decidePaymentState({
+        order: { amount: o.amount, createdAt: o.createdAt },
+        payment: found.get(code) ?? null,
+        ...context,
+        salesOpenedAt: o.kind === "badge" ? salesOpenedAt : null,
+      }),
+    );
+  }
+  return out;
+}
+
+/** Where the payment of one order stands. */
+export async function paymentStateFor(db: Db, order: OrderToMatch): Promise<PaymentStanding> {
+  const states = await paymentStatesFor(db, [order]);
+  return states.get(order.code.toUpperCase())!;
+}
+
+/** Orders with their payment (the admin lists and staff screens), from one read of the ledger. */
+export async function withPayments<T extends { paymentReference: string }>(
+  db: Db,
+  kind: "badge" | "merch",
+  items: T[],
+  facts: (item: T) => { amount: number; createdAt: string },
+): Promise<(T & { payment: PaymentView })[]> {
+  const states = await paymentStatesFor(
+    db,
+    items.map((i) => ({ code: i.paymentReference, kind, ...facts(i) })),
+  );
+  return items.map((i) => ({ ...i, payment: paymentView(states.get(i.paymentReference.toUpperCase())) }));
+}
+
+export type ReceivedPaymentRow = {
+  code: string;
+  amount: number;
+  paidAt: string;
+  payerName: string;
+  /** Masked: staff lists never show a whole number. */
+  payerPhone: string;
+  accountRef: string;
+  source: "callback" | "statement";
+  /** The order that claims this payment, if any. */
+  order: { kind: "badge" | "merch"; id: string } | null;
+};
+
+/** The newest received payments for staff (`unclaimed`: only those no order names), phones masked. */
+export async function listReceivedPayments(db: Db, opts: { unclaimed?: boolean; limit?: number } = {}): Promise<ReceivedPaymentRow[]> {
+  let q = db
+    .selectFrom("received_payments as p")
+    .leftJoin("payment_codes as c", "c.code", "p.code")
+    .select(["p.code", "p.amount", "p.paid_at", "p.payer_name", "p.payer_phone", "p.account_ref", "p.source", "c.kind", "c.order_id"])
+    .orderBy("p.paid_at", "desc")
+    .orderBy("p.code")
+    .limit(opts.limit ?? 200);
+  if (opts.unclaimed) q = q.where("c.code", "is", null);
+  const rows = await q.execute();
+  return rows.map((r) => ({
+    code: r.code,
+    amount: r.amount,
+    paidAt: r.paid_at,
+    payerName: r.payer_name,
+    payerPhone: maskPhone(r.payer_phone),
+    accountRef: r.account_ref,
+    source: r.source,
+    order: r.kind && r.order_id ? { kind: r.kind as "badge" | "merch", id: r.order_id } : null,
+  }));
+}
+
+export async function countReceivedPayments(db: Db) {
+  const all = await db.selectFrom("received_payments").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const unclaimed = await db
+    .selectFrom("received_payments as p")
+    .leftJoin("payment_codes as c", "c.code", "p.code")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("c.code", "is", null)
+    .executeTakeFirstOrThrow();
+  return { all: Number(all.n), unclaimed: Number(unclaimed.n) };
+}
+
+/** Past statement imports, newest first. */
+export async function listImports(db: Db, limit = 50) {
+  return db.selectFrom("mpesa_imports").selectAll().orderBy("id", "desc").limit(limit).execute();
+}
+
+/**
+ * A statement staff uploaded, kept until they confirm its preview (or a day passes): the
+ * confirm step names it by a random id, so it works without JavaScript and in any process.
+ */
+export async function saveStatementDraft(db: Db, csv: string, fileName: string): Promise<string> {
+  const id = crypto.randomBytes(12).toString("base64url");
+  const dayAgo = new Date(Date.now() - 86_400_000).toISOString();
+  await db.deleteFrom("mpesa_statement_drafts").where("created_at", "<", dayAgo).execute();
+  await db.insertInto("mpesa_statement_drafts").values({ id, created_at: nowIso(), file_name: fileName.slice(0, 200), csv }).execute();
+  return id;
+}
+
+export const DRAFT_GONE = "That statement preview has expired or was already imported. Upload the file again.";
+
+/** Imports a draft once: the draft is deleted in the same transaction as the import. */
+export async function importStatementDraft(db: Db, id: string, shortcode: string, actor: Actor) {
+  const draft = await db.selectFrom("mpesa_statement_drafts").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!draft) throw new DomainError("not_found", DRAFT_GONE);
+  return importStatement(db, draft.csv, shortcode, actor, async (trx) => {
+    const gone = await trx.deleteFrom("mpesa_statement_drafts").where("id", "=", id).executeTakeFirst();
+    if (Number(gone.numDeletedRows) !== 1) throw new DomainError("conflict", DRAFT_GONE);
   });
 }
 
-/** The newest received payments, for staff. */
-export async function listReceivedPayments(db: Db, limit = 200) {
-  return db.selectFrom("received_payments").selectAll().orderBy("paid_at", "desc").limit(limit).execute();
+export type PaymentMismatch = {
+  kind: "badge" | "merch";
+  id: string;
+  name: string;
+  code: string;
+  amount: number;
+  createdAt: string;
+  payment: PaymentView;
+};
+
+/**
+ * Pending orders whose payment M-Pesa does not show in full: short, no such payment, or paid
+ * before sales opened. The staff screen lists them for a look before anyone approves.
+ */
+export async function listPaymentMismatches(db: Db, limit = 500): Promise<PaymentMismatch[]> {
+  const badges = await db
+    .selectFrom("badge_orders")
+    .select(["id", "name", "payment_reference", "amount", "created_at"])
+    .where("status", "=", "pending")
+    .orderBy("created_at", "desc")
+    .limit(limit)
+    .execute();
+  const merch = await db
+    .selectFrom("merch_orders")
+    .select(["id", "customer_name", "payment_reference", "total", "ts"])
+    .where("status", "=", "pending")
+    .orderBy("ts", "desc")
+    .limit(limit)
+    .execute();
+  const orders: Omit<PaymentMismatch, "payment">[] = [
+    ...badges.map((b) => ({ kind: "badge" as const, id: b.id, name: b.name, code: b.payment_reference, amount: b.amount, createdAt: b.created_at })),
+    ...merch.map((m) => ({ kind: "merch" as const, id: m.id, name: m.customer_name, code: m.payment_reference, amount: m.total, createdAt: m.ts })),
+  ];
+  const states = await paymentStatesFor(db, orders.map((o) => ({ code: o.code, amount: o.amount, createdAt: o.createdAt, kind: o.kind })));
+  return orders
+    .map((o) => ({ ...o, payment: paymentView(states.get(o.code.toUpperCase())) }))
+    .filter((o) => o.payment.state === "short" || o.payment.state === "not_found" || o.payment.beforeSales)
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }

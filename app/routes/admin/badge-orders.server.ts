@@ -14,6 +14,7 @@ import {
   setBadgeOrderStatus,
 } from "~/features/event-badges/badge-orders.server";
 import type { BadgeOrderView } from "~/features/event-badges/badge-order";
+import { PAYMENT_STATES, type PaymentState } from "~/features/mpesa/matching";
 import {
   DEFAULT_STATUS,
   ORDER_INTENTS,
@@ -29,12 +30,15 @@ import {
 function readFilter(params: URLSearchParams): { filter: ListFilter; error: string | null } {
   const rawStatus = params.get("status") || DEFAULT_STATUS;
   const rawQ = params.get("q") ?? "";
+  const rawPayment = params.get("payment") ?? "";
+  const payment: PaymentState | "" = (PAYMENT_STATES as readonly string[]).includes(rawPayment) ? (rawPayment as PaymentState) : "";
   const parsed = ListQuerySchema.safeParse({
     status: rawStatus === "all" ? undefined : rawStatus,
     q: rawQ,
   });
   if (parsed.success) {
-    return { filter: { status: parsed.data.status ?? "all", q: parsed.data.q ?? "" }, error: null };
+    const error = rawPayment && !payment ? "Unknown payment state: showing every payment state." : null;
+    return { filter: { status: parsed.data.status ?? "all", q: parsed.data.q ?? "", payment }, error };
   }
   const issue = parsed.error.issues[0];
   const badStatus = issue?.path[0] === "status";
@@ -42,6 +46,7 @@ function readFilter(params: URLSearchParams): { filter: ListFilter; error: strin
     filter: {
       status: badStatus ? DEFAULT_STATUS : rawStatus === "all" ? "all" : (rawStatus as ListFilter["status"]),
       q: badStatus ? rawQ.trim().slice(0, 100) : "",
+      payment,
     },
     error: issue?.message ?? "That filter could not be read.",
   };
@@ -54,17 +59,22 @@ export async function loadBadgeOrdersScreen(request: Request, context: AppLoadCo
   const orders = await listBadgeOrders(context.db, {
     status: filter.status === "all" ? undefined : filter.status,
     q: filter.q || undefined,
+    payment: filter.payment || undefined,
+    verifiedFirst: true,
   });
   return { filter, filterError: error, orders, actionPath: screenHref(filter), loadedAt: Date.now() };
 }
 
-type Handler = (db: Db, id: string, actor: Actor, note: string) => Promise<BadgeOrderView>;
+type Handler = (db: Db, id: string, actor: Actor, extra: { note: string; paymentChecked: boolean }) => Promise<BadgeOrderView>;
 
 /** Each row action: the domain function (which writes the activity log) and the words staff see. */
 const handlers: Record<OrderIntent, { run: Handler; done: string }> = {
   generate: { run: generateBadgeAssets, done: "Badge and poster attached to order." },
-  approve: { run: (db, id, actor) => setBadgeOrderStatus(db, id, "approved", actor), done: "Order approved and email triggered." },
-  reject: { run: (db, id, actor, note) => setBadgeOrderStatus(db, id, "rejected", actor, { note }), done: "Order rejected." },
+  approve: {
+    run: (db, id, actor, { paymentChecked }) => setBadgeOrderStatus(db, id, "approved", actor, { paymentChecked }),
+    done: "Order approved and email triggered.",
+  },
+  reject: { run: (db, id, actor, { note }) => setBadgeOrderStatus(db, id, "rejected", actor, { note }), done: "Order rejected." },
   resend: { run: resendBadgeKit, done: "Badge kit email queued again." },
 };
 
@@ -113,7 +123,10 @@ export async function badgeOrdersAdminAction(request: Request, context: AppLoadC
     if (!note.success) {
       return reply({ status: "error", message: note.error.issues[0]?.message ?? "The note is too long.", result: { id, order: null } }, 400);
     }
-    order = await handler.run(db, id, staff(clientAddress(context)), note.data);
+    order = await handler.run(db, id, staff(clientAddress(context)), {
+      note: note.data,
+      paymentChecked: form.get("paymentChecked") === "yes",
+    });
   } catch (e) {
     const http = httpErrorOf(e);
     const known = http && http.status < 500 ? http : null;

@@ -32,7 +32,7 @@ export default function MerchOrders({ loaderData, actionData }: Route.ComponentP
   const loading = navigation.state === "loading" && navigation.location.pathname === ORDERS_PATH;
   return (
     <div className="merch-admin">
-      <MerchOrderFilters q={loaderData.q} loading={loading} />
+      <MerchOrderFilters q={loaderData.q} payment={loaderData.payment} loading={loading} />
       <MerchOrdersList
         key={loaderData.loadedAt}
         orders={loaderData.orders}

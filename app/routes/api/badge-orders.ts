@@ -71,7 +71,8 @@ async function post(request: Request, context: AppLoadContext, body: Record<stri
     const actor = staff(clientAddress(context));
     if ("status" in body) {
       const { id, status, note } = parseOr400(StatusSchema, body);
-      const order = await setBadgeOrderStatus(db, id, status, actor, { note });
+      // Approving an order whose payment M-Pesa does not show in full takes paymentChecked: true.
+      const order = await setBadgeOrderStatus(db, id, status, actor, { note, paymentChecked: body.paymentChecked === true });
       return jsonResponse({ ok: true, order });
     }
     const input = parseOr400(AssetsSchema, body);

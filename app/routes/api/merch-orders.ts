@@ -36,7 +36,9 @@ const api = jsonApi({
     const body = await readObjectBody(request);
     // A cancelled note prompt sends null: the current note stays.
     const { id, status, notes } = parseOr400(MerchOrderStatusSchema, { ...body, notes: body.notes ?? undefined });
-    const order = await changeMerchOrderStatus(context.db, { id, status, notes }, staff(clientAddress(context)));
+    // Approving an order whose payment M-Pesa does not show in full takes paymentChecked: true.
+    const paymentChecked = body.paymentChecked === true;
+    const order = await changeMerchOrderStatus(context.db, { id, status, notes, paymentChecked }, staff(clientAddress(context)));
     return jsonResponse({ ok: true, order });
   },
 });

@@ -1,3 +1,4 @@
+import { PAYMENT_STATES, type PaymentState } from "~/features/mpesa/matching";
 import { data, type AppLoadContext } from "react-router";
 import type { Reply } from "~/lib/forms";
 import { issuesOnRows, isTicked, readRowFields, rowsToSave } from "~/features/admin/list-editor";
@@ -112,15 +113,17 @@ export async function merchEditorAction(request: Request, context: AppLoadContex
 export async function loadMerchOrdersScreen(request: Request, context: AppLoadContext) {
   const url = new URL(request.url);
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
+  const rawPayment = url.searchParams.get("payment") ?? "";
+  const payment: PaymentState | "" = (PAYMENT_STATES as readonly string[]).includes(rawPayment) ? (rawPayment as PaymentState) : "";
   let orders: MerchOrderView[] = [];
   let loadError: string | null = null;
   try {
-    orders = await listMerchOrders(context.db, q || undefined);
+    orders = await listMerchOrders(context.db, q || undefined, { payment: payment || undefined, verifiedFirst: true });
   } catch (e) {
     console.error("[merch-admin] listing orders failed", e);
     loadError = M.loadFailed;
   }
-  return { q, orders, loadError, actionPath: ordersHref(q), loadedAt: Date.now() };
+  return { q, payment, orders, loadError, actionPath: ordersHref(q, payment), loadedAt: Date.now() };
 }
 
 const statusReply = (body: Reply<OrderStatusResult>, status: number) => data(body, status);
@@ -165,7 +168,11 @@ export async function merchOrdersAction(request: Request, context: AppLoadContex
   }
   let order: MerchOrderView;
   try {
-    order = await changeMerchOrderStatus(db, { id, status, notes }, staff(clientAddress(context)));
+    order = await changeMerchOrderStatus(
+      db,
+      { id, status, notes, paymentChecked: form.get("paymentChecked") === "yes" },
+      staff(clientAddress(context)),
+    );
   } catch (e) {
     const http = httpErrorOf(e);
     const known = http && http.status < 500 ? http : null;

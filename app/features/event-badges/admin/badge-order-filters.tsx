@@ -1,4 +1,5 @@
 import { Form, Link } from "react-router";
+import { PaymentFilter } from "../../mpesa/components/payment-tag";
 import { SCREEN_PATH, SEARCH_PLACEHOLDER, screenHref, STATUS_FILTERS, type ListFilter } from "./badge-orders-screen";
 
 /**
@@ -9,6 +10,7 @@ export function BadgeOrderFilters({ filter, loading }: { filter: ListFilter; loa
   return (
     <Form method="get" action={SCREEN_PATH} className="order-filters" role="search" aria-label="Badge orders">
       <input type="hidden" name="status" value={filter.status} />
+      {filter.payment ? <input type="hidden" name="payment" value={filter.payment} /> : null}
       <label htmlFor="order-search">Search orders</label>
       {/* The placeholder is cut on a phone; the same words, written out. */}
       <p className="field-hint" id="order-search-hint">
@@ -28,7 +30,7 @@ export function BadgeOrderFilters({ filter, loading }: { filter: ListFilter; loa
           autoComplete="off"
           enterKeyHint="search"
         />
-        <Link to={screenHref({ status: filter.status, q: "" })} className="button button-ghost button-small">
+        <Link to={screenHref({ ...filter, q: "" })} className="button button-ghost button-small">
           Clear
         </Link>
       </div>
@@ -38,7 +40,7 @@ export function BadgeOrderFilters({ filter, loading }: { filter: ListFilter; loa
             {STATUS_FILTERS.map((s) => (
               <li key={s.value}>
                 <Link
-                  to={screenHref({ status: s.value, q: filter.q })}
+                  to={screenHref({ ...filter, status: s.value })}
                   aria-current={s.value === filter.status ? "page" : undefined}
                 >
                   {s.label}
@@ -51,6 +53,7 @@ export function BadgeOrderFilters({ filter, loading }: { filter: ListFilter; loa
           Load Orders
         </button>
       </div>
+      <PaymentFilter current={filter.payment} hrefFor={(payment) => screenHref({ ...filter, payment })} />
     </Form>
   );
 }

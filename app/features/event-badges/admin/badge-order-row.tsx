@@ -4,6 +4,7 @@ import { useFetcher } from "react-router";
 import { formatNairobiTime } from "~/lib/nairobi-time";
 import type { BadgeOrderView } from "../badge-order";
 import { formatKes } from "../tiers";
+import { PaymentCheckbox, PaymentTag } from "../../mpesa/components/payment-tag";
 import {
   approveBlockedBy,
   deliveryFailed,
@@ -87,6 +88,7 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
       <td data-label="Payment Ref">
         <div className="cell">
           <code className="payment-ref">{order.paymentReference}</code>
+          <PaymentTag payment={order.payment} amount={order.amount} />
           {order.notes ? <p className="order-notes">{order.notes}</p> : null}
         </div>
       </td>
@@ -176,6 +178,7 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
             </span>
           ) : null}
           {!ready ? <span className="assets-missing">Assets missing</span> : null}
+          {!approved ? <PaymentCheckbox payment={order.payment} id={`${why}-paid`} /> : null}
           {confirming ? (
             <div className="confirm-box" role="group" aria-labelledby={`${why}-confirm`}>
               <p id={`${why}-confirm`}>

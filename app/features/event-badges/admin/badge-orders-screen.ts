@@ -1,5 +1,6 @@
 import type { BadgeOrderStatus } from "../badge-order.schema";
 import type { BadgeOrderView } from "../badge-order";
+import type { PaymentState } from "../../mpesa/matching";
 
 /** Client-safe pieces of the staff screen /admin/badge-orders: its URL state and words. */
 
@@ -16,7 +17,8 @@ export const STATUS_FILTERS: ReadonlyArray<{ value: StatusFilter; label: string 
 /** Spec section 9: the list opens on pending orders. */
 export const DEFAULT_STATUS: StatusFilter = "pending";
 
-export type ListFilter = { status: StatusFilter; q: string };
+/** `payment`: one payment state, or "" for all. */
+export type ListFilter = { status: StatusFilter; q: string; payment: PaymentState | "" };
 
 export const ORDER_INTENTS = ["generate", "approve", "reject", "resend"] as const;
 export type OrderIntent = (typeof ORDER_INTENTS)[number];
@@ -42,9 +44,10 @@ export const rejectQuestion = (o: Pick<BadgeOrderView, "id" | "name" | "status">
     : `Reject order ${o.id}? ${o.name} will be emailed that it was not accepted.`;
 
 /** The screen's address for a filter: status is always written, q only when there is one. */
-export function screenHref(filter: ListFilter) {
+export function screenHref(filter: Omit<ListFilter, "payment"> & { payment?: ListFilter["payment"] }) {
   const params = new URLSearchParams({ status: filter.status });
   if (filter.q) params.set("q", filter.q);
+  if (filter.payment) params.set("payment", filter.payment);
   return `${SCREEN_PATH}?${params}`;
 }
 

@@ -4,7 +4,7 @@ import { EVENT, formatKes } from "../tiers";
 
 type OrderForMail = { id: string; name: string; tierName: string; amount: number; paymentReference: string; hardCopy: boolean };
 
-export function orderReceivedEmail(o: OrderForMail, eventUrl: string) {
+export function orderReceivedEmail(o: OrderForMail, orderUrl: string) {
   return renderEmail({
     subject: `We received your ${o.tierName} confirmation (${o.id})`,
     heading: `Thank you, ${o.name}!`,
@@ -12,9 +12,10 @@ export function orderReceivedEmail(o: OrderForMail, eventUrl: string) {
       `We have your ${o.tierName} confirmation for the ${EVENT.title} on ${EVENT.dateText}. Your reference is ${o.id}.`,
       `Tier: ${o.tierName} · Amount: ${formatKes(o.amount)} · M-Pesa code: ${o.paymentReference}${o.hardCopy ? " · Hard-copy badge requested" : ""}`,
       "Your confirmation is pending approval. Once our team has verified the payment, we will email you your badge and a 'Will Be Attending' poster to share.",
+      "Your order's own page shows whether your payment has reached us and where your order stands; keep this email to find it.",
       `Questions? Reply to this email or write to ${site.contactEmail}, quoting ${o.id}.`,
     ],
-    cta: { label: "See the event", url: eventUrl },
+    cta: { label: "See your order", url: orderUrl },
   });
 }
 

@@ -1,3 +1,4 @@
+import type { PaymentState } from "../../mpesa/matching";
 import { formatColours } from "../merch-editor";
 import type { MerchItem, MerchOrderStatus } from "../merch";
 import type { MerchOrderView } from "../merch";
@@ -113,4 +114,10 @@ export const statusDone = (id: string, status: MerchOrderStatus) =>
       ? `Order ${id} rejected.`
       : `Order ${id} marked pending review.`;
 
-export const ordersHref = (q: string) => (q ? `${ORDERS_PATH}?${new URLSearchParams({ q })}` : ORDERS_PATH);
+export const ordersHref = (q: string, payment: PaymentState | "" = "") => {
+  const params = new URLSearchParams();
+  if (q) params.set("q", q);
+  if (payment) params.set("payment", payment);
+  const query = params.toString();
+  return query ? `${ORDERS_PATH}?${query}` : ORDERS_PATH;
+};

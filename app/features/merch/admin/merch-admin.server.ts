@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { z } from "zod";
 import type { Actor } from "~/lib/actor";
+import { getMerchOrder } from "../merch.server";
 import { type Db } from "~/lib/db.server";
 import { logAction } from "~/features/activity/activity.server";
 import { isZodWording, listIssues, type ListIssue } from "~/features/admin/list-editor";
@@ -38,13 +39,13 @@ export async function saveMerchCatalogue(db: Db, items: MerchItem[], actor: Acto
 /** Staff set an order's status (and note); approval emails the customer once. */
 export async function changeMerchOrderStatus(
   db: Db,
-  change: { id: string; status: MerchOrderStatus; notes?: string },
+  change: { id: string; status: MerchOrderStatus; notes?: string; onlyFrom?: MerchOrderStatus; paymentChecked?: boolean },
   actor: Actor,
 ): Promise<MerchOrderView> {
   const { id, status } = change;
-  const order = await setMerchOrderStatus(db, id, status, change.notes);
+  await setMerchOrderStatus(db, id, status, change.notes, { onlyFrom: change.onlyFrom, paymentChecked: change.paymentChecked });
   await logAction(db, actor, { type: "merch.order_status", message: `Merch order ${id} set to ${status}`, meta: { id, status } });
-  return order;
+  return (await getMerchOrder(db, id))!;
 }
 
 export type CatalogueCheck =

@@ -5,6 +5,7 @@ import { formatNairobiTimeEat } from "~/lib/nairobi-time";
 import { formatMoney, ORDER_STATUS_LABELS } from "../merch";
 import type { MerchOrderView } from "../merch";
 import { STATUS_BUTTONS, type OrderStatusResult } from "./merch-admin-screen";
+import { PaymentCheckbox, PaymentTag } from "../../mpesa/components/payment-tag";
 
 export type ScreenMessage = { message: string; tone: "success" | "error" };
 
@@ -84,6 +85,7 @@ export function MerchOrderCard({ order: loaded, action, serverReply, onMessage }
           <dt>Payment code</dt>
           <dd>
             <code className="payment-ref">{order.paymentReference}</code>
+            <PaymentTag payment={order.payment} amount={order.total} />
           </dd>
         </div>
         {order.notes ? (
@@ -182,6 +184,7 @@ export function MerchOrderCard({ order: loaded, action, serverReply, onMessage }
             </button>
           ))}
         </div>
+        {order.status !== "approved" ? <PaymentCheckbox payment={order.payment} id={`${head}-paid`} /> : null}
         {confirming ? (
           <div className="confirm-box" role="group" aria-labelledby={`${head}-confirm`}>
             <p id={`${head}-confirm`}>

@@ -1,13 +1,15 @@
+import { PaymentFilter } from "../../mpesa/components/payment-tag";
+import type { PaymentState } from "../../mpesa/matching";
 import { useEffect, useState } from "react";
 import type { Reply } from "~/lib/forms";
 import { Form, Link } from "react-router";
 import { trackEvent } from "~/lib/track";
 import type { MerchOrderView } from "../merch";
 import { MerchOrderCard, type ScreenMessage } from "./merch-order-card";
-import { ORDERS_PATH, type OrderStatusResult } from "./merch-admin-screen";
+import { ORDERS_PATH, ordersHref, type OrderStatusResult } from "./merch-admin-screen";
 
 /** A plain GET form: the filter box and 'Load orders', which reloads the list. */
-export function MerchOrderFilters({ q, loading }: { q: string; loading: boolean }) {
+export function MerchOrderFilters({ q, payment, loading }: { q: string; payment: PaymentState | ""; loading: boolean }) {
   return (
     <Form method="get" action={ORDERS_PATH} className="order-filters" role="search" aria-label="Merch orders">
       <label htmlFor="merch-order-search">Filter orders</label>
@@ -37,6 +39,8 @@ export function MerchOrderFilters({ q, loading }: { q: string; loading: boolean 
       <p className="field-hint" id="merch-order-search-hint">
         Searches the order id, the customer's name and email, the M-Pesa code and the status.
       </p>
+      {payment ? <input type="hidden" name="payment" value={payment} /> : null}
+      <PaymentFilter current={payment} hrefFor={(p) => ordersHref(q, p)} />
     </Form>
   );
 }

@@ -9,7 +9,7 @@ const lineText = (o: MerchOrderView) =>
       `${l.quantity} × ${l.name}${l.color ? `, ${l.color.label}` : ""}${l.size ? `, ${l.size}` : ""} — ${formatMoney(l.price * l.quantity, o.currency)}`,
   );
 
-export function orderReceivedEmail(o: MerchOrderView, storeUrl: string) {
+export function orderReceivedEmail(o: MerchOrderView, orderUrl: string) {
   return renderEmail({
     subject: `We received your merch order ${o.id}`,
     heading: `Thank you, ${o.customerName}!`,
@@ -18,9 +18,10 @@ export function orderReceivedEmail(o: MerchOrderView, storeUrl: string) {
       ...lineText(o),
       `Total: ${formatMoney(o.total, o.currency)} · M-Pesa code: ${o.paymentReference}`,
       `What happens next: the merch team checks the payment (paybill ${site.payments.merchPaybill}, account ${site.payments.merchAccount}), then emails you to confirm. Delivery fees and options (M-Pesa, card or cash) are agreed with you after that.`,
+      "Your order's own page shows whether your payment has reached us and where your order stands; keep this email to find it.",
       `Questions? Reply to this email or write to ${site.merchEmail}, quoting ${o.id}.`,
     ],
-    cta: { label: "Back to the store", url: storeUrl },
+    cta: { label: "See your order", url: orderUrl },
   });
 }
 

@@ -1,0 +1,237 @@
+import { Form } from "react-router";
+import type { Reply } from "~/lib/forms";
+import { formatNairobiTime } from "~/lib/nairobi-time";
+import type { PaymentMismatch, ReceivedPaymentRow } from "../received-payments.server";
+import { paymentDetail, PAYMENT_STATE_LABEL } from "../matching";
+import { PAYMENTS_PATH, SKIP_REASON_LIMIT, type StatementResult } from "../payments-screen";
+
+type Data = {
+  counts: { all: number; unclaimed: number };
+  unclaimed: ReceivedPaymentRow[];
+  received: ReceivedPaymentRow[];
+  mismatches: PaymentMismatch[];
+  imports: { id: number; imported_at: string; rows: number; added: number; known: number; skipped: number; covers_from: string | null; covers_to: string | null }[];
+  callbacksOn: boolean;
+  shortcode: string;
+  autoApprove: boolean;
+};
+
+const kes = (n: number) => `KES ${n.toLocaleString("en-KE")}`;
+const orderHref = (o: { kind: "badge" | "merch"; id: string }) =>
+  o.kind === "badge" ? `/admin/badge-orders?status=all&q=${encodeURIComponent(o.id)}` : `/admin/merch-orders?q=${encodeURIComponent(o.id)}`;
+
+/**
+ * /admin/payments: the statement import (preview, then import), the orders whose payment does
+ * not match, the payments no order claims (with the payer's name and masked phone, so staff can
+ * reach them), every received payment, and past imports. Plain forms: it works without JavaScript.
+ */
+export function PaymentsScreen({
+  data: d,
+  reply,
+  busy,
+}: {
+  data: Data;
+  reply: Reply<StatementResult> | undefined;
+  busy: boolean;
+}) {
+  const result = reply?.status === "success" ? reply.result : undefined;
+  return (
+    <div className="payments-screen">
+      <p className="muted">
+        Paybill {d.shortcode} · {d.counts.all} payments received · {d.counts.unclaimed} unclaimed · Daraja callbacks{" "}
+        {d.callbacksOn ? "on" : "off (set MPESA_CALLBACK_SECRET)"} · automatic approval of verified orders {d.autoApprove ? "on" : "off"}
+      </p>
+
+      <section aria-labelledby="import-title" className="form-card">
+        <h2 id="import-title">Import a statement</h2>
+        <p className="small">
+          From the M-PESA business portal, export the paybill statement as CSV and choose it here. You see what it holds
+          before anything is saved; importing the same or an overlapping statement again adds nothing twice.
+        </p>
+        {reply ? (
+          <p className={`row-note row-note-${reply.status}`} role={reply.status === "error" ? "alert" : "status"}>
+            {reply.message}
+          </p>
+        ) : null}
+        {result?.step === "preview" && result.draftId ? (
+          <div className="statement-preview" aria-labelledby="preview-title">
+            <h3 id="preview-title">Preview of {result.fileName}</h3>
+            <Counts preview={result.preview} />
+            <Form method="post" action={PAYMENTS_PATH}>
+              <input type="hidden" name="draft" value={result.draftId} />
+              <button type="submit" name="intent" value="import" className="button-small button-approve" disabled={busy}>
+                Import {result.preview.added} new payments
+              </button>{" "}
+              <a href={PAYMENTS_PATH} className="button button-small button-ghost">
+                Cancel
+              </a>
+            </Form>
+          </div>
+        ) : null}
+        {result?.step === "imported" ? <Counts preview={result.preview} /> : null}
+        <Form method="post" action={PAYMENTS_PATH} encType="multipart/form-data">
+          <div className="field">
+            <label htmlFor="statement-file">Statement file (CSV)</label>
+            <input id="statement-file" type="file" name="statement" accept=".csv,text/csv" />
+          </div>
+          <details>
+            <summary>Or paste the statement</summary>
+            <label htmlFor="statement-text" className="visually-hidden">
+              Statement text
+            </label>
+            <textarea id="statement-text" name="pasted" rows={5} />
+          </details>
+          <button type="submit" name="intent" value="preview" className="button-small" disabled={busy}>
+            {busy ? "Reading…" : "Preview"}
+          </button>
+        </Form>
+      </section>
+
+      <section aria-labelledby="mismatch-title">
+        <h2 id="mismatch-title">Orders whose payment does not match ({d.mismatches.length})</h2>
+        {d.mismatches.length === 0 ? (
+          <p className="muted">None: every pending order is verified or still waiting for its payment.</p>
+        ) : (
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">Order</th>
+                <th scope="col">Code</th>
+                <th scope="col">Payment</th>
+                <th scope="col">Placed (EAT)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.mismatches.map((m) => (
+                <tr key={m.id}>
+                  <td data-label="Order">
+                    <a href={orderHref(m)}>{m.id}</a> · {m.name} · {kes(m.amount)}
+                  </td>
+                  <td data-label="Code">
+                    <code className="payment-ref">{m.code}</code>
+                  </td>
+                  <td data-label="Payment">
+                    <span className={`pill pill-pay-${m.payment.state}`}>{PAYMENT_STATE_LABEL[m.payment.state]}</span>{" "}
+                    {paymentDetail(m.payment, m.amount)}
+                    {m.payment.beforeSales ? " Paid before sales opened." : ""}
+                  </td>
+                  <td data-label="Placed">{formatNairobiTime(m.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+
+      <PaymentTable id="unclaimed" title={`Unclaimed payments (${d.counts.unclaimed})`} rows={d.unclaimed}
+        empty="None: every payment received is claimed by an order." />
+      <PaymentTable id="received" title="Payments received (newest 100)" rows={d.received} empty="No payments received yet." />
+
+      <section aria-labelledby="imports-title">
+        <h2 id="imports-title">Past imports</h2>
+        {d.imports.length === 0 ? (
+          <p className="muted">No statement imported yet.</p>
+        ) : (
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">Imported (EAT)</th>
+                <th scope="col">Covers</th>
+                <th scope="col">Rows</th>
+                <th scope="col">New</th>
+                <th scope="col">Known</th>
+                <th scope="col">Skipped</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.imports.map((i) => (
+                <tr key={i.id}>
+                  <td data-label="Imported">{formatNairobiTime(i.imported_at)}</td>
+                  <td data-label="Covers">
+                    {i.covers_from ? `${formatNairobiTime(i.covers_from)} to ${formatNairobiTime(i.covers_to)}` : "no payments"}
+                  </td>
+                  <td data-label="Rows">{i.rows}</td>
+                  <td data-label="New">{i.added}</td>
+                  <td data-label="Known">{i.known}</td>
+                  <td data-label="Skipped">{i.skipped}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function Counts({ preview }: { preview: StatementResult["preview"] }) {
+  return (
+    <>
+      <ul className="statement-counts">
+        <li>Rows read: {preview.rows}</li>
+        <li>New payments: {preview.added}</li>
+        <li>Already known: {preview.known}</li>
+        <li>Skipped: {preview.skipped.length}</li>
+        <li>Orders matched by the new payments: {preview.matched}</li>
+        {preview.coversFrom ? (
+          <li>
+            Covers {formatNairobiTime(preview.coversFrom)} to {formatNairobiTime(preview.coversTo)} EAT
+          </li>
+        ) : null}
+      </ul>
+      {preview.skipped.length > 0 ? (
+        <details>
+          <summary>Why rows were skipped</summary>
+          <ul className="small">
+            {preview.skipped.slice(0, SKIP_REASON_LIMIT).map((s) => (
+              <li key={`${s.line}-${s.code}`}>
+                Line {s.line}
+                {s.code ? ` (${s.code})` : ""}: {s.reason}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </>
+  );
+}
+
+function PaymentTable({ id, title, rows, empty }: { id: string; title: string; rows: ReceivedPaymentRow[]; empty: string }) {
+  return (
+    <section aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{title}</h2>
+      {rows.length === 0 ? (
+        <p className="muted">{empty}</p>
+      ) : (
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th scope="col">Code</th>
+              <th scope="col">Amount</th>
+              <th scope="col">Paid (EAT)</th>
+              <th scope="col">Payer</th>
+              <th scope="col">Account</th>
+              <th scope="col">Order</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((p) => (
+              <tr key={p.code}>
+                <td data-label="Code">
+                  <code className="payment-ref">{p.code}</code>
+                </td>
+                <td data-label="Amount">{kes(p.amount)}</td>
+                <td data-label="Paid">{formatNairobiTime(p.paidAt)}</td>
+                <td data-label="Payer">
+                  {p.payerName || "—"} {p.payerPhone ? <span className="muted">{p.payerPhone}</span> : null}
+                </td>
+                <td data-label="Account">{p.accountRef || "—"}</td>
+                <td data-label="Order">{p.order ? <a href={orderHref(p.order)}>{p.order.id}</a> : <span className="muted">none</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,55 @@
+import { formatNairobiTimeEat } from "~/lib/nairobi-time";
+import type { OrderPage } from "../order-status.server";
+import { paymentWords, reviewWords } from "../order-words";
+
+const money = (amount: number, currency: string) => `${currency} ${amount.toLocaleString("en-KE")}`;
+
+/** One order as its supporter sees it: payment first, then the review, then what was ordered. */
+export function OrderStatus({ order }: { order: OrderPage }) {
+  const pay = paymentWords(order.payment, order);
+  const paid = order.payment.state === "verified";
+  return (
+    <article className="order-page" aria-labelledby="order-title">
+      <p className="eyebrow">{order.kind === "badge" ? "Event badge order" : "Merchandise order"}</p>
+      <h1 id="order-title">
+        Order <span className="order-ref">{order.reference}</span>
+      </h1>
+      <p className="small">Placed {formatNairobiTimeEat(order.placedAt)} by {order.name}</p>
+
+      <section className={`order-box ${paid ? "order-box-ok" : "order-box-wait"}`} aria-labelledby="order-payment">
+        <h2 id="order-payment">Payment</h2>
+        <p className="order-headline">{pay.headline}</p>
+        <p>{pay.detail}</p>
+        <p className="small">M-Pesa code you gave: {order.paymentCode}</p>
+      </section>
+
+      <section className="order-box" aria-labelledby="order-review">
+        <h2 id="order-review">Review</h2>
+        <p className="order-headline">{reviewWords(order.kind, order.status)}</p>
+        {order.note ? <p>A note from the team: {order.note}</p> : null}
+        {order.kit ? (
+          <ul className="order-kit">
+            <li>
+              <a href={order.kit.badge} download={`${order.reference}-badge.png`}>Download your badge (PNG)</a>
+            </li>
+            <li>
+              <a href={order.kit.poster} download={`${order.reference}-will-be-attending.png`}>Download your 'Will Be Attending' poster (PNG)</a>
+            </li>
+          </ul>
+        ) : null}
+      </section>
+
+      <section className="order-box" aria-labelledby="order-lines">
+        <h2 id="order-lines">What you ordered</h2>
+        <ul>
+          {order.lines.map((l) => (
+            <li key={l}>{l}</li>
+          ))}
+        </ul>
+        <p>
+          Total: <strong>{money(order.amount, order.currency)}</strong>
+        </p>
+      </section>
+    </article>
+  );
+}

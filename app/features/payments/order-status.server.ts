@@ -1,0 +1,105 @@
+import type { Db } from "~/lib/db.server";
+import { safeEqual } from "~/lib/secrets.server";
+import { getBadgeOrder } from "../event-badges/badge-orders.server";
+import { getMerchOrderForPage } from "../merch/merch.server";
+import type { PaymentView } from "../mpesa/matching";
+import { orderPagePath } from "./order-page";
+
+/**
+ * A supporter's private order page: any order (badge or merch) by its reference and the
+ * random token from its email, or found again by reference plus the email it was placed with.
+ * One answer (null) for an unknown reference, a wrong token and a wrong email: nothing to probe.
+ */
+export type OrderPage = {
+  kind: "badge" | "merch";
+  reference: string;
+  placedAt: string;
+  name: string;
+  /** What was ordered, one line each. */
+  lines: string[];
+  amount: number;
+  currency: string;
+  paymentCode: string;
+  payment: PaymentView;
+  status: "pending" | "approved" | "rejected";
+  /** The team's note on a decision, when there is one. */
+  note: string;
+  /** Approved badge orders: the kit to download. */
+  kit: { badge: string; poster: string } | null;
+};
+
+const BADGE_REF = /^BO-[0-9A-Z]{6}$/;
+const MERCH_REF = /^MO-[0-9A-Z]{6}$/;
+
+export const normaliseReference = (text: string) => text.trim().toUpperCase();
+
+async function load(db: Db, reference: string): Promise<{ page: OrderPage; token: string; email: string } | null> {
+  if (BADGE_REF.test(reference)) {
+    const row = await db.selectFrom("badge_orders").select(["asset_token"]).where("id", "=", reference).executeTakeFirst();
+    if (!row) return null;
+    const o = await getBadgeOrder(db, reference);
+    const approved = o.status === "approved" && o.badgePath && o.posterPath;
+    return {
+      token: row.asset_token,
+      email: o.email,
+      page: {
+        kind: "badge",
+        reference: o.id,
+        placedAt: o.createdAt,
+        name: o.name,
+        lines: [`${o.tierName} badge${o.hardCopy ? " (with a hard copy at the door)" : ""}`],
+        amount: o.amount,
+        currency: "KES",
+        paymentCode: o.paymentReference,
+        payment: o.payment!,
+        status: o.status,
+        note: o.status === "rejected" ? o.staffNote : "",
+        kit: approved ? { badge: o.badgePath!, poster: o.posterPath! } : null,
+      },
+    };
+  }
+  if (MERCH_REF.test(reference)) {
+    const found = await getMerchOrderForPage(db, reference);
+    if (!found) return null;
+    const o = found.order;
+    return {
+      token: found.token,
+      email: o.customerEmail,
+      page: {
+        kind: "merch",
+        reference: o.id,
+        placedAt: o.ts,
+        name: o.customerName,
+        lines: o.items.map(
+          (l) => `${l.quantity} × ${l.name}${[l.color?.label, l.size].filter(Boolean).length ? ` (${[l.color?.label, l.size].filter(Boolean).join(", ")})` : ""}`,
+        ),
+        amount: o.total,
+        currency: o.currency,
+        paymentCode: o.paymentReference,
+        payment: o.payment!,
+        status: o.status === "approved" || o.status === "rejected" ? o.status : "pending",
+        note: o.status === "rejected" || o.status === "approved" ? o.staffNotes : "",
+        kit: null,
+      },
+    };
+  }
+  return null;
+}
+
+/** The order behind a link from its email, or null. */
+export async function orderByToken(db: Db, reference: string, token: string): Promise<OrderPage | null> {
+  const ref = normaliseReference(reference);
+  if (!token || token.length > 100) return null;
+  const found = await load(db, ref);
+  if (!found || !found.token || !safeEqual(token, found.token)) return null;
+  return found.page;
+}
+
+/** The link to an order's page, given its reference and the email it was placed with, or null. */
+export async function orderLinkByEmail(db: Db, reference: string, email: string): Promise<string | null> {
+  const ref = normaliseReference(reference);
+  const found = await load(db, ref);
+  if (!found || !found.token) return null;
+  if (!safeEqual(found.email.trim().toLowerCase(), email.trim().toLowerCase())) return null;
+  return orderPagePath(ref, found.token);
+}

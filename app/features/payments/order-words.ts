@@ -1,0 +1,59 @@
+import type { PaymentView } from "../mpesa/matching";
+
+/**
+ * What a supporter reads about their order on its private page: plain words, no staff terms.
+ * Safe for the browser (no server code).
+ */
+const paidAt = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "Africa/Nairobi",
+  day: "numeric",
+  month: "short",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+});
+
+const money = (amount: number, currency: string) => `${currency} ${amount.toLocaleString("en-KE")}`;
+
+/** '2025-11-12T16:42:10Z' -> '12 Nov at 19:42' (Nairobi time). */
+export function whenPaid(iso: string): string {
+  const parts = Object.fromEntries(paidAt.formatToParts(new Date(iso)).map((p) => [p.type, p.value]));
+  return `${parts.day} ${parts.month} at ${parts.hour}:${parts.minute}`;
+}
+
+export const NOT_SEEN = "We have not seen this payment yet";
+
+export function paymentWords(p: PaymentView, order: { amount: number; currency: string }): { headline: string; detail: string } {
+  if ((p.state === "verified" || p.state === "short") && p.receivedAmount !== null && p.receivedAt) {
+    const headline = `Payment received: ${money(p.receivedAmount, order.currency)} on ${whenPaid(p.receivedAt)}`;
+    if (p.state === "verified") return { headline, detail: "Thank you: M-Pesa's records show your payment in full." };
+    const missing = order.amount - p.receivedAmount;
+    return {
+      headline,
+      detail: `That is ${money(missing, order.currency)} less than this order's ${money(order.amount, order.currency)}. Please pay the difference with the same account reference, or reply to your order email.`,
+    };
+  }
+  if (p.state === "not_found") {
+    return {
+      headline: NOT_SEEN,
+      detail:
+        "Please check the M-Pesa code in your confirmation message against the one below. If it is right, reply to your order email with that message and we will look into it. Please do not pay again.",
+    };
+  }
+  return {
+    headline: NOT_SEEN,
+    detail: "Payments usually show here within minutes; some take until our team checks the paybill statement. There is no need to pay again.",
+  };
+}
+
+export type ReviewStatus = "pending" | "approved" | "rejected";
+
+export function reviewWords(kind: "badge" | "merch", status: ReviewStatus): string {
+  if (status === "approved") {
+    return kind === "badge"
+      ? "Approved: your badge and 'Will Be Attending' poster are below, and in your email."
+      : "Approved: the merch team will contact you to arrange delivery.";
+  }
+  if (status === "rejected") return "Not accepted. We have emailed you why; reply to that email if you think this is a mistake.";
+  return "Waiting for our team to check it.";
+}

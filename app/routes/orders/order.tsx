@@ -1,0 +1,46 @@
+import { data, Link } from "react-router";
+import { OrderLookupForm } from "~/features/payments/components/order-lookup-form";
+import { OrderStatus } from "~/features/payments/components/order-status";
+import { ORDER_LINK_NOT_FOUND } from "~/features/payments/order-lookup.schema";
+import { orderByToken } from "~/features/payments/order-status.server";
+import { pageMeta } from "~/lib/meta";
+import type { Route } from "./+types/order";
+
+export const handle = { page: "order", path: "/orders/order" };
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, { title: "Your order", description: "Your order, its payment and its review.", path: "/orders", noindex: true });
+
+/** The token is in the address: never cached, never sent on as a referrer. */
+const PRIVATE = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
+export const headers = () => PRIVATE;
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("t") ?? "";
+  const order = await orderByToken(context.db, params.reference ?? "", token);
+  return data({ order }, { status: order ? 200 : 404, headers: PRIVATE });
+}
+
+export default function OrderPageRoute({ loaderData }: Route.ComponentProps) {
+  const { order } = loaderData;
+  return (
+    <section className="section">
+      <div className="container narrow">
+        {order ? (
+          <>
+            <OrderStatus order={order} />
+            <p className="small">
+              Questions? Reply to your order email, quoting {order.reference}. <Link to="/orders">Find another order</Link>
+            </p>
+          </>
+        ) : (
+          <>
+            <h1>Order not found</h1>
+            <p className="lead">{ORDER_LINK_NOT_FOUND}</p>
+            <OrderLookupForm />
+          </>
+        )}
+      </div>
+    </section>
+  );
+}
