@@ -13,6 +13,9 @@
 // c. First-load JavaScript and CSS per page of tests/bench/pages.mjs, gzip level 9.
 // d. Budgets. With --check the exit code is 1 when one fails.
 // g. 200 merch orders at once (store.mjs), each stored with the server-computed total.
+// i. Daraja C2B confirmations (mpesa.mjs): 1,000 payments, each confirmed twice, 50 at once;
+//    p99 acknowledgement time, and the payments stored once each.
+// j. A 20,000-row M-PESA statement previewed and imported (mpesa.mjs).
 // h. Analytics at scale (analytics.mjs): a second site on a data folder holding --analytics-events
 //    (default 1,000,000) tracked events, every /api/analytics.php mode and both staff dashboards
 //    timed. --no-analytics skips it.
@@ -32,6 +35,7 @@ import { kB, parsePageList, positiveInt, printTable } from "./util.mjs";
 import { concurrentOrders, kitTiming } from "./badges.mjs";
 import { concurrentMerchOrders } from "./store.mjs";
 import { analyticsScale } from "./analytics.mjs";
+import { callbacks, statementImport } from "./mpesa.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -559,6 +563,8 @@ try {
     await kitTiming(site, budget);
     await concurrentOrders(site, budget);
     await concurrentMerchOrders(site, budget);
+    await callbacks(site, budget);
+    await statementImport(site, budget);
   }
   if (!args["no-analytics"]) {
     await analyticsScale(site, budget, { events: Number(args["analytics-events"]) });

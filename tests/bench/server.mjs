@@ -99,6 +99,9 @@ export async function startSite({ attempts = 3, ...opts } = {}) {
 
 class ExitedEarly extends Error {}
 
+/** The private site's Daraja callback secret (the callbacks bench posts to it). */
+const MPESA_SECRET = "bench-callback-secret-0123456789";
+
 /** The inputs of a build, as start.mjs lists them (it rebuilds when one is newer than the build). */
 function buildInputs() {
   const fallback = ["app", "db", "public", "package.json", "vite.config.ts", "react-router.config.ts"];
@@ -153,6 +156,7 @@ async function startOnce({ label = "bench", readyTimeoutMs = 300_000, quiet = fa
     DATA_DIR: dataDir,
     RATE_LIMIT: "off",
     ADMIN_KEY: adminKey,
+    MPESA_CALLBACK_SECRET: MPESA_SECRET,
   });
 
   const tree = inPlace ? null : snapshotTree(label);
@@ -191,6 +195,7 @@ async function startOnce({ label = "bench", readyTimeoutMs = 300_000, quiet = fa
     dataDir,
     dbPath: path.join(dataDir, "site.db"),
     adminKey,
+    mpesaSecret: MPESA_SECRET,
     logFile,
     pid: proc.pid,
     alive,

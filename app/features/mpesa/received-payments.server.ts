@@ -53,11 +53,50 @@ export async function recordPayments(db: Db, payments: ReceivedPayment[]): Promi
   });
 }
 
-/** One payment from a callback; orders waiting for it are looked at again. */
-export async function recordPayment(db: Db, payment: ReceivedPayment) {
-  const { added } = await recordPayments(db, [payment]);
-  if (added.length === 1) paymentsChanged();
-  return { added: added.length === 1 };
+type Waiting = { db: Db; payment: ReceivedPayment; done: (added: boolean) => void; failed: (e: unknown) => void };
+let waiting: Waiting[] = [];
+let writing = false;
+
+/**
+ * One payment from a callback, on disk when this resolves; orders waiting for it are looked at
+ * again. Callbacks that arrive together are written in one transaction (one disk flush for
+ * all, as databases do a group commit): Safaricom sends them in bursts on event night, and each
+ * is acknowledged only once its own row is committed.
+ */
+export function recordPayment(db: Db, payment: ReceivedPayment): Promise<{ added: boolean }> {
+  return new Promise((resolve, reject) => {
+    waiting.push({ db, payment, done: (added) => resolve({ added }), failed: reject });
+    if (!writing) {
+      writing = true;
+      setImmediate(() => void writeWaiting());
+    }
+  });
+}
+
+async function writeWaiting() {
+  try {
+    while (waiting.length > 0) {
+      const batch = waiting;
+      waiting = [];
+      const byDb = new Map<Db, Waiting[]>();
+      for (const w of batch) byDb.set(w.db, [...(byDb.get(w.db) ?? []), w]);
+      for (const [db, group] of byDb) {
+        // The same payment twice in one batch (a quick retry) is one row: the first is 'added'.
+        const firstOf = new Map<string, Waiting>();
+        for (const w of group) if (!firstOf.has(w.payment.code)) firstOf.set(w.payment.code, w);
+        try {
+          const { added } = await recordPayments(db, [...firstOf.values()].map((w) => w.payment));
+          const fresh = new Set(added);
+          for (const w of group) w.done(fresh.has(w.payment.code) && firstOf.get(w.payment.code) === w);
+          if (added.length > 0) paymentsChanged();
+        } catch (e) {
+          for (const w of group) w.failed(e);
+        }
+      }
+    }
+  } finally {
+    writing = false;
+  }
 }
 
 export type StatementPreview = {
