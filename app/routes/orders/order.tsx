@@ -11,8 +11,8 @@ export const handle = { page: "order", path: "/orders/order" };
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Your order", description: "Your order, its payment and its review.", path: "/orders", noindex: true });
 
-/** The token is in the address: never cached, never sent on as a referrer. */
-const PRIVATE = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
+/** The token is in the address: never cached, never sent to another site as a referrer (same-origin: a form posted from it keeps its Origin). */
+const PRIVATE = { "Cache-Control": "private, no-store", "Referrer-Policy": "same-origin" };
 export const headers = () => PRIVATE;
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
