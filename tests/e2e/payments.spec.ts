@@ -75,6 +75,12 @@ test("staff import a statement: preview, import, the orders turn verified or sho
   await shortOrder.getByRole("button", { name: "Approve" }).click();
   await expect(status).toHaveText("Order approved and email triggered.", { timeout: 15_000 });
   expect(badgeOrderById(short)?.status).toBe("approved");
+
+  // On a phone the payments screen's tables become cards: nothing scrolls sideways.
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto(PAYMENTS);
+  await expect(main.getByRole("region", { name: /^Payments received/ }).getByText(paidCode)).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 });
 
 test("a supporter opens the order page from the 'we received your order' email and sees the payment arrive", async ({

@@ -25,7 +25,11 @@ async function scrollWidth(page: Page) {
   return page.evaluate(() => document.documentElement.scrollWidth);
 }
 
-const PAGES = ["/", "/about", "/event", "/badges", "/blogs", "/merchandise", "/vespers", "/join", "/ministry"];
+const PAGES = ["/", "/about", "/event", "/badges", "/blogs", "/merchandise", "/vespers", "/join", "/ministry", "/orders"];
+
+async function expectNoSidewaysScroll(page: Page) {
+  expect(await scrollWidth(page), page.url()).toBeLessThanOrEqual(360);
+}
 
 test("no page scrolls sideways at 360 px; with JavaScript, not with the text at 150% either", async ({ page, jsEnabled }) => {
   test.setTimeout(60_000);
@@ -82,6 +86,12 @@ test("/event: after 'Submit confirmation' the done state shows the reference fir
   // The form and its payment steps are gone: it cannot be mistaken for the form again.
   await expect(dialog.getByRole("heading", { name: "1. Pay by M-Pesa" })).toHaveCount(0);
   await expect(dialog.getByRole("button", { name: "Submit confirmation" })).toHaveCount(0);
+  // A link to the order's own page, where the payment's arrival shows.
+  const reference = (await ref.textContent())!;
+  await dialog.getByRole("link", { name: "See your order" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Order ${reference}`);
+  await expect(page.getByRole("region", { name: "Payment" })).toContainText("We have not seen this payment yet");
+  await expectNoSidewaysScroll(page);
 });
 
 test("store: two items a row, a real button on each card, and the price beside 'Add to bag'", async ({ page, request, jsEnabled }) => {
@@ -139,6 +149,11 @@ test("store: the order's answer is the first thing on screen, its number readabl
   await expect(page.getByText(/If you have not paid yet, pay KES [\d,]+ by M-Pesa/)).toBeVisible();
   // An empty bag has no floating button to cover anything.
   await expect(page.locator(".bag-fab")).toHaveCount(0);
+  const placed = (await number.textContent())!;
+  await page.getByRole("link", { name: "See your order" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Order ${placed}`);
+  await expect(page.getByRole("region", { name: "Review" })).toContainText("Waiting for our team to check it.");
+  await expectNoSidewaysScroll(page);
 });
 
 test("/badges: a search and a verification land at their results, not under the hero", async ({ page, jsEnabled }) => {

@@ -102,19 +102,21 @@ export async function submitBadgeOrder(db: Db, input: BadgeOrderInput, portraitP
   if (!tier) throw new DomainError("invalid", "Tier configuration missing.");
   const id = await unusedOrderId(db, "badge_orders", "BO");
   if (portraitPng) await writePrivateFile(path.join(orderDir(id), "portrait.png"), portraitPng);
+  let token: string;
   try {
-    await insertOrder(db, id, tier, input, portraitPng !== null);
+    token = await insertOrder(db, id, tier, input, portraitPng !== null);
   } catch (e) {
     if (portraitPng) await fs.rm(orderDir(id), { recursive: true, force: true });
     throw e;
   }
   void kickMailWorker();
   paymentsChanged();
-  return { id };
+  // The order's private page, for the one who placed it (the done state links to it).
+  return { id, orderPath: orderPagePath(id, token) };
 }
 
-async function insertOrder(db: Db, id: string, tier: Tier, input: BadgeOrderInput, hasPortrait: boolean) {
-  await db.transaction().execute(async (trx) => {
+async function insertOrder(db: Db, id: string, tier: Tier, input: BadgeOrderInput, hasPortrait: boolean): Promise<string> {
+  return db.transaction().execute(async (trx) => {
     await claimPaymentCode(trx, input.paymentReference, "badge", id);
     const token = randomToken();
     const row = {
@@ -146,6 +148,7 @@ async function insertOrder(db: Db, id: string, tier: Tier, input: BadgeOrderInpu
       to: input.email,
       ...orderReceivedEmail(mailFields(row), absoluteUrl(orderPagePath(id, token))),
     });
+    return token;
   });
 }
 

@@ -271,9 +271,9 @@ export async function submitMerchOrder(
   input: CheckoutInput,
   lines: RawLine[],
   opts: { clientCurrency?: string } = {},
-): Promise<{ id: string; total: number; currency: string }> {
+): Promise<{ id: string; total: number; currency: string; orderPath: string }> {
   const priced = priceLines(await listItems(db), lines, opts.clientCurrency);
-  const id = await db.transaction().execute(async (trx) => {
+  const placed = await db.transaction().execute(async (trx) => {
     const id = await unusedOrderId(trx, "merch_orders", "MO");
     await claimPaymentCode(trx, input.paymentReference, "merch", id);
     const row: MerchOrdersTable = {
@@ -301,11 +301,11 @@ export async function submitMerchOrder(
       replyTo: order.customerEmail,
       ...merchTeamNoticeEmail(order, absoluteUrl("/admin/merch-orders")),
     });
-    return id;
+    return { id, token: row.view_token };
   });
   void kickMailWorker();
   paymentsChanged();
-  return { id, total: priced.total, currency: priced.currency };
+  return { id: placed.id, total: priced.total, currency: priced.currency, orderPath: orderPagePath(placed.id, placed.token) };
 }
 
 /** Places the order in a visitor's bag, then empties the bag. */

@@ -202,7 +202,7 @@ export default function StorePage({ loaderData, actionData }: Route.ComponentPro
   );
 }
 
-type Placed = { id?: string; total?: number; currency?: string };
+type Placed = { id?: string; total?: number; currency?: string; orderPath?: string };
 
 /**
  * The answer to 'Place order', first on the page (after a plain form post the page opens at
@@ -232,6 +232,12 @@ function OrderPlaced({ placed, headingRef }: { placed: Placed; headingRef: React
           <li>The merch team checks your payment and emails you to confirm delivery.</li>
           <li>Questions? Reply to that email, quoting your order number.</li>
         </ol>
+        {placed.orderPath ? (
+          <p>
+            <a href={placed.orderPath}>See your order</a>: whether your payment has reached us, and where your order
+            stands. The same link is in your email.
+          </p>
+        ) : null}
       </div>
     </section>
   );

@@ -10,7 +10,7 @@ import type { Reply } from "~/lib/forms";
 import { PaySteps } from "~/features/payments/components/pay-steps";
 
 /** What the order form's reply carries on success: the order reference. */
-export type OrderReply = Reply<{ id: string }>;
+export type OrderReply = Reply<{ id: string; orderPath?: string }>;
 import { NOTES_MAX_LENGTH } from "~/lib/rules";
 import { site } from "~/lib/site";
 import { formatKes, type Tier } from "../tiers";
@@ -88,7 +88,7 @@ export function OrderDialog({ tier, serverReply, onClose, onSuccess }: Props) {
           <div className="order-body">
             {reply?.status === "success" ? (
               // Done: the answer replaces the form, so it is the first thing in the dialog.
-              <SuccessPanel tier={tier} reference={reply.result?.id} close={close} />
+              <SuccessPanel tier={tier} reference={reply.result?.id} orderPath={reply.result?.orderPath} close={close} />
             ) : (
               <>
                 {/* A reloaded page (no JavaScript) opens here: what to fix comes first. */}
@@ -136,7 +136,7 @@ function PaymentSummary({ tier }: { tier: Tier }) {
   );
 }
 
-function SuccessPanel({ tier, reference, close }: { tier: Tier; reference?: string; close: CloseDialog }) {
+function SuccessPanel({ tier, reference, orderPath, close }: { tier: Tier; reference?: string; orderPath?: string; close: CloseDialog }) {
   const heading = useRef<HTMLParagraphElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
@@ -159,6 +159,12 @@ function SuccessPanel({ tier, reference, close }: { tier: Tier; reference?: stri
         <li>Once it is verified we email your personal QR badge and your 'Will Be Attending' poster.</li>
         <li>Questions? Reply to that email, quoting your reference.</li>
       </ol>
+      {orderPath ? (
+        <p>
+          <a href={orderPath}>See your order</a>: whether your payment has reached us, and where your order stands. The same
+          link is in your email.
+        </p>
+      ) : null}
       <p className="actions">
         <Link to="/event" replace preventScrollReset className="button" onClick={close}>
           Close

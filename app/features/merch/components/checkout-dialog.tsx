@@ -16,7 +16,7 @@ import { ErrorSummary } from "~/components/ui/error-summary";
 import { PaySteps } from "~/features/payments/components/pay-steps";
 
 /** The checkout's reply on success: the order reference and what it costs (priced by the server). */
-export type CheckoutReply = Reply<{ id: string; total: number; currency: string }>;
+export type CheckoutReply = Reply<{ id: string; total: number; currency: string; orderPath?: string }>;
 
 const FIELDS = ["customerName", "customerEmail", "customerPhone", "notes", "paymentReference"] as const;
 
