@@ -189,7 +189,12 @@ describe("staff lists and approval", () => {
   it("lists filter by payment state and put verified first within pending", async () => {
     const codesInOrder = [nextCode(), nextCode(), nextCode()];
     const ids: string[] = [];
-    for (const c of codesInOrder) ids.push((await badge(db, c)).id);
+    for (const [i, c] of codesInOrder.entries()) {
+      const { id } = await badge(db, c);
+      // A minute apart, oldest first: the list's own order is by time.
+      await db.updateTable("badge_orders").set({ created_at: new Date(Date.now() - (10 - i) * 60_000).toISOString() }).where("id", "=", id).execute();
+      ids.push(id);
+    }
     await paid(codesInOrder[0]!, 1300); // the oldest becomes verified
     const listed = await listBadgeOrders(db, { status: "pending", verifiedFirst: true });
     expect(listed.map((o) => o.id)).toEqual([ids[0], ids[2], ids[1]]);
