@@ -6,6 +6,7 @@ import { site } from "./site";
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "./files.server";
 import { env } from "./env.server";
 import { getDb, nowIso, type Db } from "./db.server";
+import { singleFlight } from "./single-flight";
 
 export type MailAttachment = {
   filename: string;
@@ -118,8 +119,7 @@ async function deliver(row: {
   return info.messageId ?? "";
 }
 
-let running: Promise<void> | undefined;
-let again = false;
+const worker = singleFlight("mail", async () => runOnce(await getDb()));
 let timer: NodeJS.Timeout | undefined;
 
 async function runOnce(db: Db) {
@@ -172,24 +172,7 @@ async function runOnce(db: Db) {
 
 /** Starts a sending pass now (or right after the current one). Never throws. */
 export function kickMailWorker(): Promise<void> {
-  if (running) {
-    again = true;
-    return running;
-  }
-  running = (async () => {
-    try {
-      const db = await getDb();
-      do {
-        again = false;
-        await runOnce(db);
-      } while (again);
-    } catch (e) {
-      console.error("[mail] worker error", e);
-    } finally {
-      running = undefined;
-    }
-  })();
-  return running;
+  return worker.kick();
 }
 
 /** At start-up: messages left mid-send by a crash are queued again; retries are polled. */
@@ -211,7 +194,7 @@ export function stopMailWorker() {
 /** Waits until nothing is due (tests, shutdown). */
 export async function drainOutbox() {
   await kickMailWorker();
-  while (running) await running;
+  await worker.idle();
 }
 
 /** A random token, for links that must not be guessed. */

@@ -15,6 +15,8 @@ const SCREEN = "/admin/badge-orders";
 const GENERATED = "Badge and poster attached to order.";
 const APPROVED = "Order approved and email triggered.";
 const REJECTED = "Order rejected.";
+/** The review status (the payment state has a pill of its own beside the code). */
+const REVIEW_PILL = 'td[data-label="Status"] .pill';
 
 test("staff: find a pending order, generate its kit, approve it; the supporter gets both PNGs by mail", async ({
   page,
@@ -64,7 +66,7 @@ test("staff: find a pending order, generate its kit, approve it; the supporter g
   await expect(row).toContainText("KES 1,300");
   await expect(row.locator("code")).toHaveText(code);
   await expect(row).toContainText("Front row please.");
-  await expect(row.locator(".pill")).toHaveText("Pending");
+  await expect(row.locator(REVIEW_PILL)).toHaveText("Pending");
 
   const approve = row.getByRole("button", { name: "Approve" });
   const generate = row.locator('button[value="generate"]');
@@ -96,7 +98,7 @@ test("staff: find a pending order, generate its kit, approve it; the supporter g
 
   await approve.click();
   await expect(status).toHaveText(APPROVED, { timeout: 15_000 });
-  await expect(row.locator(".pill")).toHaveText("Approved");
+  await expect(row.locator(REVIEW_PILL)).toHaveText("Approved");
   await expect(approve).toBeDisabled();
   expect(badgeOrderById(id)).toMatchObject({ status: "approved", badge_file: "badge.png", poster_file: "poster.png" });
 
@@ -127,7 +129,7 @@ test("staff: find a pending order, generate its kit, approve it; the supporter g
   await filters.getByRole("link", { name: "Approved" }).click();
   await expect(page).toHaveURL(`${BASE_URL}${SCREEN}?status=approved&q=${encodeURIComponent(email)}`);
   const approvedRow = main.locator("tbody tr").filter({ hasText: id });
-  await expect(approvedRow.locator(".pill")).toHaveText("Approved");
+  await expect(approvedRow.locator(REVIEW_PILL)).toHaveText("Approved");
   await expect(approvedRow).toContainText(/Delivered: Emailed|Email queued/);
   await expect(approvedRow.getByRole("button", { name: "Approve" })).toBeDisabled();
   if (jsEnabled) {
@@ -155,7 +157,7 @@ test("staff: reject an order; it leaves Pending and shows under Rejected", async
   await expect(page).toHaveURL(`${BASE_URL}${screen}`);
   await expect(main.getByRole("searchbox", { name: "Search orders" })).toHaveValue(id);
   const row = main.locator("tbody tr").filter({ hasText: id });
-  await expect(row.locator(".pill")).toHaveText("Pending");
+  await expect(row.locator(REVIEW_PILL)).toHaveText("Pending");
   await expect(row).toContainText("Friends Badge");
   await expect(row).toContainText("KES 300");
   await expect(row.getByText("Hard-copy requested")).toHaveCount(0);
@@ -169,13 +171,13 @@ test("staff: reject an order; it leaves Pending and shows under Rejected", async
   expect(badgeOrderById(id)).toMatchObject({ status: "pending" });
   await confirm.getByRole("link", { name: "Cancel" }).click();
   await expect(confirm).toBeHidden();
-  await expect(row.locator(".pill")).toHaveText("Pending");
+  await expect(row.locator(REVIEW_PILL)).toHaveText("Pending");
   await reject.click();
   await confirm.getByLabel("Note to the supporter (optional)").fill("We could not find this M-Pesa payment.");
   await confirm.getByRole("button", { name: "Yes, reject" }).click();
   await expect(main.getByRole("status")).toHaveText(REJECTED);
   // The row stays in view with its new status until the list is loaded again.
-  await expect(row.locator(".pill")).toHaveText("Rejected");
+  await expect(row.locator(REVIEW_PILL)).toHaveText("Rejected");
   await expect(reject).toBeDisabled();
   expect(badgeOrderById(id)).toMatchObject({ status: "rejected", approved_at: null });
   expect(badgeOrderById(id)!.rejected_at).not.toBeNull();
@@ -188,7 +190,7 @@ test("staff: reject an order; it leaves Pending and shows under Rejected", async
   await main.getByRole("navigation", { name: "Filter by status" }).getByRole("link", { name: "Rejected" }).click();
   await expect(page).toHaveURL(`${BASE_URL}${SCREEN}?status=rejected&q=${id}`);
   const rejectedRow = main.locator("tbody tr").filter({ hasText: id });
-  await expect(rejectedRow.locator(".pill")).toHaveText("Rejected");
+  await expect(rejectedRow.locator(REVIEW_PILL)).toHaveText("Rejected");
   await expect(rejectedRow.getByRole("button", { name: "Reject" })).toBeDisabled();
 
   // Clear drops the search and keeps the status filter.

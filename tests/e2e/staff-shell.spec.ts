@@ -7,6 +7,7 @@ const SCREENS = [
   ["Overview", "/admin"],
   ["Badge orders", "/admin/badge-orders"],
   ["Merch orders", "/admin/merch-orders"],
+  ["M-Pesa payments", "/admin/payments"],
   ["Merchandise editor", "/merchandise/admin"],
   ["Blog editor", "/blogs/admin"],
   ["Activity & analytics", "/admin/activity"],
@@ -77,7 +78,7 @@ test.describe("plain HTTP", () => {
       maxRedirects: 0,
     });
     expect(signIn.status()).toBe(302);
-    for (const path of ["/admin", "/admin/badge-orders", "/admin/merch-orders", "/admin/activity", "/admin/engagement", "/blogs/admin", "/merchandise/admin"]) {
+    for (const path of ["/admin", "/admin/badge-orders", "/admin/merch-orders", "/admin/payments", "/admin/activity", "/admin/engagement", "/blogs/admin", "/merchandise/admin"]) {
       const res = await request.get(path);
       expect(res.status(), path).toBe(200);
       expect(await res.text(), path).toContain("Sign out everywhere");

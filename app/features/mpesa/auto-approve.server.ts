@@ -2,6 +2,7 @@ import { system } from "~/lib/actor";
 import { getDb, type Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { env } from "~/lib/env.server";
+import { singleFlight } from "~/lib/single-flight";
 import { onPaymentsChanged } from "~/lib/payment-signal.server";
 import { generateBadgeAssets, getBadgeOrder, setBadgeOrderStatus } from "../event-badges/badge-orders.server";
 import { changeMerchOrderStatus } from "../merch/admin/merch-admin.server";
@@ -67,30 +68,13 @@ export async function approveVerifiedOrders(db: Db): Promise<{ badges: string[];
   return done;
 }
 
-let running: Promise<void> | undefined;
-let again = false;
+const approver = singleFlight("payments", async () => {
+  await approveVerifiedOrders(await getDb());
+});
 
 /** Runs the approval now, or once more after the run under way (never two at once here). */
 export function kickAutoApprove(): Promise<void> {
-  if (!env().autoApproveVerified) return Promise.resolve();
-  if (running) {
-    again = true;
-    return running;
-  }
-  running = (async () => {
-    try {
-      const db = await getDb();
-      do {
-        again = false;
-        await approveVerifiedOrders(db);
-      } while (again);
-    } catch (e) {
-      console.error("[payments] automatic approval error", e);
-    } finally {
-      running = undefined;
-    }
-  })();
-  return running;
+  return env().autoApproveVerified ? approver.kick() : Promise.resolve();
 }
 
 let timer: NodeJS.Timeout | undefined;
@@ -113,5 +97,5 @@ export async function stopAutoApprove() {
   timer = undefined;
   unsubscribe?.();
   unsubscribe = undefined;
-  await running;
+  await approver.idle();
 }

@@ -265,16 +265,8 @@ export async function withPayments<T extends { paymentReference: string }>(
   return items.map((i) => ({ ...i, payment: paymentView(states.get(i.paymentReference.toUpperCase())) }));
 }
 
-export type ReceivedPaymentRow = {
-  code: string;
-  amount: number;
-  paidAt: string;
-  payerName: string;
-  /** Masked: staff lists never show a whole number. */
-  payerPhone: string;
-  accountRef: string;
-  source: "callback" | "statement";
-  /** The order that claims this payment, if any. */
+/** A received payment as staff lists show it: the phone masked, and the order that claims it, if any. */
+export type ReceivedPaymentRow = Pick<ReceivedPayment, "code" | "amount" | "paidAt" | "payerName" | "payerPhone" | "accountRef" | "source"> & {
   order: { kind: "badge" | "merch"; id: string } | null;
 };
 
@@ -302,14 +294,12 @@ export async function listReceivedPayments(db: Db, opts: { unclaimed?: boolean; 
 }
 
 export async function countReceivedPayments(db: Db) {
-  const all = await db.selectFrom("received_payments").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-  const unclaimed = await db
+  const row = await db
     .selectFrom("received_payments as p")
     .leftJoin("payment_codes as c", "c.code", "p.code")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("c.code", "is", null)
+    .select((eb) => [eb.fn.countAll<number>().as("all"), eb.fn.count<number>("c.code").as("claimed")])
     .executeTakeFirstOrThrow();
-  return { all: Number(all.n), unclaimed: Number(unclaimed.n) };
+  return { all: Number(row.all), unclaimed: Number(row.all) - Number(row.claimed) };
 }
 
 /** Past statement imports, newest first. */
