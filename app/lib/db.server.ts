@@ -356,7 +356,18 @@ export function openDatabase(file: string): Db {
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
-  return new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  handles.set(db, sqlite);
+  return db;
+}
+
+const handles = new WeakMap<Db, Database.Database>();
+
+/** The SQLite connection behind a database opened here (the backup uses SQLite's own API on it). */
+export function sqliteHandleOf(db: Db): Database.Database {
+  const handle = handles.get(db);
+  if (!handle) throw new Error("not a database opened by openDatabase");
+  return handle;
 }
 
 export async function migrateToLatest(db: Db) {

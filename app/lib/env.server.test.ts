@@ -109,4 +109,26 @@ describe("M-Pesa settings", () => {
     expect(() => parseEnv({ MPESA_CALLBACK_SECRET: "has/a/slash/in/it/xxxx" })).toThrow(/MPESA_CALLBACK_SECRET: must be letters/);
     expect(() => parseEnv({ MPESA_SHORTCODE: "12ab" })).toThrow(/MPESA_SHORTCODE/);
   });
+
+  it("backups: off until BACKUP_DIR is set, hourly and keeping 48 by default; durations are checked", () => {
+    expect(parseEnv({})).toMatchObject({ backupDir: undefined, backupEveryMs: 3_600_000, backupKeep: 48 });
+    expect(parseEnv({ BACKUP_DIR: "/srv/backups", BACKUP_EVERY: "30m", BACKUP_KEEP: "7" })).toMatchObject({
+      backupDir: "/srv/backups",
+      backupEveryMs: 1_800_000,
+      backupKeep: 7,
+    });
+    expect(parseEnv({ BACKUP_EVERY: "1d" }).backupEveryMs).toBe(86_400_000);
+    expect(configError({ BACKUP_EVERY: "hourly" }).message).toMatch(/BACKUP_EVERY: must be a duration such as 30m, 1h or 1d/);
+    expect(configError({ BACKUP_EVERY: "30s" }).message).toMatch(/BACKUP_EVERY: must be at least 1m/);
+    expect(configError({ BACKUP_KEEP: "0" }).message).toMatch(/BACKUP_KEEP/);
+  });
+
+  it("automatic approval is off by default; a bare sales-open date is midnight in Nairobi", () => {
+    expect(parseEnv({})).toMatchObject({ autoApproveVerified: false, eventSalesOpen: null });
+    expect(parseEnv({ AUTO_APPROVE_VERIFIED: "on", EVENT_SALES_OPEN: "2026-11-01" })).toMatchObject({
+      autoApproveVerified: true,
+      eventSalesOpen: "2026-10-31T21:00:00.000Z",
+    });
+    expect(configError({ EVENT_SALES_OPEN: "first of November" }).message).toMatch(/EVENT_SALES_OPEN/);
+  });
 });

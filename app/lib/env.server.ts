@@ -61,6 +61,18 @@ const EnvSchema = z.object({
     .optional(),
   MPESA_SHORTCODE: z.string().regex(/^\d{5,7}$/, "must be the paybill's 5-7 digit business number").optional(),
   AUTO_APPROVE_VERIFIED: Switch.default(false),
+  BACKUP_DIR: z.string().min(1).optional(),
+  BACKUP_EVERY: z
+    .string()
+    .regex(/^\d+(s|m|h|d)$/, "must be a duration such as 30m, 1h or 1d")
+    .refine((v) => durationMs(v) >= 60_000, "must be at least 1m")
+    .default("1h"),
+  BACKUP_KEEP: z.coerce
+    .number({ message: "must be a whole number" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(10_000, "must be at most 10000")
+    .default(48),
   EVENT_SALES_OPEN: z
     .string()
     .refine((v) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), "must be a date, e.g. 2026-11-01 or 2026-11-01T09:00+03:00")
@@ -98,7 +110,18 @@ export type Env = {
   autoApproveVerified: boolean;
   /** When the event's badge sales opened (ISO UTC): a payment made before it is flagged. */
   eventSalesOpen: string | null;
+  /** Where snapshots of the database and its files go; unset, none are taken. */
+  backupDir: string | undefined;
+  backupEveryMs: number;
+  backupKeep: number;
 };
+
+/** '30m' -> 1,800,000: s, m, h or d. */
+export function durationMs(text: string): number {
+  const m = /^(\d+)(s|m|h|d)$/.exec(text);
+  if (!m) return NaN;
+  return Number(m[1]) * { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as "s" | "m" | "h" | "d"];
+}
 
 export class ConfigError extends Error {}
 
@@ -139,6 +162,9 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     eventSalesOpen: e.EVENT_SALES_OPEN
       ? new Date(/^\d{4}-\d{2}-\d{2}$/.test(e.EVENT_SALES_OPEN) ? `${e.EVENT_SALES_OPEN}T00:00:00+03:00` : e.EVENT_SALES_OPEN).toISOString()
       : null,
+    backupDir: e.BACKUP_DIR ? path.resolve(e.BACKUP_DIR) : undefined,
+    backupEveryMs: durationMs(e.BACKUP_EVERY),
+    backupKeep: e.BACKUP_KEEP,
   };
 }
 

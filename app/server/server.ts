@@ -8,6 +8,7 @@ import * as build from "virtual:react-router/server-build";
 import { flushAnalytics } from "~/features/analytics/analytics.server";
 import { startAnalyticsRollup, stopAnalyticsRollup } from "~/features/analytics/rollup.server";
 import { startAutoApprove, stopAutoApprove } from "~/features/mpesa/auto-approve.server";
+import { listBackups, restoreBackup, startBackups, stopBackups, takeBackup } from "~/lib/backup.server";
 import { closeDb, getDb } from "~/lib/db.server";
 import { drainOutbox, startMailWorker, stopMailWorker } from "~/lib/email.server";
 import { ConfigError, env } from "~/lib/env.server";
@@ -180,6 +181,7 @@ export async function startServer() {
   // Analytics summaries and the retention roll-up: shortly after start, then every 15 minutes.
   startAnalyticsRollup(db);
   startAutoApprove();
+  startBackups(db);
 
   let closing = false;
   const shutdown = async (reason: string, code = 0) => {
@@ -194,6 +196,7 @@ export async function startServer() {
     await flushAnalytics();
     await stopAnalyticsRollup();
     await stopAutoApprove();
+    await stopBackups();
     await Promise.race([drainOutbox(), new Promise((r) => setTimeout(r, 5000))]);
     stopMailWorker();
     await closeDb();
@@ -215,3 +218,28 @@ export async function startServer() {
 }
 
 export { build };
+
+/**
+ * `npm run backup [-- DIR]`: one backup now, into DIR or BACKUP_DIR, of the database at
+ * DATABASE_PATH (or DATA_DIR/site.db), which a running server may be using.
+ */
+export async function backupCommand(args: string[]) {
+  const config = env();
+  const dir = args[0] ? path.resolve(args[0]) : config.backupDir;
+  if (!dir) throw new Error("Say where the backup goes: set BACKUP_DIR, or run `npm run backup -- DIR`.");
+  process.umask(0o077);
+  const done = await takeBackup({ databasePath: config.databasePath, dataDir: config.dataDir }, dir, config.backupKeep);
+  console.log(`[backup] wrote ${done.file} (${(done.bytes / 1e6).toFixed(1)} MB, ${done.pages} database pages, ${done.ms} ms)`);
+  const all = listBackups(dir);
+  console.log(`[backup] ${all.length} backup${all.length === 1 ? "" : "s"} in ${dir} (keeping the newest ${config.backupKeep})`);
+}
+
+/** `npm run restore -- FILE`: the backup into DATA_DIR, which must be empty (or missing). */
+export async function restoreCommand(args: string[]) {
+  const file = args[0];
+  if (!file) throw new Error("Say which backup to restore: `npm run restore -- FILE` (a site-….tar.gz).");
+  const config = env();
+  process.umask(0o077);
+  const done = await restoreBackup(path.resolve(file), config.dataDir, config.databasePath);
+  console.log(`[restore] restored ${file} into ${done.dataDir} (database ${done.databasePath}). Start the site with npm start.`);
+}

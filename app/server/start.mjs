@@ -1,35 +1,10 @@
 // `npm start`: builds when the build is missing or older than the sources, then serves it from
 // a supervised server process.
-import { spawnSync } from "node:child_process";
 import cluster from "node:cluster";
-import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { ensureBuild, root } from "./ensure-build.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const entry = path.join(root, "build/server/index.js");
-
-function newestMtime(p) {
-  let stat;
-  try {
-    stat = fs.statSync(p);
-  } catch {
-    return 0;
-  }
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = 0;
-  for (const name of fs.readdirSync(p)) newest = Math.max(newest, newestMtime(path.join(p, name)));
-  return newest;
-}
-
-const sources = ["app", "db", "public", "package.json", "vite.config.ts", "react-router.config.ts"];
-const builtAt = fs.existsSync(entry) ? fs.statSync(entry).mtimeMs : 0;
-const stale = sources.some((s) => newestMtime(path.join(root, s)) > builtAt);
-if (!builtAt || stale) {
-  console.log(builtAt ? "[start] sources changed since the last build: building…" : "[start] building…");
-  const r = spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "inherit" });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-}
+ensureBuild("start");
 process.env.NODE_ENV = "production";
 
 // The supervisor: the server runs in a child process (a node:cluster worker sharing the port),

@@ -102,12 +102,12 @@ class ExitedEarly extends Error {}
 /** The private site's Daraja callback secret (the callbacks bench posts to it). */
 const MPESA_SECRET = "bench-callback-secret-0123456789";
 
-/** The inputs of a build, as start.mjs lists them (it rebuilds when one is newer than the build). */
+/** The inputs of a build, as ensure-build.mjs lists them (npm start rebuilds when one is newer than the build). */
 function buildInputs() {
   const fallback = ["app", "db", "public", "package.json", "vite.config.ts", "react-router.config.ts"];
   let names = fallback;
   try {
-    const text = fs.readFileSync(path.join(ROOT, "app/server/start.mjs"), "utf8");
+    const text = fs.readFileSync(path.join(ROOT, "app/server/ensure-build.mjs"), "utf8");
     const m = text.match(/const sources\s*=\s*\[([^\]]*)\]/);
     if (m) names = [...m[1].matchAll(/["']([^"']+)["']/g)].map((x) => x[1]);
   } catch {}

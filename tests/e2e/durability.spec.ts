@@ -4,7 +4,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { expect, test } from "../support/e2e-fixtures";
-import { ROOT, TMP_DIR } from "../support/e2e-env";
+import { ADMIN_KEY, ROOT, TMP_DIR } from "../support/e2e-env";
 import { freePort, siteEnv } from "../support/site-process";
 
 // No browser: a second site process of our own, killed the instant it answers.
@@ -63,5 +63,89 @@ test("an application the visitor was told is saved survives kill -9", async ({},
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     await exited;
     fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+/** The built server on `port` over `dataDir`, as worker.mjs starts it; resolves once it serves. */
+async function serve(port: number, dataDir: string, extra: Record<string, string> = {}) {
+  const entry = pathToFileURL(path.join(ROOT, "build/server/index.js")).href;
+  const boot = `const { startServer } = await import(${JSON.stringify(entry)}); await startServer();`;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", boot], { cwd: ROOT, env: siteEnv(port, dataDir, extra), stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  await expect.poll(() => output, { timeout: 45_000 }).toContain("[http] serving");
+  return {
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+/** `npm run backup` / `npm run restore` as an operator runs them: node app/server/backup.mjs. */
+function command(args: string[], dataDir: string, port: number) {
+  return new Promise<{ code: number | null; output: string }>((resolve) => {
+    const child = spawn(process.execPath, ["app/server/backup.mjs", ...args], { cwd: ROOT, env: siteEnv(port, dataDir), stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.once("exit", (code) => resolve({ code, output }));
+  });
+}
+
+test("npm run backup during a burst of orders, npm run restore into an empty folder: the restored site has every acknowledged order", async ({}, info) => {
+  test.skip(info.project.name !== "js-on", "runs once; it needs no browser");
+  test.setTimeout(120_000);
+  const dataDir = fs.mkdtempSync(path.join(TMP_DIR, "backup-site-"));
+  const backups = fs.mkdtempSync(path.join(TMP_DIR, "backups-"));
+  const restoredDir = path.join(fs.mkdtempSync(path.join(TMP_DIR, "restored-")), "data");
+  const port = await freePort();
+  const site = await serve(port, dataDir);
+  const origin = `http://127.0.0.1:${port}`;
+  let n = 0;
+  const place = async () => {
+    const i = ++n;
+    const res = await fetch(`${origin}/api/badge_orders.php`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ tierKey: "t2", name: `Backup Supporter ${i}`, email: `backup-${i}@example.org`, paymentReference: `BU${String(i).padStart(8, "0")}` }),
+    });
+    const body = (await res.json()) as { ok: boolean; id?: string };
+    return res.status === 200 && body.ok ? body.id! : null;
+  };
+  let file = "";
+  try {
+    const acknowledged = (await Promise.all(Array.from({ length: 40 }, place))).filter((id): id is string => !!id);
+    expect(acknowledged).toHaveLength(40);
+    // More orders keep arriving while the backup runs.
+    const more = Promise.all(Array.from({ length: 40 }, place));
+    const taken = await command(["backup", backups], dataDir, port);
+    await more;
+    expect(taken.code, taken.output).toBe(0);
+    file = /wrote (\S+\.tar\.gz)/.exec(taken.output)![1]!;
+    expect(fs.existsSync(file)).toBe(true);
+
+    // A folder that holds anything is refused, and left as it was.
+    const refused = await command(["restore", file], dataDir, port);
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain("is not empty: restore into an empty data folder.");
+
+    const restored = await command(["restore", file], restoredDir, port);
+    expect(restored.code, restored.output).toBe(0);
+    const port2 = await freePort();
+    const copy = await serve(port2, restoredDir);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port2}/api/badge_orders.php?status=pending`, { headers: { "X-Admin-Key": ADMIN_KEY } });
+      const items = ((await res.json()) as { items: { id: string }[] }).items.map((o) => o.id);
+      for (const id of acknowledged) expect(items, id).toContain(id);
+    } finally {
+      await copy.stop();
+    }
+  } finally {
+    await site.stop();
+    for (const dir of [dataDir, backups, path.dirname(restoredDir)]) fs.rmSync(dir, { recursive: true, force: true });
   }
 });
