@@ -149,3 +149,27 @@ test("npm run backup during a burst of orders, npm run restore into an empty fol
     for (const dir of [dataDir, backups, path.dirname(restoredDir)]) fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("two server processes started together on one new data folder both serve; migrations and seeds run once", async ({}, info) => {
+  test.skip(info.project.name !== "js-on", "runs once; it needs no browser");
+  test.setTimeout(90_000);
+  const dataDir = fs.mkdtempSync(path.join(TMP_DIR, "twins-"));
+  const [portA, portB] = [await freePort(), await freePort()];
+  const started = await Promise.allSettled([serve(portA, dataDir), serve(portB, dataDir)]);
+  try {
+    for (const s of started) expect(s.status, s.status === "rejected" ? String(s.reason) : "").toBe("fulfilled");
+    for (const port of [portA, portB]) expect((await fetch(`http://127.0.0.1:${port}/merchandise`)).status).toBe(200);
+    const db = new Database(path.join(dataDir, "site.db"), { readonly: true });
+    try {
+      const runs = db.prepare("select name, ran_at from seed_runs order by name").all() as { name: string; ran_at: string }[];
+      expect(runs.map((r) => r.name)).toEqual(["blog-posts", "merch-catalogue", "team-badges"]);
+      const items = db.prepare("select count(*) as n, count(distinct id) as d from merch_items").get() as { n: number; d: number };
+      expect(items.n).toBe(items.d);
+    } finally {
+      db.close();
+    }
+  } finally {
+    for (const s of started) if (s.status === "fulfilled") await s.value.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
