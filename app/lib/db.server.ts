@@ -1,9 +1,11 @@
 import Database from "better-sqlite3";
 import path from "node:path";
 import {
+  CompiledQuery,
   Kysely,
   Migrator,
   SqliteDialect,
+  type Driver,
   type Generated,
   type Migration,
   type MigrationProvider,
@@ -356,9 +358,25 @@ export function openDatabase(file: string): Db {
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<DB>({ dialect: new WriterFirstSqliteDialect({ database: sqlite }) });
   handles.set(db, sqlite);
   return db;
+}
+
+/**
+ * SQLite, with every transaction begun IMMEDIATE: it takes the write lock at its start (waiting
+ * up to busy_timeout for another process's write to end) instead of at its first write. A
+ * deferred transaction that reads and then writes fails with SQLITE_BUSY, which no wait can
+ * cure, when another process (WORKERS, or `npm run backup` beside the server) wrote in between.
+ */
+class WriterFirstSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+    };
+    return driver;
+  }
 }
 
 const handles = new WeakMap<Db, Database.Database>();

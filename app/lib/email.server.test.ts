@@ -154,14 +154,33 @@ describe("with an SMTP server", () => {
     receivers.push(smtp);
     const db = await freshApp({ SMTP_URL: smtp.url });
     const id = await enqueueMail(db, message);
-    await db.updateTable("outbox").set({ status: "sending", attempts: 1 }).where("id", "=", id).execute();
+    // Claimed a moment ago: its lease (15 minutes) still runs, so a sending pass leaves it alone.
+    const lease = new Date(Date.now() + 10 * 60_000).toISOString();
+    await db.updateTable("outbox").set({ status: "sending", attempts: 1, next_attempt_at: lease }).where("id", "=", id).execute();
     await drainOutbox();
     expect(smtp.messages).toHaveLength(0);
 
+    // One server process: at its start nobody else can be sending it.
     await startMailWorker(60_000);
     await drainOutbox();
     stopMailWorker();
     expect(smtp.messages).toHaveLength(1);
     expect((await row(db, id)).status).toBe("sent");
+  });
+
+  it("with several server processes, a restart leaves another's message alone until its lease ends", async () => {
+    const smtp = await startSmtpReceiver();
+    receivers.push(smtp);
+    const db = await freshApp({ SMTP_URL: smtp.url, WORKERS: "2" });
+    const live = await enqueueMail(db, message);
+    const dead = await enqueueMail(db, message);
+    await db.updateTable("outbox").set({ status: "sending", attempts: 1, next_attempt_at: new Date(Date.now() + 600_000).toISOString() }).where("id", "=", live).execute();
+    await db.updateTable("outbox").set({ status: "sending", attempts: 1, next_attempt_at: new Date(Date.now() - 1000).toISOString() }).where("id", "=", dead).execute();
+    await startMailWorker(60_000);
+    await drainOutbox();
+    stopMailWorker();
+    expect(smtp.messages).toHaveLength(1);
+    expect((await row(db, dead)).status).toBe("sent");
+    expect((await row(db, live)).status).toBe("sending");
   });
 });

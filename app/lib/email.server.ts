@@ -122,7 +122,20 @@ async function deliver(row: {
 const worker = singleFlight("mail", async () => runOnce(await getDb()));
 let timer: NodeJS.Timeout | undefined;
 
+/**
+ * How long a message may stay 'sending' before it counts as abandoned by a process that died
+ * (nodemailer gives up on a silent server well before this).
+ */
+const SENDING_LEASE_MS = 15 * 60_000;
+
 async function runOnce(db: Db) {
+  // A message claimed by a process that died mid-send goes back in the queue once its lease ends.
+  await db
+    .updateTable("outbox")
+    .set({ status: "queued" })
+    .where("status", "=", "sending")
+    .where("next_attempt_at", "<=", nowIso())
+    .execute();
   for (;;) {
     const now = nowIso();
     const row = await db
@@ -136,7 +149,7 @@ async function runOnce(db: Db) {
     if (!row) return;
     const claimed = await db
       .updateTable("outbox")
-      .set({ status: "sending", attempts: row.attempts + 1 })
+      .set({ status: "sending", attempts: row.attempts + 1, next_attempt_at: new Date(Date.now() + SENDING_LEASE_MS).toISOString() })
       .where("id", "=", row.id)
       .where("status", "=", "queued")
       .executeTakeFirst();
@@ -175,10 +188,16 @@ export function kickMailWorker(): Promise<void> {
   return worker.kick();
 }
 
-/** At start-up: messages left mid-send by a crash are queued again; retries are polled. */
+/**
+ * At start-up: messages left mid-send by a crash are queued again (with several server
+ * processes only those whose lease ended: the others are being sent by a live process);
+ * retries are polled.
+ */
 export async function startMailWorker(pollMs = 30_000) {
   const db = await getDb();
-  await db.updateTable("outbox").set({ status: "queued" }).where("status", "=", "sending").execute();
+  let requeue = db.updateTable("outbox").set({ status: "queued", next_attempt_at: nowIso() }).where("status", "=", "sending");
+  if (env().workers > 1) requeue = requeue.where("next_attempt_at", "<=", nowIso());
+  await requeue.execute();
   timer ??= setInterval(() => void kickMailWorker(), pollMs);
   timer.unref();
   void kickMailWorker();

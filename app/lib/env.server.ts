@@ -61,6 +61,12 @@ const EnvSchema = z.object({
     .optional(),
   MPESA_SHORTCODE: z.string().regex(/^\d{5,7}$/, "must be the paybill's 5-7 digit business number").optional(),
   AUTO_APPROVE_VERIFIED: Switch.default(false),
+  WORKERS: z.coerce
+    .number({ message: "must be a whole number from 1 to 64" })
+    .int("must be a whole number from 1 to 64")
+    .min(1, "must be a whole number from 1 to 64")
+    .max(64, "must be a whole number from 1 to 64")
+    .default(1),
   BACKUP_DIR: z.string().min(1).optional(),
   BACKUP_EVERY: z
     .string()
@@ -110,6 +116,8 @@ export type Env = {
   autoApproveVerified: boolean;
   /** When the event's badge sales opened (ISO UTC): a payment made before it is flagged. */
   eventSalesOpen: string | null;
+  /** Server processes `npm start` runs on one port (node:cluster). */
+  workers: number;
   /** Where snapshots of the database and its files go; unset, none are taken. */
   backupDir: string | undefined;
   backupEveryMs: number;
@@ -162,6 +170,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     eventSalesOpen: e.EVENT_SALES_OPEN
       ? new Date(/^\d{4}-\d{2}-\d{2}$/.test(e.EVENT_SALES_OPEN) ? `${e.EVENT_SALES_OPEN}T00:00:00+03:00` : e.EVENT_SALES_OPEN).toISOString()
       : null,
+    workers: e.WORKERS,
     backupDir: e.BACKUP_DIR ? path.resolve(e.BACKUP_DIR) : undefined,
     backupEveryMs: durationMs(e.BACKUP_EVERY),
     backupKeep: e.BACKUP_KEEP,

@@ -1,4 +1,5 @@
 import type { EntryContext } from "react-router";
+import { broadcast, onBroadcast } from "./cluster-bus.server";
 
 /**
  * A short-lived cache of rendered HTML for pages that are the same for every visitor (the
@@ -39,6 +40,11 @@ export function storePage(key: string, html: string, nonce: string, seconds: num
   entries.set(key, { html, nonce, expires: Date.now() + seconds * 1000 });
 }
 
+/** Empties the cache here and, with several server processes, in every other one too. */
 export function clearPageCache() {
   entries.clear();
+  broadcast(CLEAR_TOPIC);
 }
+
+const CLEAR_TOPIC = "page-cache:clear";
+onBroadcast(CLEAR_TOPIC, () => entries.clear());

@@ -1,9 +1,14 @@
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import cluster from "node:cluster";
+import { RateLimiterCluster, RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { env } from "./env.server";
 
 export type LimitRule = { points: number; durationSeconds: number; blockSeconds?: number };
 
-/** Per-address limits for public forms and endpoints. One process, so memory is enough. */
+/**
+ * Per-address limits for public forms and endpoints. One process: in its memory. Several
+ * (WORKERS): in the supervisor's memory, which every process asks (rate-limiter-flexible's
+ * cluster limiter), so an address gets the same allowance whichever process answers.
+ */
 export const limits = {
   newsletter: { points: 8, durationSeconds: 600 },
   application: { points: 5, durationSeconds: 600 },
@@ -16,17 +21,27 @@ export const limits = {
   votes: { points: 120, durationSeconds: 60 },
 } satisfies Record<string, LimitRule>;
 
-const limiters = new Map<string, RateLimiterMemory>();
+const limiters = new Map<string, RateLimiterAbstract>();
+const local = new Map<string, RateLimiterMemory>();
 
-function limiterFor(name: string, rule: LimitRule) {
+const optionsOf = (name: string, rule: LimitRule) => ({
+  keyPrefix: name,
+  points: rule.points,
+  duration: rule.durationSeconds,
+  blockDuration: rule.blockSeconds ?? 0,
+});
+
+function localFor(name: string, rule: LimitRule) {
+  let l = local.get(name);
+  if (!l) local.set(name, (l = new RateLimiterMemory(optionsOf(name, rule))));
+  return l;
+}
+
+function limiterFor(name: string, rule: LimitRule): RateLimiterAbstract {
   let l = limiters.get(name);
   if (!l) {
-    l = new RateLimiterMemory({
-      keyPrefix: name,
-      points: rule.points,
-      duration: rule.durationSeconds,
-      blockDuration: rule.blockSeconds ?? 0,
-    });
+    const shared = cluster.isWorker && env().workers > 1;
+    l = shared ? new RateLimiterCluster({ ...optionsOf(name, rule), timeoutMs: 2000 }) : localFor(name, rule);
     limiters.set(name, l);
   }
   return l;
@@ -45,13 +60,26 @@ export async function consume(
   opts: { force?: boolean; points?: number } = {},
 ): Promise<LimitResult> {
   if (!opts.force && !env().rateLimit) return { ok: true };
+  const points = opts.points ?? 1;
   try {
-    await limiterFor(name, rule).consume(key || "unknown", opts.points ?? 1);
+    await limiterFor(name, rule).consume(key || "unknown", points);
     return { ok: true };
   } catch (e) {
     if (e instanceof RateLimiterRes) {
       return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(e.msBeforeNext / 1000)) };
     }
+    // The supervisor did not answer in time: this process's own count stands in, never a 5xx.
+    console.warn(`[rate-limit] shared limit ${name} unavailable (${e instanceof Error ? e.message : String(e)}); counting here`);
+    return consumeLocal(name, rule, key, points);
+  }
+}
+
+async function consumeLocal(name: string, rule: LimitRule, key: string, points: number): Promise<LimitResult> {
+  try {
+    await localFor(name, rule).consume(key || "unknown", points);
+    return { ok: true };
+  } catch (e) {
+    if (e instanceof RateLimiterRes) return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(e.msBeforeNext / 1000)) };
     throw e;
   }
 }
@@ -65,4 +93,5 @@ export function tooManyMessage(retryAfterSeconds: number) {
 
 export function resetRateLimitsForTests() {
   limiters.clear();
+  local.clear();
 }

@@ -1,11 +1,40 @@
 // `npm start`: builds when the build is missing or older than the sources, then serves it from
-// a supervised server process.
+// supervised server processes (WORKERS of them, default 1) sharing one port.
 import cluster from "node:cluster";
+import crypto from "node:crypto";
 import path from "node:path";
+import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 import { ensureBuild, root } from "./ensure-build.mjs";
+
+const workersText = process.env.WORKERS?.trim() || "1";
+const WORKERS = /^\d+$/.test(workersText) ? Number(workersText) : NaN;
+if (!(WORKERS >= 1 && WORKERS <= 64)) {
+  console.error(`Invalid configuration:\n  WORKERS: must be a whole number from 1 to 64`);
+  process.exit(1);
+}
 
 ensureBuild("start");
 process.env.NODE_ENV = "production";
+
+// With several server processes, what must be the same in all of them lives here, in memory
+// only: the per-address limits (rate-limiter-flexible's cluster master answers every worker),
+// the day's salt for visitors without a client id (handed to each worker, never written down),
+// and the relay that tells every worker what one of them changed (a saved post empties every
+// page cache).
+if (WORKERS > 1) new RateLimiterClusterMaster();
+let salt = { day: "", key: "" };
+const todaysSalt = () => {
+  const day = new Date().toISOString().slice(0, 10);
+  if (salt.day !== day) salt = { day, key: crypto.randomBytes(32).toString("base64") };
+  return salt;
+};
+const sendSalt = (worker) => worker.isConnected() && worker.send({ site: "salt", ...todaysSalt() });
+if (WORKERS > 1) {
+  setInterval(() => {
+    const before = salt.day;
+    if (todaysSalt().day !== before) for (const w of Object.values(cluster.workers ?? {})) if (w) sendSalt(w);
+  }, 30_000).unref();
+}
 
 // The supervisor: the server runs in a child process (a node:cluster worker sharing the port),
 // and a child that dies is replaced within a second, so no crash leaves the site down. A child
@@ -17,10 +46,17 @@ let everServed = false;
 const recentCrashes = [];
 
 function startWorker() {
-  const worker = cluster.fork();
+  const worker = cluster.fork({ WORKERS: String(WORKERS) });
   worker.once("listening", () => {
     everServed = true;
   });
+  if (WORKERS > 1) {
+    worker.once("online", () => sendSalt(worker));
+    worker.on("message", (message) => {
+      if (message?.site !== "broadcast") return;
+      for (const other of Object.values(cluster.workers ?? {})) if (other && other !== worker && other.isConnected()) other.send(message);
+    });
+  }
   worker.once("exit", (code, signal) => {
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
@@ -55,4 +91,4 @@ function stop(signal) {
 process.on("SIGTERM", () => stop("SIGTERM"));
 process.on("SIGINT", () => stop("SIGINT"));
 
-startWorker();
+for (let i = 0; i < WORKERS; i++) startWorker();

@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { expect, test } from "../support/e2e-fixtures";
 import { ADMIN_KEY, ROOT, TMP_DIR } from "../support/e2e-env";
-import { freePort, siteEnv } from "../support/site-process";
+import { freePort, servingPids, siteEnv, startSiteProcess } from "../support/site-process";
 
 // No browser: a second site process of our own, killed the instant it answers.
 test("an application the visitor was told is saved survives kill -9", async ({}, info) => {
@@ -171,5 +171,66 @@ test("two server processes started together on one new data folder both serve; m
   } finally {
     for (const s of started) if (s.status === "fulfilled") await s.value.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test("WORKERS=2: 400 orders at once across both processes (some sharing codes), one killed mid-burst: every acknowledged order stored once, each email once", async ({}, info) => {
+  test.skip(info.project.name !== "js-on", "runs once; it needs no browser");
+  test.setTimeout(180_000);
+  const site = await startSiteProcess("workers", { WORKERS: "2" });
+  const origin = `http://127.0.0.1:${site.port}`;
+  try {
+    await expect.poll(() => servingPids(site.output()).length, { timeout: 45_000 }).toBe(2);
+    const [victim] = servingPids(site.output());
+    // 360 codes, 40 of them sent twice: one of each pair is accepted, the other refused (409).
+    const codes = Array.from({ length: 360 }, (_, i) => `WK${String(i).padStart(8, "0")}`);
+    const sent = [...codes, ...codes.slice(0, 40)];
+    const answers = await Promise.all(
+      sent.map(async (paymentReference, i) => {
+        if (i === 150) process.kill(victim!, "SIGKILL");
+        try {
+          const res = await fetch(`${origin}/api/badge_orders.php`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ tierKey: "t1", name: `Worker Supporter ${i}`, email: `workers-${i}@example.org`, paymentReference }),
+          });
+          const body = (await res.json().catch(() => ({}))) as { ok?: boolean; id?: string };
+          return { code: paymentReference, status: res.status, id: body.ok ? body.id : undefined };
+        } catch {
+          return { code: paymentReference, status: 0, id: undefined };
+        }
+      }),
+    );
+    const acknowledged = answers.filter((a) => a.status === 200 && a.id);
+    // The other process kept serving, and the supervisor replaced the killed one.
+    expect((await fetch(`${origin}/`)).status).toBe(200);
+    await expect.poll(() => servingPids(site.output()).length, { timeout: 30_000 }).toBe(3);
+
+    const db = new Database(path.join(site.dataDir, "site.db"), { readonly: true });
+    try {
+      const rows = db.prepare("select id, payment_reference as code from badge_orders").all() as { id: string; code: string }[];
+      const stored = new Map(rows.map((r) => [r.id, r.code]));
+      for (const a of acknowledged) expect(stored.get(a.id!), a.id).toBe(a.code);
+      // One order per code, whichever process took it; a second use of a code was refused.
+      expect(new Set(rows.map((r) => r.code)).size).toBe(rows.length);
+      const refusedTwice = answers.filter((a) => a.status === 409).map((a) => a.code);
+      for (const code of refusedTwice) expect(rows.filter((r) => r.code === code)).toHaveLength(1);
+      expect(acknowledged.length + refusedTwice.length + answers.filter((a) => a.status === 0 || a.status >= 500).length).toBe(sent.length);
+
+      // Each stored order's 'we received your order' email is sent once, by one process.
+      await expect
+        .poll(() => (db.prepare("select count(*) as n from outbox where kind = 'badge.received' and status <> 'sent'").get() as { n: number }).n, { timeout: 60_000 })
+        .toBe(0);
+      const mails = db.prepare("select count(*) as n, count(distinct to_address) as d from outbox where kind = 'badge.received'").get() as { n: number; d: number };
+      expect(mails.n).toBe(rows.length);
+      const files = fs.readdirSync(path.join(site.dataDir, "outbox")).filter((f) => f.endsWith("badgereceived.eml"));
+      expect(files).toHaveLength(rows.length);
+    } finally {
+      db.close();
+    }
+    info.annotations.push({ type: "burst", description: `${acknowledged.length} acknowledged, ${answers.filter((a) => a.status === 409).length} refused as used, ${answers.filter((a) => a.status === 0).length} cut off by the kill` });
+    console.log(`[workers] ${acknowledged.length} acknowledged, ${answers.filter((a) => a.status === 409).length} refused as used, ${answers.filter((a) => a.status === 0 || a.status >= 500).length} cut off by the kill`);
+  } finally {
+    await site.stop();
   }
 });

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { onSalt } from "~/lib/cluster-bus.server";
 import { readClientId } from "./analytics.server";
 
 /**
@@ -8,9 +9,14 @@ import { readClientId } from "./analytics.server";
  * an HMAC of the connection's address and the browser's user agent under a random salt that
  * lives in memory for one UTC day and is never written anywhere. Neither the address nor the
  * salt is stored, so the same visitor counts once that day and cannot be followed to the next
- * (a restart starts a new salt: at worst a visitor counts twice that day).
+ * (a restart starts a new salt: at worst a visitor counts twice that day). With several server
+ * processes the supervisor holds the day's salt and hands it to each (in memory, over IPC), so
+ * a visitor hashes the same whichever process answers.
  */
 let salt: { day: string; key: Buffer } | undefined;
+onSalt((day, key) => {
+  salt = { day, key };
+});
 
 export function dailyVisitorId(address: string, userAgent: string | null, now = Date.now()): string {
   const day = new Date(now).toISOString().slice(0, 10);

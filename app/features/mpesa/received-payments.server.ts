@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { sql } from "kysely";
 import type { Actor } from "~/lib/actor";
 import { nowIso, type Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
@@ -346,27 +347,22 @@ export type PaymentMismatch = {
  * before sales opened. The staff screen lists them for a look before anyone approves.
  */
 export async function listPaymentMismatches(db: Db, limit = 500): Promise<PaymentMismatch[]> {
-  const badges = await db
+  // Both kinds of order in one list: the same five facts under the same names.
+  const orders = await db
     .selectFrom("badge_orders")
-    .select(["id", "name", "payment_reference", "amount", "created_at"])
+    .select([sql<"badge" | "merch">`'badge'`.as("kind"), "id", "name", "payment_reference as code", "amount", "created_at as createdAt"])
     .where("status", "=", "pending")
-    .orderBy("created_at", "desc")
+    .unionAll(
+      db
+        .selectFrom("merch_orders")
+        .select([sql<"badge" | "merch">`'merch'`.as("kind"), "id", "customer_name as name", "payment_reference as code", "total as amount", "ts as createdAt"])
+        .where("status", "=", "pending"),
+    )
+    .orderBy("createdAt", "desc")
     .limit(limit)
     .execute();
-  const merch = await db
-    .selectFrom("merch_orders")
-    .select(["id", "customer_name", "payment_reference", "total", "ts"])
-    .where("status", "=", "pending")
-    .orderBy("ts", "desc")
-    .limit(limit)
-    .execute();
-  const orders: Omit<PaymentMismatch, "payment">[] = [
-    ...badges.map((b) => ({ kind: "badge" as const, id: b.id, name: b.name, code: b.payment_reference, amount: b.amount, createdAt: b.created_at })),
-    ...merch.map((m) => ({ kind: "merch" as const, id: m.id, name: m.customer_name, code: m.payment_reference, amount: m.total, createdAt: m.ts })),
-  ];
   const states = await paymentStatesFor(db, orders.map((o) => ({ code: o.code, amount: o.amount, createdAt: o.createdAt, kind: o.kind })));
   return orders
     .map((o) => ({ ...o, payment: paymentView(states.get(o.code.toUpperCase())) }))
-    .filter((o) => o.payment.state === "short" || o.payment.state === "not_found" || o.payment.beforeSales)
-    .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    .filter((o) => o.payment.state === "short" || o.payment.state === "not_found" || o.payment.beforeSales);
 }
