@@ -4,7 +4,10 @@ import {
   CompiledQuery,
   Kysely,
   Migrator,
+  SqliteAdapter,
   SqliteDialect,
+  sql,
+  type DialectAdapter,
   type Driver,
   type Generated,
   type Migration,
@@ -376,6 +379,41 @@ class WriterFirstSqliteDialect extends SqliteDialect {
       await connection.executeQuery(CompiledQuery.raw("begin immediate"));
     };
     return driver;
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new MigrationLockingSqliteAdapter();
+  }
+}
+
+/**
+ * Kysely's SQLite adapter takes no migration lock (one connection, one process). Several
+ * processes starting on one database (WORKERS) would run the same migration at once, and the
+ * second fails ('table … already exists'). The lock here is SQLite's own write lock: the
+ * migrations run inside one IMMEDIATE transaction on the connection the migrator holds, so the
+ * next process waits, then finds them done.
+ */
+class MigrationLockingSqliteAdapter extends SqliteAdapter {
+  #locked = false;
+
+  override async acquireMigrationLock(db: Kysely<any>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await sql`begin immediate`.execute(db);
+        this.#locked = true;
+        return;
+      } catch (e) {
+        // busy_timeout already waited 5 s: another process is migrating a large change.
+        if (attempt >= 12 || !/SQLITE_BUSY|database is locked/i.test(String(e))) throw e;
+      }
+    }
+  }
+
+  override async releaseMigrationLock(db: Kysely<any>): Promise<void> {
+    // Called even when the lock was never taken: only a held lock is committed.
+    if (!this.#locked) return;
+    this.#locked = false;
+    await sql`commit`.execute(db);
   }
 }
 
