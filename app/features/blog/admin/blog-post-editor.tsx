@@ -1,3 +1,4 @@
+import { ConfirmBox } from "~/components/ui/confirm-box";
 import { useEffect, useRef, useState } from "react";
 import type { Reply } from "~/lib/forms";
 import { useFetcher, useRevalidator } from "react-router";
@@ -214,26 +215,14 @@ function NotifyControl({
         )}
       </div>
       {asking ? (
-        <div className="confirm-box" role="group" aria-labelledby={`${statusId}-confirm`}>
-          <p id={`${statusId}-confirm`}>
-            <strong>{r?.message}</strong>
-          </p>
-          <span className="confirm-actions">
-            <button type="submit" form={notifyFormId(slug)} name="confirmed" value="yes" className="button-small" disabled={busy}>
-              Send again
-            </button>
-            <a
-              href={EDITOR_PATH}
-              className="button button-small button-ghost"
-              onClick={(e) => {
-                e.preventDefault();
-                setCancelled(r);
-              }}
-            >
-              Cancel
-            </a>
-          </span>
-        </div>
+        <ConfirmBox
+          id={statusId}
+          question={r?.message}
+          yes={{ name: "confirmed", value: "yes", label: "Send again", form: notifyFormId(slug) }}
+          cancelHref={EDITOR_PATH}
+          onCancel={() => setCancelled(r)}
+          busy={busy}
+        />
       ) : null}
       <p className="notify-status" id={statusId}>
         {status ? <NotifyCounts status={status} /> : "Subscribers have not been notified about this post."}

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
+import { ConfirmBox } from "~/components/ui/confirm-box";
 import type { Reply } from "~/lib/forms";
 import { useFetcher } from "react-router";
 import { formatNairobiTime } from "~/lib/nairobi-time";
@@ -46,14 +47,7 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
   }, [fetcher.data, onMessage]);
   // 'Cancel' on the confirming step forgets the reply that asked.
   const [cancelled, setCancelled] = useState<unknown>(null);
-  const yesRef = useRef<HTMLButtonElement>(null);
   const confirming = reply?.result?.confirm === "reject" && reply !== cancelled && order.status !== "rejected";
-  // The question is read and answered where it appears: in view, its 'Yes' button focused.
-  useEffect(() => {
-    if (!confirming) return;
-    yesRef.current?.scrollIntoView({ block: "nearest" });
-    yesRef.current?.focus({ preventScroll: true });
-  }, [confirming]);
 
   const ready = hasAssets(order);
   const approved = order.status === "approved";
@@ -180,29 +174,18 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
           {!ready ? <span className="assets-missing">Assets missing</span> : null}
           {!approved ? <PaymentCheckbox payment={order.payment} id={`${why}-paid`} /> : null}
           {confirming ? (
-            <div className="confirm-box" role="group" aria-labelledby={`${why}-confirm`}>
-              <p id={`${why}-confirm`}>
-                <strong>{reply?.message ?? rejectQuestion(order)}</strong>
-              </p>
+            <ConfirmBox
+              id={why}
+              question={reply?.message ?? rejectQuestion(order)}
+              yes={{ name: "intent", value: "reject", label: "Yes, reject", className: "button-small button-reject-now" }}
+              cancelHref={action}
+              onCancel={() => setCancelled(reply)}
+              busy={busy}
+            >
               <label htmlFor={`${why}-note`}>Note to the supporter (optional)</label>
               <textarea id={`${why}-note`} name="note" rows={2} maxLength={500} />
               <input type="hidden" name="confirmed" value="yes" />
-              <span className="confirm-actions">
-                <button type="submit" name="intent" value="reject" ref={yesRef} className="button-small button-reject-now" disabled={busy}>
-                  Yes, reject
-                </button>
-                <a
-                  href={action}
-                  className="button button-small button-ghost"
-                  onClick={(e) => {
-                    e.preventDefault();
-                    setCancelled(reply);
-                  }}
-                >
-                  Cancel
-                </a>
-              </span>
-            </div>
+            </ConfirmBox>
           ) : reply && reply !== cancelled ? (
             <span className={`row-note row-note-${reply.status}`}>{reply.message}</span>
           ) : null}

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
+import { ConfirmBox } from "~/components/ui/confirm-box";
 import type { Reply } from "~/lib/forms";
 import { useFetcher } from "react-router";
 import { formatNairobiTimeEat } from "~/lib/nairobi-time";
@@ -34,14 +35,7 @@ export function MerchOrderCard({ order: loaded, action, serverReply, onMessage }
   }, [fetcher.data, onMessage]);
   // 'Cancel' on the confirming step forgets the reply that asked.
   const [cancelled, setCancelled] = useState<unknown>(null);
-  const yesRef = useRef<HTMLButtonElement>(null);
   const confirming = reply?.result?.confirm === "rejected" && reply !== cancelled && order.status !== "rejected";
-  // The question is read and answered where it appears: in view, its 'Yes' button focused.
-  useEffect(() => {
-    if (!confirming) return;
-    yesRef.current?.scrollIntoView({ block: "nearest" });
-    yesRef.current?.focus({ preventScroll: true });
-  }, [confirming]);
 
   const head = `order-${order.id}`;
   const noteId = `${head}-note`;
@@ -186,28 +180,17 @@ export function MerchOrderCard({ order: loaded, action, serverReply, onMessage }
         </div>
         {order.status !== "approved" ? <PaymentCheckbox payment={order.payment} id={`${head}-paid`} /> : null}
         {confirming ? (
-          <div className="confirm-box" role="group" aria-labelledby={`${head}-confirm`}>
-            <p id={`${head}-confirm`}>
-              <strong>{reply?.message}</strong>
-            </p>
+          <ConfirmBox
+            id={head}
+            question={reply?.message}
+            yes={{ name: "status", value: "rejected", label: "Yes, reject", className: "button-small button-reject-now" }}
+            cancelHref={action}
+            onCancel={() => setCancelled(reply)}
+            busy={busy}
+          >
             <p className="small">The staff note above goes in the email.</p>
             <input type="hidden" name="confirmed" value="yes" />
-            <span className="confirm-actions">
-              <button type="submit" name="status" value="rejected" ref={yesRef} className="button-small button-reject-now" disabled={busy}>
-                Yes, reject
-              </button>
-              <a
-                href={action}
-                className="button button-small button-ghost"
-                onClick={(e) => {
-                  e.preventDefault();
-                  setCancelled(reply);
-                }}
-              >
-                Cancel
-              </a>
-            </span>
-          </div>
+          </ConfirmBox>
         ) : reply && reply !== cancelled ? (
           <p className={`row-note row-note-${reply.status}`}>{reply.message}</p>
         ) : null}
