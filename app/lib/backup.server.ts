@@ -165,6 +165,10 @@ export function startBackups(db: Db) {
   const config = env();
   const dir = config.backupDir;
   if (!dir || runner) return;
+  if (config.databaseUrl) {
+    console.warn("[backup] BACKUP_DIR backs up a SQLite site; on PostgreSQL use pg_dump (README, 'Running on PostgreSQL'). None taken.");
+    return;
+  }
   const source = { db, databasePath: config.databasePath, dataDir: config.dataDir };
   runner = singleFlight("backup", async () => {
     const done = await takeBackup(source, dir, config.backupKeep);

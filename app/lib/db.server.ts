@@ -1,9 +1,11 @@
 import Database from "better-sqlite3";
 import path from "node:path";
+import pg from "pg";
 import {
   CompiledQuery,
   Kysely,
   Migrator,
+  PostgresDialect,
   SqliteAdapter,
   SqliteDialect,
   sql,
@@ -22,6 +24,7 @@ import * as orderNotes from "../../db/migrations/2026-11-25-07-order-notes";
 import * as receivedPayments from "../../db/migrations/2026-11-25-08-received-payments";
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import { ensurePrivateDir } from "./files.server";
+export { isPostgres } from "./dialect.server";
 import { env } from "./env.server";
 
 // The server build bundles app code, so migrations are listed here, in order, rather than
@@ -352,8 +355,33 @@ export interface DB {
 
 export type Db = Kysely<DB>;
 
-/** Opens a database file with the settings every connection here uses. */
-export function openDatabase(file: string): Db {
+/** Opens the site's database: PostgreSQL for a postgres:// URL, else the SQLite file at `target`. */
+export function openDatabase(target: string, opts: { poolSize?: number } = {}): Db {
+  return isPostgresUrl(target) ? openPostgres(target, opts.poolSize ?? 10) : openSqlite(target);
+}
+
+export const isPostgresUrl = (target: string) => /^postgres(ql)?:\/\//i.test(target);
+
+/**
+ * PostgreSQL through a pool of `pg` connections. Counts and sums come back as numbers, as they
+ * do from SQLite (pg's default for bigint and numeric is a string); the site's counts are far
+ * below 2^53.
+ */
+function openPostgres(url: string, poolSize: number): Db {
+  const types = {
+    getTypeParser(oid: number, format?: "text" | "binary") {
+      if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return (v: string) => Number(v);
+      return pg.types.getTypeParser(oid, format as "text");
+    },
+  };
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: types as pg.CustomTypesConfig });
+  // A connection the server drops (restart, idle timeout) is replaced; it must not end the process.
+  pool.on("error", (e) => console.error("[db] idle PostgreSQL connection failed:", e.message));
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** Opens a SQLite database file with the settings every connection here uses. */
+function openSqlite(file: string): Db {
   if (file !== ":memory:") ensurePrivateDir(path.dirname(file));
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
@@ -422,7 +450,7 @@ const handles = new WeakMap<Db, Database.Database>();
 /** The SQLite connection behind a database opened here (the backup uses SQLite's own API on it). */
 export function sqliteHandleOf(db: Db): Database.Database {
   const handle = handles.get(db);
-  if (!handle) throw new Error("not a database opened by openDatabase");
+  if (!handle) throw new Error("not a SQLite database opened by openDatabase");
   return handle;
 }
 
@@ -442,7 +470,8 @@ let instance: Promise<Db> | undefined;
 /** The app's one connection, opened and migrated on first use. */
 export function getDb(): Promise<Db> {
   instance ??= (async () => {
-    const db = openDatabase(env().databasePath);
+    const config = env();
+    const db = openDatabase(config.databaseUrl ?? config.databasePath, { poolSize: config.databasePoolSize });
     await migrateToLatest(db);
     return db;
   })();

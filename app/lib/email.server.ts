@@ -6,6 +6,7 @@ import { site } from "./site";
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "./files.server";
 import { env } from "./env.server";
 import { getDb, nowIso, type Db } from "./db.server";
+import { isPostgres } from "./dialect.server";
 import { singleFlight } from "./single-flight";
 
 export type MailAttachment = {
@@ -128,6 +129,54 @@ let timer: NodeJS.Timeout | undefined;
  */
 const SENDING_LEASE_MS = 15 * 60_000;
 
+/**
+ * Takes the oldest due message for this process: marks it 'sending' with a lease and returns it
+ * as it was before (attempts not yet counted). Exactly one process gets each message. On
+ * PostgreSQL one statement claims it, skipping rows another process is claiming (FOR UPDATE
+ * SKIP LOCKED); on SQLite the update only succeeds while the row is still queued.
+ */
+async function claimNextMessage(db: Db) {
+  const lease = () => ({ status: "sending" as const, next_attempt_at: new Date(Date.now() + SENDING_LEASE_MS).toISOString() });
+  if (isPostgres(db)) {
+    const now = nowIso();
+    const row = await db
+      .updateTable("outbox")
+      .set((eb) => ({ ...lease(), attempts: eb("attempts", "+", 1) }))
+      .where("id", "=", (eb) =>
+        eb
+          .selectFrom("outbox")
+          .select("id")
+          .where("status", "=", "queued")
+          .where("next_attempt_at", "<=", now)
+          .orderBy("id")
+          .limit(1)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .returningAll()
+      .executeTakeFirst();
+    return row ? { ...row, attempts: row.attempts - 1 } : undefined;
+  }
+  for (;;) {
+    const row = await db
+      .selectFrom("outbox")
+      .selectAll()
+      .where("status", "=", "queued")
+      .where("next_attempt_at", "<=", nowIso())
+      .orderBy("id")
+      .limit(1)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const claimed = await db
+      .updateTable("outbox")
+      .set({ ...lease(), attempts: row.attempts + 1 })
+      .where("id", "=", row.id)
+      .where("status", "=", "queued")
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 1) return row;
+  }
+}
+
 async function runOnce(db: Db) {
   // A message claimed by a process that died mid-send goes back in the queue once its lease ends.
   await db
@@ -137,23 +186,8 @@ async function runOnce(db: Db) {
     .where("next_attempt_at", "<=", nowIso())
     .execute();
   for (;;) {
-    const now = nowIso();
-    const row = await db
-      .selectFrom("outbox")
-      .selectAll()
-      .where("status", "=", "queued")
-      .where("next_attempt_at", "<=", now)
-      .orderBy("id")
-      .limit(1)
-      .executeTakeFirst();
+    const row = await claimNextMessage(db);
     if (!row) return;
-    const claimed = await db
-      .updateTable("outbox")
-      .set({ status: "sending", attempts: row.attempts + 1, next_attempt_at: new Date(Date.now() + SENDING_LEASE_MS).toISOString() })
-      .where("id", "=", row.id)
-      .where("status", "=", "queued")
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) continue;
     try {
       const messageId = await deliver(row);
       await db
@@ -190,13 +224,14 @@ export function kickMailWorker(): Promise<void> {
 
 /**
  * At start-up: messages left mid-send by a crash are queued again (with several server
- * processes only those whose lease ended: the others are being sent by a live process);
+ * processes, or on PostgreSQL, only those whose lease ended: the others are being sent by a live process);
  * retries are polled.
  */
 export async function startMailWorker(pollMs = 30_000) {
   const db = await getDb();
   let requeue = db.updateTable("outbox").set({ status: "queued", next_attempt_at: nowIso() }).where("status", "=", "sending");
-  if (env().workers > 1) requeue = requeue.where("next_attempt_at", "<=", nowIso());
+  // Another process (WORKERS, or another machine on PostgreSQL) may be sending the rest.
+  if (env().workers > 1 || isPostgres(db)) requeue = requeue.where("next_attempt_at", "<=", nowIso());
   await requeue.execute();
   timer ??= setInterval(() => void kickMailWorker(), pollMs);
   timer.unref();

@@ -30,6 +30,11 @@ const EnvSchema = z.object({
     .optional(),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_PATH: z.string().min(1).optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/i, "must be a PostgreSQL URL such as postgres://user:password@host:5432/site")
+    .optional(),
+  DATABASE_POOL: z.coerce.number().int().min(1, "must be between 1 and 100").max(100, "must be between 1 and 100").default(10),
   ADMIN_KEY: z
     .string()
     .min(16, "must be at least 16 characters (or unset it to have one generated)")
@@ -98,6 +103,10 @@ export type Env = {
   publicUrl: string;
   dataDir: string;
   databasePath: string;
+  /** PostgreSQL instead of the SQLite file at databasePath. */
+  databaseUrl: string | undefined;
+  /** Connections each process keeps to PostgreSQL. */
+  databasePoolSize: number;
   adminKey: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string | undefined;
@@ -155,6 +164,8 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
     dataDir,
     databasePath: e.DATABASE_PATH ? path.resolve(e.DATABASE_PATH) : path.join(dataDir, "site.db"),
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL,
     adminKey: e.ADMIN_KEY,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

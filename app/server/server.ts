@@ -227,6 +227,7 @@ export async function backupCommand(args: string[]) {
   const config = env();
   const dir = args[0] ? path.resolve(args[0]) : config.backupDir;
   if (!dir) throw new Error("Say where the backup goes: set BACKUP_DIR, or run `npm run backup -- DIR`.");
+  if (config.databaseUrl) throw new Error("npm run backup copies a SQLite site; on PostgreSQL use pg_dump (README, 'Running on PostgreSQL').");
   process.umask(0o077);
   const done = await takeBackup({ databasePath: config.databasePath, dataDir: config.dataDir }, dir, config.backupKeep);
   console.log(`[backup] wrote ${done.file} (${(done.bytes / 1e6).toFixed(1)} MB, ${done.pages} database pages, ${done.ms} ms)`);

@@ -1,10 +1,13 @@
 import { sql, type Kysely } from "kysely";
 
-// Frozen: never edit after release; add a new migration instead.
+import { idColumn } from "../../app/lib/dialect.server";
+
+// Frozen: never edit after release; add a new migration instead. (Its SQLite statements are as
+// released; app/lib/dialect.server.ts gives PostgreSQL its equivalents.)
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("subscribers")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", ...idColumn(db))
     .addColumn("email", "text", (c) => c.notNull().unique())
     .addColumn("status", "text", (c) => c.notNull().defaultTo("active"))
     .addColumn("source", "text", (c) => c.notNull())
@@ -16,7 +19,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable("applications")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", ...idColumn(db))
     .addColumn("name", "text", (c) => c.notNull())
     .addColumn("email", "text", (c) => c.notNull())
     .addColumn("phone", "text", (c) => c.notNull().defaultTo(""))
@@ -28,7 +31,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable("outbox")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", ...idColumn(db))
     .addColumn("kind", "text", (c) => c.notNull())
     .addColumn("to_address", "text", (c) => c.notNull())
     .addColumn("reply_to", "text")
@@ -53,7 +56,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable("activity")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", ...idColumn(db))
     .addColumn("ts", "text", (c) => c.notNull())
     .addColumn("type", "text", (c) => c.notNull())
     .addColumn("message", "text", (c) => c.notNull())
@@ -65,7 +68,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // One table for every tracked thing: page views, named events and blog views.
   await db.schema
     .createTable("analytics_events")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", ...idColumn(db))
     .addColumn("ts", "text", (c) => c.notNull())
     .addColumn("type", "text", (c) => c.notNull())
     .addColumn("name", "text", (c) => c.notNull())

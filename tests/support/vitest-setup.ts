@@ -14,10 +14,14 @@ process.env.PUBLIC_URL = "http://site.test";
 process.env.ADMIN_KEY = "test-admin-key-0123456789";
 process.env.RATE_LIMIT = "on";
 delete process.env.SMTP_URL;
+// The database under test is chosen by TEST_DATABASE_URL (tests/support/reset.ts), never by
+// a DATABASE_URL left in the shell.
+delete process.env.DATABASE_URL;
 
 // After the file's own hooks: stop background work, close the database, remove the folder.
 afterAll(async () => {
-  const { resetApp } = await import("./reset");
+  const { resetApp, dropTestDatabases } = await import("./reset");
   await resetApp();
+  await dropTestDatabases();
   fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -24,8 +24,9 @@ export async function recordActivity(
       meta: JSON.stringify(entry.meta ?? {}),
       actor_ip: entry.actorIp.slice(0, 64),
     })
+    .returning("id")
     .executeTakeFirstOrThrow();
-  return Number(result.insertId);
+  return Number(result.id);
 }
 
 /** An entry written by the domain function that did the work, for the actor who asked for it. */

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from "kysely";
 import type { Db } from "~/lib/db.server";
+import { notIndexed, refHost } from "~/lib/dialect.server";
 import {
   addDays,
   DAY_MS,
@@ -7,7 +8,7 @@ import {
   dayStartIso,
   rawFrom,
   readRollupState,
-  REF_HOST,
+  countWhen,
   TYPE_LIST,
   type RollupState,
   type TrackedType,
@@ -73,7 +74,7 @@ export async function tallyByName(
     const { from, raw, exact, w } = windowOf(state, opts.sinceDays, nowMs(opts.now));
     const totals = (where: RawBuilder<unknown>) =>
       sql<Part>`
-        select name, count(*) as total, sum(src = 'site') as site, sum(src = 'share') as share, max(ts) as lastSeen
+        select name, count(*) as total, ${countWhen(sql`src = 'site'`)} as site, ${countWhen(sql`src = 'share'`)} as share, max(ts) as "lastSeen"
         from analytics_events where type = ${type} and ${where} group by name`
         .execute(trx)
         .then((r) => r.rows);
@@ -81,14 +82,14 @@ export async function tallyByName(
     // walking the (type, ts) index over the whole period instead.
     const tailTotals = (since: string) =>
       sql<Part>`
-        select name, count(*) as total, sum(src = 'site') as site, sum(src = 'share') as share, max(ts) as lastSeen
-        from analytics_events not indexed where id > ${w} and type = ${type} and ts >= ${since} group by name`
+        select name, count(*) as total, ${countWhen(sql`src = 'site'`)} as site, ${countWhen(sql`src = 'share'`)} as share, max(ts) as "lastSeen"
+        from analytics_events ${notIndexed(trx)} where id > ${w} and type = ${type} and ts >= ${since} group by name`
         .execute(trx)
         .then((r) => r.rows);
     // Distinct clients in raw events newer than the summaries, not already seen since `seenFrom`.
     const tailNew = (seenFrom: string) =>
       sql<Uniq>`
-        select e.name, count(distinct e.cid) as n from analytics_events e not indexed
+        select e.name, count(distinct e.cid) as n from analytics_events e ${notIndexed(trx)}
         where e.id > ${w} and e.type = ${type} and e.ts >= ${seenFrom} and e.cid <> ''
           and not exists (
             select 1 from analytics_clients c
@@ -111,7 +112,7 @@ export async function tallyByName(
       const nextDay = dayStartIso(addDays(firstDay, 1));
       // Whole days after the first one, from the summaries.
       const days = await sql<Part>`
-        select name, sum(total) as total, sum(site) as site, sum(share) as share, max(last_seen) as lastSeen
+        select name, sum(total) as total, sum(site) as site, sum(share) as share, max(last_seen) as "lastSeen"
         from analytics_daily where type = ${type} and day > ${firstDay} group by name`.execute(trx);
       merge(map, days.rows);
       // The rest of the first day, and everything newer than the summaries, from raw events.
@@ -122,8 +123,8 @@ export async function tallyByName(
     } else {
       const firstDay = from ? dayOf(from) : "";
       const days = await sql<Part & { rolledUniques: number }>`
-        select name, sum(total) as total, sum(site) as site, sum(share) as share, max(last_seen) as lastSeen,
-          sum(case when day < ${raw} then uniques else 0 end) as rolledUniques
+        select name, sum(total) as total, sum(site) as site, sum(share) as share, max(last_seen) as "lastSeen",
+          sum(case when day < ${raw} then uniques else 0 end) as "rolledUniques"
         from analytics_daily where type = ${type} and day >= ${firstDay} group by name`.execute(trx);
       merge(map, days.rows);
       addUnique(map, days.rows.map((r) => ({ name: r.name, n: r.rolledUniques })));
@@ -163,7 +164,7 @@ export async function dailyPageViews(db: Db, opts: { days?: number; now?: number
       select day, sum(total) as n from analytics_daily
       where type = 'page.view' and day >= ${first} group by day`.execute(trx);
     const tail = await sql<{ day: string; n: number }>`
-      select substr(ts, 1, 10) as day, count(*) as n from analytics_events not indexed
+      select substr(ts, 1, 10) as day, count(*) as n from analytics_events ${notIndexed(trx)}
       where id > ${summarizedId} and type = 'page.view' and ts >= ${dayStartIso(first)} group by 1`.execute(trx);
     for (const r of [...summed.rows, ...tail.rows]) byDay.set(r.day, (byDay.get(r.day) ?? 0) + Number(r.n));
   });
@@ -190,9 +191,9 @@ export async function topReferrers(
     const rawHosts = (where: RawBuilder<unknown>, tail = false) =>
       sql<{ host: string; n: number }>`
         select host, count(*) as n from (
-          select ${REF_HOST} as host from analytics_events ${tail ? sql`not indexed` : sql``}
+          select ${refHost(trx)} as host from analytics_events ${tail ? notIndexed(trx) : sql``}
           where type = 'page.view' and ref like 'http%://%' and ${where}
-        ) where host <> '' group by host`
+        ) as refs where host <> '' group by host`
         .execute(trx)
         .then((r) => r.rows);
     const firstDay = from ? dayOf(from) : "";

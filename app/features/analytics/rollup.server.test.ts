@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
-import { freshApp } from "../../../tests/support/reset";
+import { freshApp, testDatabaseKind } from "../../../tests/support/reset";
 import { writeEvents, type TrackRow } from "./analytics.server";
 import { activeNow, dailyPageViews, tallyByName, topReferrers, type Tally } from "./reports.server";
 import {
@@ -272,7 +272,8 @@ describe("the retention roll-up", () => {
     expect(await snapshot()).toEqual(first);
   });
 
-  it("resumes a run stopped half-way through deleting a day without counting anything twice", async () => {
+  // The stop condition peeks with a second, synchronous SQLite connection.
+  it.skipIf(testDatabaseKind === "postgres")("resumes a run stopped half-way through deleting a day without counting anything twice", async () => {
     // One old day with more events than a delete batch, and some recent ones.
     const oldDay = iso(NOW - 9 * DAY_MS);
     const big: TrackRow[] = Array.from({ length: DELETE_BATCH + 1500 }, (_, i) => ({

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "~/lib/db.server";
+import { greatest, notIndexed, refHost } from "~/lib/dialect.server";
 import { env } from "~/lib/env.server";
 
 /**
@@ -30,15 +31,8 @@ export const dayStartIso = (day: string) => `${day}T00:00:00.000Z`;
 export const addDays = (day: string, n: number) =>
   new Date(Date.parse(dayStartIso(day)) + n * DAY_MS).toISOString().slice(0, 10);
 
-/**
- * The host of an absolute referrer ('' for a path on this site or none), in SQL: the part
- * between '://' and the next '/', without a port.
- */
-export const REF_HOST = sql<string>`lower(substr(
-  substr(substr(ref, instr(ref, '://') + 3), 1, instr(substr(ref, instr(ref, '://') + 3) || '/', '/') - 1),
-  1,
-  instr(substr(substr(ref, instr(ref, '://') + 3), 1, instr(substr(ref, instr(ref, '://') + 3) || '/', '/') - 1) || ':', ':') - 1
-))`;
+/** Counts the rows where `condition` holds (portable: no sum over a boolean). */
+export const countWhen = (condition: ReturnType<typeof sql>) => sql<number>`sum(case when ${condition} then 1 else 0 end)`;
 
 export type RollupState = { summarizedId: number; rolledBefore: string; rollingDay: string | null };
 
@@ -73,35 +67,36 @@ export async function summarizeBatch(db: Db, batch = SUMMARY_BATCH): Promise<num
   return db.transaction().execute(async (trx) => {
     const { summarizedId: from } = await readRollupState(trx);
     const edge = await sql<{ upTo: number | null; n: number }>`
-      select max(id) as upTo, count(*) as n
-      from (select id from analytics_events where id > ${from} order by id limit ${batch})`.execute(trx);
+      select max(id) as "upTo", count(*) as n
+      from (select id from analytics_events where id > ${from} order by id limit ${batch}) as batch`.execute(trx);
     const upTo = edge.rows[0]?.upTo;
     if (upTo == null) return 0;
     await sql`
       insert into analytics_daily (type, day, name, total, site, share, last_seen)
-      select type, substr(ts, 1, 10), name, count(*), sum(src = 'site'), sum(src = 'share'), max(ts)
-      from analytics_events not indexed where id > ${from} and id <= ${upTo}
+      select type, substr(ts, 1, 10), name, count(*), ${countWhen(sql`src = 'site'`)}, ${countWhen(sql`src = 'share'`)}, max(ts)
+      from analytics_events ${notIndexed(trx)} where id > ${from} and id <= ${upTo}
       group by 1, 2, 3
       on conflict (type, day, name) do update set
-        total = total + excluded.total,
-        site = site + excluded.site,
-        share = share + excluded.share,
-        last_seen = max(last_seen, excluded.last_seen)`.execute(trx);
+        total = analytics_daily.total + excluded.total,
+        site = analytics_daily.site + excluded.site,
+        share = analytics_daily.share + excluded.share,
+        last_seen = ${greatest(trx, sql`analytics_daily.last_seen`, sql`excluded.last_seen`)}`.execute(trx);
     await sql`
       insert into analytics_clients (type, name, cid, last_seen)
       select type, name, cid, max(ts)
-      from analytics_events not indexed where id > ${from} and id <= ${upTo} and cid <> ''
+      from analytics_events ${notIndexed(trx)} where id > ${from} and id <= ${upTo} and cid <> ''
       group by 1, 2, 3
-      on conflict (type, name, cid) do update set last_seen = max(last_seen, excluded.last_seen)`.execute(trx);
+      on conflict (type, name, cid) do update
+        set last_seen = ${greatest(trx, sql`analytics_clients.last_seen`, sql`excluded.last_seen`)}`.execute(trx);
     await sql`
       insert into analytics_daily_refs (day, host, total)
       select day, host, count(*) from (
-        select substr(ts, 1, 10) as day, ${REF_HOST} as host
-        from analytics_events not indexed
+        select substr(ts, 1, 10) as day, ${refHost(trx)} as host
+        from analytics_events ${notIndexed(trx)}
         where id > ${from} and id <= ${upTo} and type = 'page.view' and ref like 'http%://%'
-      ) where host <> ''
+      ) as refs where host <> ''
       group by 1, 2
-      on conflict (day, host) do update set total = total + excluded.total`.execute(trx);
+      on conflict (day, host) do update set total = analytics_daily_refs.total + excluded.total`.execute(trx);
     await trx.updateTable("analytics_rollup_state").set({ summarized_id: upTo }).where("id", "=", 1).execute();
     return Number(edge.rows[0]!.n);
   });
@@ -123,7 +118,7 @@ async function countDayUniques(db: Db, day: string) {
     const { summarizedId } = await readRollupState(trx);
     await sql`
       insert into analytics_daily (type, day, name, last_seen, uniques)
-      select type, ${day}, name, max(ts), count(distinct nullif(cid, ''))
+      select type, cast(${day} as text), name, max(ts), count(distinct nullif(cid, ''))
       from analytics_events
       where type in (${TYPE_LIST}) and ts >= ${dayStartIso(day)} and ts < ${dayStartIso(addDays(day, 1))}
         and id <= ${summarizedId}

@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { BadgeOrdersTable, Db } from "~/lib/db.server";
 import { nowIso } from "~/lib/db.server";
+import { lockedForUpdate } from "~/lib/dialect.server";
 import type { Actor } from "~/lib/actor";
 import { logAction } from "../activity/activity.server";
 import { enqueueMail, kickMailWorker, MAX_ATTEMPTS, randomToken } from "~/lib/email.server";
@@ -322,9 +323,12 @@ function enqueueKitMail(db: Db, row: BadgeOrdersTable) {
 
 /** Sends the kit again to an approved order (after a failed delivery, say). */
 export async function resendBadgeKit(db: Db, id: string, actor: Actor) {
-  const row = await loadRow(db, id);
-  if (row.status !== "approved") throw new DomainError("conflict", "Only approved orders can be resent.");
   await db.transaction().execute(async (trx) => {
+    // Read and checked inside the transaction, the row locked: a decision made meanwhile by
+    // another staff member (marked pending, rejected) is seen, not overwritten.
+    const row = await trx.selectFrom("badge_orders").selectAll().where("id", "=", id).$call(lockedForUpdate(trx)).executeTakeFirst();
+    if (!row) throw new DomainError("not_found", ORDER_NOT_FOUND);
+    if (row.status !== "approved") throw new DomainError("conflict", "Only approved orders can be resent.");
     const outboxId = await enqueueKitMail(trx, row);
     await trx.updateTable("badge_orders").set({ delivery_outbox_id: outboxId }).where("id", "=", id).execute();
   });

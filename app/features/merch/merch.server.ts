@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { Db, MerchItemsTable, MerchOrdersTable } from "~/lib/db.server";
 import { nowIso } from "~/lib/db.server";
+import { lockedForUpdate } from "~/lib/dialect.server";
 import { enqueueMail, kickMailWorker, randomToken } from "~/lib/email.server";
 import { env } from "~/lib/env.server";
 import { DomainError } from "~/lib/domain-error";
@@ -153,6 +154,21 @@ async function readLines(db: Db, bagId: string | null): Promise<RawLine[]> {
   return row ? (JSON.parse(row.lines) as RawLine[]) : [];
 }
 
+/**
+ * The bag's lines for a change inside a transaction, the bag's row locked until it commits: a
+ * second change to the same bag (another tab, a double tap) waits and then reads this one's
+ * result, so neither is lost. The row is made first so there is always one to lock.
+ */
+async function readLinesToChange(trx: Db, bagId: string): Promise<RawLine[]> {
+  await trx
+    .insertInto("bags")
+    .values({ id: bagId, lines: "[]", updated_at: nowIso() })
+    .onConflict((oc) => oc.column("id").doNothing())
+    .execute();
+  const row = await trx.selectFrom("bags").select("lines").where("id", "=", bagId).$call(lockedForUpdate(trx)).executeTakeFirstOrThrow();
+  return JSON.parse(row.lines) as RawLine[];
+}
+
 async function writeLines(db: Db, bagId: string, lines: RawLine[]) {
   await db
     .insertInto("bags")
@@ -211,7 +227,7 @@ export async function addToBag(
   const id = bagId && BAG_ID.test(bagId) ? bagId : crypto.randomBytes(18).toString("base64url");
   // Read, merge and write in one transaction: two adds at once both count.
   const lines = await db.transaction().execute(async (trx) => {
-    const lines = await readLines(trx, id);
+    const lines = await readLinesToChange(trx, id);
     const key = lineKey(item!.id, choice.color?.label, choice.size);
     const existing = lines.find((l) => lineKey(l.itemId, l.color, l.size) === key);
     const quantity = (existing?.quantity ?? 0) + input.quantity;
@@ -226,9 +242,9 @@ export async function addToBag(
 
 /** Sets a line's quantity (never below 1: the minus button stops there) or removes it. */
 export async function changeBagLine(db: Db, bagId: string | null, key: string, quantity: number | "remove") {
-  if (bagId) {
+  if (bagId && BAG_ID.test(bagId)) {
     await db.transaction().execute(async (trx) => {
-      const lines = await readLines(trx, bagId);
+      const lines = await readLinesToChange(trx, bagId);
       const i = lines.findIndex((l) => lineKey(l.itemId, l.color, l.size) === key);
       if (i < 0) return;
       if (quantity === "remove") lines.splice(i, 1);
@@ -312,11 +328,11 @@ export async function submitMerchOrder(
 export async function checkoutBag(db: Db, bagId: string | null, input: CheckoutInput) {
   const lines = await readLines(db, bagId);
   const result = await submitMerchOrder(db, input, lines);
-  if (bagId) {
+  if (bagId && BAG_ID.test(bagId)) {
     // Empty what was ordered; a line added meanwhile from another tab stays.
     const ordered = new Set(lines.map((l) => `${lineKey(l.itemId, l.color, l.size)}#${l.quantity}`));
     await db.transaction().execute(async (trx) => {
-      const now = await readLines(trx, bagId);
+      const now = await readLinesToChange(trx, bagId);
       await writeLines(trx, bagId, now.filter((l) => !ordered.has(`${lineKey(l.itemId, l.color, l.size)}#${l.quantity}`)));
     });
   }
@@ -365,7 +381,8 @@ export async function setMerchOrderStatus(
   opts: { onlyFrom?: MerchOrderStatus; paymentChecked?: boolean } = {},
 ) {
   const order = await db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom("merch_orders").selectAll().where("id", "=", id).executeTakeFirst();
+    // Locked until the transaction ends: a second decision waits, then reads this one's result.
+    const row = await trx.selectFrom("merch_orders").selectAll().where("id", "=", id).$call(lockedForUpdate(trx)).executeTakeFirst();
     if (!row) throw new DomainError("not_found", "Order not found.");
     if (opts.onlyFrom && row.status !== opts.onlyFrom) throw new DomainError("conflict", `Order is no longer ${opts.onlyFrom}.`);
     if (status === "approved" && row.status !== "approved" && !opts.paymentChecked) {

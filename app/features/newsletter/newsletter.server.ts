@@ -7,75 +7,81 @@ import type { SubscribeInput } from "./newsletter.schema";
 
 export type SubscribeOutcome = "created" | "reactivated" | "already";
 
-export const unsubscribeUrl = (token: string) =>
-  absoluteUrl(`/unsubscribe?token=${encodeURIComponent(token)}`);
+export const unsubscribeUrl = (token: string) => absoluteUrl(`/unsubscribe?token=${encodeURIComponent(token)}`);
 
 /**
  * Adds a subscriber, or turns an unsubscribed one back on. A known active address changes
  * nothing and gets no second welcome. The welcome is queued in the same transaction.
  */
-export async function subscribe(
-  db: Db,
-  input: Pick<SubscribeInput, "email" | "source">,
-): Promise<SubscribeOutcome> {
-  const outcome = await db.transaction().execute(async (trx) => {
-    const now = nowIso();
-    const existing = await trx
-      .selectFrom("subscribers")
-      .select(["id", "status", "token"])
-      .where("email", "=", input.email)
-      .executeTakeFirst();
-    let token: string;
-    let outcome: SubscribeOutcome;
-    if (!existing) {
-      token = randomToken();
-      await trx
-        .insertInto("subscribers")
-        .values({
-          email: input.email,
-          status: "active",
-          source: input.source,
-          token,
-          created_at: now,
-          updated_at: now,
-          unsubscribed_at: null,
-        })
-        .execute();
-      outcome = "created";
-    } else if (existing.status !== "active") {
-      token = existing.token;
-      await trx
-        .updateTable("subscribers")
-        .set({ status: "active", updated_at: now, unsubscribed_at: null })
-        .where("id", "=", existing.id)
-        .execute();
-      outcome = "reactivated";
-    } else {
-      return "already" as const;
-    }
-    const link = unsubscribeUrl(token);
-    const mail = welcomeEmail({ unsubscribeUrl: link, siteUrl: absoluteUrl("/") });
-    await enqueueMail(trx, {
-      kind: "newsletter.welcome",
-      to: input.email,
-      ...mail,
-      headers: {
-        "List-Unsubscribe": `<${link}>`,
-        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-      },
+const ALREADY = Symbol("already subscribed");
+
+export async function subscribe(db: Db, input: Pick<SubscribeInput, "email" | "source">): Promise<SubscribeOutcome> {
+  const outcome = await db
+    .transaction()
+    .execute(async (trx) => {
+      const now = nowIso();
+      const existing = await trx
+        .selectFrom("subscribers")
+        .select(["id", "status", "token"])
+        .where("email", "=", input.email)
+        .executeTakeFirst();
+      let token: string;
+      let outcome: SubscribeOutcome;
+      if (!existing) {
+        token = randomToken();
+        await trx
+          .insertInto("subscribers")
+          .values({
+            email: input.email,
+            status: "active",
+            source: input.source,
+            token,
+            created_at: now,
+            updated_at: now,
+            unsubscribed_at: null,
+          })
+          .onConflict((oc) => oc.column("email").doNothing())
+          .executeTakeFirst()
+          .then((r) => {
+            // The same address subscribed by another request a moment ago (PostgreSQL runs the
+            // two side by side): that one sends the welcome.
+            if (Number(r.numInsertedOrUpdatedRows ?? 0) !== 1) throw ALREADY;
+          });
+        outcome = "created";
+      } else if (existing.status !== "active") {
+        token = existing.token;
+        await trx
+          .updateTable("subscribers")
+          .set({ status: "active", updated_at: now, unsubscribed_at: null })
+          .where("id", "=", existing.id)
+          .execute();
+        outcome = "reactivated";
+      } else {
+        return "already" as const;
+      }
+      const link = unsubscribeUrl(token);
+      const mail = welcomeEmail({ unsubscribeUrl: link, siteUrl: absoluteUrl("/") });
+      await enqueueMail(trx, {
+        kind: "newsletter.welcome",
+        to: input.email,
+        ...mail,
+        headers: {
+          "List-Unsubscribe": `<${link}>`,
+          "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+      });
+      return outcome;
+    })
+    .catch((e: unknown) => {
+      if (e === ALREADY) return "already" as const;
+      throw e;
     });
-    return outcome;
-  });
   if (outcome !== "already") void kickMailWorker();
   return outcome;
 }
 
 export async function findSubscriberByToken(db: Db, token: string) {
-  return db
-    .selectFrom("subscribers")
-    .select(["email", "status"])
-    .where("token", "=", token)
-    .executeTakeFirst();
+  return db.selectFrom("subscribers").select(["email", "status"]).where("token", "=", token).executeTakeFirst();
 }
 
 /** Unsubscribes the holder of `token`; true when the token was known. */
@@ -92,12 +98,7 @@ export async function unsubscribe(db: Db, token: string): Promise<boolean> {
 export type SubscriberView = { email: string; status: string; source: string; created_at: string };
 
 export async function listSubscribers(db: Db, limit = 100): Promise<SubscriberView[]> {
-  return db
-    .selectFrom("subscribers")
-    .select(["email", "status", "source", "created_at"])
-    .orderBy("id", "desc")
-    .limit(limit)
-    .execute();
+  return db.selectFrom("subscribers").select(["email", "status", "source", "created_at"]).orderBy("id", "desc").limit(limit).execute();
 }
 
 /** Hides most of an address on public pages: j***@example.org. */

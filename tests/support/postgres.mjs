@@ -1,0 +1,79 @@
+// A PostgreSQL server for the tests: TEST_DATABASE_URL when it is set, else a throwaway cluster
+// started here from the machine's PostgreSQL programs (Debian's postgresql package) in a
+// temporary folder, on a free port, stopped and deleted afterwards. Nothing is needed from the
+// machine's own PostgreSQL service. As root the cluster runs as the 'postgres' user (initdb
+// refuses root).
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+/** The folder holding initdb and pg_ctl, or undefined when PostgreSQL is not installed. */
+export function findPostgresBin() {
+  const fromPath = spawnSync("sh", ["-c", "command -v initdb"], { encoding: "utf8" }).stdout.trim();
+  if (fromPath) return path.dirname(fromPath);
+  const root = "/usr/lib/postgresql";
+  if (!fs.existsSync(root)) return undefined;
+  const versions = fs
+    .readdirSync(root)
+    .filter((v) => fs.existsSync(path.join(root, v, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions.length ? path.join(root, versions[0], "bin") : undefined;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts a cluster and returns { url, stop }, or undefined (with the reason) when PostgreSQL
+ * is not installed. fsync is off: a test cluster is thrown away, and the tests measure
+ * correctness, not the disk.
+ */
+export async function startTestPostgres() {
+  if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL, stop() {}, started: false };
+  const bin = findPostgresBin();
+  if (!bin) return { reason: "PostgreSQL is not installed here (no initdb; Debian: apt-get install postgresql)" };
+  const asRoot = process.getuid?.() === 0;
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), "site-pg-"));
+  const dataDir = path.join(base, "data");
+  const port = await freePort();
+  const run = (file, args) => {
+    const cmd = [path.join(bin, file), ...args];
+    if (asRoot) execFileSync("runuser", ["-u", "postgres", "--", ...cmd], { stdio: "pipe" });
+    else execFileSync(cmd[0], cmd.slice(1), { stdio: "pipe" });
+  };
+  if (asRoot) execFileSync("chown", ["postgres", base]);
+  try {
+    run("initdb", ["-D", dataDir, "--no-locale", "-E", "UTF8", "-A", "trust", "-U", "site"]);
+    run("pg_ctl", [
+      "-D", dataDir, "-l", path.join(base, "log"), "-w", "-o",
+      `-p ${port} -k ${base} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400`,
+      "start",
+    ]);
+  } catch (e) {
+    const log = fs.existsSync(path.join(base, "log")) ? fs.readFileSync(path.join(base, "log"), "utf8").slice(-2000) : "";
+    fs.rmSync(base, { recursive: true, force: true });
+    return { reason: `PostgreSQL did not start: ${String(e.stderr ?? e.message).trim()}\n${log}` };
+  }
+  return {
+    url: `postgres://site@127.0.0.1:${port}/postgres`,
+    started: true,
+    stop() {
+      try {
+        run("pg_ctl", ["-D", dataDir, "-m", "immediate", "-w", "stop"]);
+      } catch {
+        /* already gone */
+      }
+      fs.rmSync(base, { recursive: true, force: true });
+    },
+  };
+}
