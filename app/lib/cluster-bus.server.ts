@@ -16,16 +16,41 @@ function listen() {
   if (listening || !cluster.isWorker) return;
   listening = true;
   process.on("message", (message: Incoming | undefined) => {
-    if (message?.site === "broadcast") {
-      for (const run of topics.get(message.topic) ?? []) run();
-    } else if (message?.site === "salt" && typeof message.key === "string") {
-      for (const take of saltListeners) take(message.day, Buffer.from(message.key, "base64"));
-    }
+    // On PostgreSQL the database carries both (and the supervisor sends no salt).
+    if (remote) return;
+    if (message?.site === "broadcast") deliver(message.topic);
+    else if (message?.site === "salt" && typeof message.key === "string") deliverSalt(message.day, Buffer.from(message.key, "base64"));
   });
 }
 
+/**
+ * On PostgreSQL the message goes through the database instead (LISTEN/NOTIFY, see
+ * shared-state.server.ts), which reaches every process on every machine.
+ */
+let remote: ((topic: string) => void) | undefined;
+
+export function useRemoteBus(send: ((topic: string) => void) | undefined) {
+  remote = send;
+}
+
 export function broadcast(topic: string) {
-  if (cluster.isWorker && process.send) process.send({ site: "broadcast", topic });
+  if (remote) remote(topic);
+  else if (cluster.isWorker && process.send) process.send({ site: "broadcast", topic });
+}
+
+/** Runs what this process registered for `topic` (a message from another process). */
+export function deliver(topic: string) {
+  for (const run of topics.get(topic) ?? []) run();
+}
+
+/** Runs every registered topic: after a gap in which messages may have been missed. */
+export function deliverAll() {
+  for (const runs of topics.values()) for (const run of runs) run();
+}
+
+/** Hands this process the day's visitor salt (from the supervisor, or from the database). */
+export function deliverSalt(day: string, key: Buffer) {
+  for (const take of saltListeners) take(day, key);
 }
 
 export function onBroadcast(topic: string, run: () => void) {

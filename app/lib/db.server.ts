@@ -22,6 +22,7 @@ import * as foundation from "../../db/migrations/2026-11-21-01-foundation";
 import * as staffSessions from "../../db/migrations/2026-11-21-06-staff-sessions";
 import * as orderNotes from "../../db/migrations/2026-11-25-07-order-notes";
 import * as receivedPayments from "../../db/migrations/2026-11-25-08-received-payments";
+import * as sharedState from "../../db/migrations/2026-11-25-09-shared-state";
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import { ensurePrivateDir } from "./files.server";
 export { isPostgres } from "./dialect.server";
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-21-06-staff-sessions": staffSessions,
   "2026-11-25-07-order-notes": orderNotes,
   "2026-11-25-08-received-payments": receivedPayments,
+  "2026-11-25-09-shared-state": sharedState,
 };
 
 export interface SubscribersTable {
@@ -324,7 +326,36 @@ export interface BlogNotificationsTable {
   created_at: string;
 }
 
+/** PostgreSQL only (see db/migrations/2026-11-25-09-shared-state.ts). */
+export interface StoredFilesTable {
+  key: string;
+  bytes: Buffer;
+  updated_at: string;
+}
+
+export interface SiteSecretsTable {
+  name: string;
+  value: string;
+  created_at: string;
+}
+
+export interface VisitorSaltsTable {
+  day: string;
+  salt: string;
+}
+
+/** rate-limiter-flexible's counters (PostgreSQL only). */
+export interface RateLimitsTable {
+  key: string;
+  points: number;
+  expire: number | null;
+}
+
 export interface DB {
+  rate_limits: RateLimitsTable;
+  stored_files: StoredFilesTable;
+  site_secrets: SiteSecretsTable;
+  visitor_salts: VisitorSaltsTable;
   blog_posts: BlogPostsTable;
   blog_reactions: BlogReactionsTable;
   polls: PollsTable;
@@ -377,7 +408,9 @@ function openPostgres(url: string, poolSize: number): Db {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: types as pg.CustomTypesConfig });
   // A connection the server drops (restart, idle timeout) is replaced; it must not end the process.
   pool.on("error", (e) => console.error("[db] idle PostgreSQL connection failed:", e.message));
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, { pool, url });
+  return db;
 }
 
 /** Opens a SQLite database file with the settings every connection here uses. */
@@ -446,6 +479,12 @@ class MigrationLockingSqliteAdapter extends SqliteAdapter {
 }
 
 const handles = new WeakMap<Db, Database.Database>();
+const pools = new WeakMap<Db, { pool: pg.Pool; url: string }>();
+
+/** The pg pool (and its URL) behind a PostgreSQL database opened here, for the shared rate limits and the change bus. */
+export function postgresPoolOf(db: Db): { pool: pg.Pool; url: string } | undefined {
+  return pools.get(db);
+}
 
 /** The SQLite connection behind a database opened here (the backup uses SQLite's own API on it). */
 export function sqliteHandleOf(db: Db): Database.Database {

@@ -6,6 +6,7 @@ import { freshApp, testDatabaseKind } from "../../tests/support/reset";
 import { closedPort, headerText, startSmtpReceiver, type SmtpReceiver } from "../../tests/support/smtp";
 import type { Db } from "./db.server";
 import { drainOutbox, enqueueMail, MAX_ATTEMPTS, outboxDir, startMailWorker, stopMailWorker } from "./email.server";
+import { putBlob } from "./blob-store.server";
 
 const message = {
   kind: "test.note",
@@ -79,9 +80,7 @@ describe("with an SMTP server", () => {
     const smtp = await startSmtpReceiver();
     receivers.push(smtp);
     const db = await freshApp({ SMTP_URL: smtp.url });
-    const dataDir = process.env.DATA_DIR!;
-    fs.mkdirSync(path.join(dataDir, "files"), { recursive: true });
-    fs.writeFileSync(path.join(dataDir, "files", "kit.txt"), "badge kit contents");
+    await putBlob(db, "files/kit.txt", "badge kit contents");
     const id = await enqueueMail(db, {
       ...message,
       attachments: [{ filename: "kit.txt", dataPath: "files/kit.txt", contentType: "text/plain" }],

@@ -7,11 +7,12 @@ import { ensurePrivateDir, PRIVATE_FILE_MODE } from "./files.server";
 import { env } from "./env.server";
 import { getDb, nowIso, type Db } from "./db.server";
 import { isPostgres } from "./dialect.server";
+import { getBlob } from "./blob-store.server";
 import { singleFlight } from "./single-flight";
 
 export type MailAttachment = {
   filename: string;
-  /** Path relative to DATA_DIR: never a path a client sent. */
+  /** A stored file's key (app/lib/blob-store.server.ts), read when the message is sent: never a path a client sent. */
   dataPath: string;
   contentType: string;
 };
@@ -79,7 +80,7 @@ export function outboxDir() {
   return path.join(env().dataDir, "outbox");
 }
 
-async function deliver(row: {
+async function deliver(db: Db, row: {
   id: number;
   to_address: string;
   reply_to: string | null;
@@ -90,11 +91,14 @@ async function deliver(row: {
   attachments: string;
   kind: string;
 }) {
-  const attachments = (JSON.parse(row.attachments) as MailAttachment[]).map((a) => ({
-    filename: a.filename,
-    contentType: a.contentType,
-    path: path.join(env().dataDir, path.normalize(a.dataPath).replace(/^(\.\.[/\\])+/, "")),
-  }));
+  const attachments = await Promise.all(
+    (JSON.parse(row.attachments) as MailAttachment[]).map(async (a) => {
+      const content = await getBlob(db, a.dataPath);
+      // Thrown, the attempt fails and is retried later, as a mail server that is down would be.
+      if (!content) throw new Error(`attachment ${a.dataPath} is missing`);
+      return { filename: a.filename, contentType: a.contentType, content };
+    }),
+  );
   const info = await getTransport().sendMail({
     from: env().mailFrom ?? site.mailFrom,
     to: row.to_address,
@@ -189,7 +193,7 @@ async function runOnce(db: Db) {
     const row = await claimNextMessage(db);
     if (!row) return;
     try {
-      const messageId = await deliver(row);
+      const messageId = await deliver(db, row);
       await db
         .updateTable("outbox")
         .set({ status: "sent", sent_at: nowIso(), message_id: messageId, last_error: null })

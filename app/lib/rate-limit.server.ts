@@ -1,5 +1,6 @@
 import cluster from "node:cluster";
-import { RateLimiterCluster, RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import type pg from "pg";
+import { RateLimiterCluster, RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { env } from "./env.server";
 
 export type LimitRule = { points: number; durationSeconds: number; blockSeconds?: number };
@@ -37,11 +38,31 @@ function localFor(name: string, rule: LimitRule) {
   return l;
 }
 
+/** On PostgreSQL the counters live in its rate_limits table: every process and machine counts together. */
+let postgresPool: pg.Pool | undefined;
+
+export function useSharedLimits(pool: pg.Pool) {
+  postgresPool = pool;
+  limiters.clear();
+}
+
 function limiterFor(name: string, rule: LimitRule): RateLimiterAbstract {
   let l = limiters.get(name);
   if (!l) {
-    const shared = cluster.isWorker && env().workers > 1;
-    l = shared ? new RateLimiterCluster({ ...optionsOf(name, rule), timeoutMs: 2000 }) : localFor(name, rule);
+    if (postgresPool) {
+      l = new RateLimiterPostgres({
+        ...optionsOf(name, rule),
+        storeClient: postgresPool,
+        storeType: "pool",
+        tableName: "rate_limits",
+        tableCreated: true,
+        clearExpiredByTimeout: false,
+      });
+    } else if (cluster.isWorker && env().workers > 1) {
+      l = new RateLimiterCluster({ ...optionsOf(name, rule), timeoutMs: 2000 });
+    } else {
+      l = localFor(name, rule);
+    }
     limiters.set(name, l);
   }
   return l;
@@ -92,6 +113,7 @@ export function tooManyMessage(retryAfterSeconds: number) {
 }
 
 export function resetRateLimitsForTests() {
+  postgresPool = undefined;
   limiters.clear();
   local.clear();
 }

@@ -2,10 +2,46 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { ensurePrivateDir } from "./files.server";
+import type { Db } from "./db.server";
 import { env, isOneClassKey } from "./env.server";
+
+/**
+ * Secrets every process must agree on, read from the database at start-up when it is
+ * PostgreSQL (several processes or machines; see primeSharedSecrets). Unset on SQLite: one
+ * machine keeps them in DATA_DIR.
+ */
+const shared = new Map<string, { value: string; created: boolean }>();
+
+const newSecret = () => {
+  let value: string;
+  // About one in 750 draws is letters only, which ADMIN_KEY would refuse if copied there.
+  do value = crypto.randomBytes(24).toString("base64url");
+  while (isOneClassKey(value));
+  return value;
+};
+
+/**
+ * On PostgreSQL: the session secret (and the admin key, when ADMIN_KEY is unset) come from
+ * site_secrets, made by whichever process starts first, so a staff session made on one machine
+ * works on the others and one generated key opens every machine's admin screens.
+ */
+export async function primeSharedSecrets(db: Db) {
+  const names = ["session-secret", ...(env().adminKey ? [] : ["admin-key"])];
+  for (const name of names) {
+    const inserted = await db
+      .insertInto("site_secrets")
+      .values({ name, value: newSecret(), created_at: new Date().toISOString() })
+      .onConflict((oc) => oc.column("name").doNothing())
+      .executeTakeFirst();
+    const row = await db.selectFrom("site_secrets").select("value").where("name", "=", name).executeTakeFirstOrThrow();
+    shared.set(name, { value: row.value, created: Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1 });
+  }
+}
 
 /** Reads a secret kept in DATA_DIR, creating it (mode 0600) on first use. */
 function fileSecret(name: string): { value: string; created: boolean } {
+  const fromDb = shared.get(name);
+  if (fromDb) return fromDb;
   const file = path.join(env().dataDir, name);
   try {
     const value = fs.readFileSync(file, "utf8").trim();
@@ -14,10 +50,7 @@ function fileSecret(name: string): { value: string; created: boolean } {
     // missing: create below
   }
   ensurePrivateDir(path.dirname(file));
-  let value: string;
-  // About one in 750 draws is letters only, which ADMIN_KEY would refuse if copied there.
-  do value = crypto.randomBytes(24).toString("base64url");
-  while (isOneClassKey(value));
+  const value = newSecret();
   fs.writeFileSync(file, value + "\n", { mode: 0o600 });
   fs.chmodSync(file, 0o600);
   return { value, created: true };
@@ -30,6 +63,7 @@ export function adminKeyInfo() {
     const fromEnv = env().adminKey;
     const file = path.join(env().dataDir, "admin-key");
     if (fromEnv) adminKey = { value: fromEnv, source: "env", file, created: false };
+    else if (shared.has("admin-key")) adminKey = { ...fileSecret("admin-key"), source: "file", file: "the database (table site_secrets)" };
     else adminKey = { ...fileSecret("admin-key"), source: "file", file };
   }
   return adminKey;
@@ -60,6 +94,7 @@ export function adminKeyFingerprint() {
 }
 
 export function resetSecretsForTests() {
+  shared.clear();
   adminKey = undefined;
   sessionSecret = undefined;
 }

@@ -10,6 +10,7 @@ import { startAnalyticsRollup, stopAnalyticsRollup } from "~/features/analytics/
 import { startAutoApprove, stopAutoApprove } from "~/features/mpesa/auto-approve.server";
 import { listBackups, restoreBackup, startBackups, stopBackups, takeBackup } from "~/lib/backup.server";
 import { closeDb, getDb } from "~/lib/db.server";
+import { startSharedState, stopSharedState } from "~/lib/shared-state.server";
 import { drainOutbox, startMailWorker, stopMailWorker } from "~/lib/email.server";
 import { ConfigError, env } from "~/lib/env.server";
 import { tightenDataDir } from "~/lib/files.server";
@@ -43,10 +44,11 @@ function announceAdminKey() {
     console.log("[admin] using the admin key from ADMIN_KEY.");
     return;
   }
+  const inDb = info.file.startsWith("the database");
   console.log(
-    `[admin] ${info.created ? "generated a new" : "using the"} admin key stored in ${info.file} (mode 0600):\n` +
+    `[admin] ${info.created ? "generated a new" : "using the"} admin key stored in ${info.file}${inDb ? "" : " (mode 0600)"}:\n` +
       `[admin]   ${info.value}\n` +
-      "[admin] To choose your own, set ADMIN_KEY (16+ characters) or replace that file and restart.",
+      `[admin] To choose your own, set ADMIN_KEY (16+ characters)${inDb ? "" : " or replace that file"} and restart.`,
   );
 }
 
@@ -70,6 +72,8 @@ export async function startServer() {
   ]);
   const db = await getDb();
   await runSeeds(db);
+  // PostgreSQL: secrets, limits, the visitor salt and change messages shared by every process.
+  await startSharedState(db);
   tightenDataDir(config.dataDir, [`${config.databasePath}-wal`, `${config.databasePath}-shm`]);
   announceAdminKey();
   await startMailWorker();
@@ -199,6 +203,7 @@ export async function startServer() {
     await stopBackups();
     await Promise.race([drainOutbox(), new Promise((r) => setTimeout(r, 5000))]);
     stopMailWorker();
+    await stopSharedState();
     await closeDb();
     process.exit(code);
   };

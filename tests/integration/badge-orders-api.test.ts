@@ -1,5 +1,3 @@
-import fs from "node:fs";
-import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as badgeOrdersApi from "~/routes/api/badge-orders";
@@ -10,6 +8,7 @@ import { drainOutbox } from "~/lib/email.server";
 import { ORIGIN, args, formPost, get, jsonPost, readJson, type ApiError, testContext } from "../support/http";
 import { freshApp } from "../support/reset";
 import { startSmtpReceiver, type SmtpReceiver } from "../support/smtp";
+import { readStored } from "../support/stored-files";
 
 const KEY = "test-admin-key-0123456789";
 const ADMIN = { "X-Admin-Key": KEY };
@@ -133,7 +132,6 @@ const rowOf = (id: string) => db.selectFrom("badge_orders").selectAll().where("i
 const orderCount = async () =>
   Number((await db.selectFrom("badge_orders").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
 const activity = () => db.selectFrom("activity").select(["type", "meta", "actor_ip"]).orderBy("id").execute();
-const orderDir = (id: string) => path.join(process.env.DATA_DIR!, "badge-orders", id);
 
 const attach = (id: string, headers: Record<string, string> = ADMIN, address = "10.9.9.9") =>
   post({ id, badgeDataUrl: BADGE_URL, posterDataUrl: POSTER_URL }, headers, address);
@@ -190,7 +188,7 @@ describe("POST /api/badge_orders.php (public): a supporter's confirmation", () =
     const original = await png(900, 600, "#aa3355");
     const id = await create({ portraitDataUrl: dataUrl(original) });
     expect((await rowOf(id)).portrait_file).toBe("portrait.png");
-    const stored = fs.readFileSync(path.join(orderDir(id), "portrait.png"));
+    const stored = (await readStored(`badge-orders/${id}/portrait.png`))!;
     expect(stored.equals(original)).toBe(false);
     const meta = await sharp(stored).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(["png", 720, 720]);
@@ -205,7 +203,7 @@ describe("POST /api/badge_orders.php (public): a supporter's confirmation", () =
   it("a JPEG portrait is stored as PNG too", async () => {
     const jpeg = await sharp({ create: { width: 300, height: 300, channels: 3, background: "#335577" } }).jpeg().toBuffer();
     const id = await create({ portraitDataUrl: dataUrl(jpeg, "image/jpeg") });
-    const stored = fs.readFileSync(path.join(orderDir(id), "portrait.png"));
+    const stored = (await readStored(`badge-orders/${id}/portrait.png`))!;
     expect((await sharp(stored).metadata()).format).toBe("png");
   });
 
@@ -378,7 +376,7 @@ describe("POST /api/badge_orders.php (admin): assets", () => {
     expect(body.order.badgePath).toMatch(new RegExp(`^/admin/badge-orders/${id}/badge\\.png\\?t=[\\w-]+$`));
     expect(body.order.posterPath).toMatch(new RegExp(`^/admin/badge-orders/${id}/poster\\.png\\?t=[\\w-]+$`));
     for (const file of ["badge.png", "poster.png"]) {
-      const meta = await sharp(fs.readFileSync(path.join(orderDir(id), file))).metadata();
+      const meta = await sharp((await readStored(`badge-orders/${id}/${file}`))!).metadata();
       expect([meta.format, meta.width, meta.height]).toEqual(["png", 1080, 1080]);
     }
     expect(await activity()).toEqual([{ type: "badge_orders.assets", meta: JSON.stringify({ id }), actor_ip: "10.9.9.9" }]);
@@ -410,7 +408,7 @@ describe("POST /api/badge_orders.php (admin): assets", () => {
     expect(await expectApiError(await attach(id, {}), 401)).toBe("Admin key required.");
     expect(await expectApiError(await attach(id, { "X-Admin-Key": "not-the-key-at-all" }), 401)).toBe("That admin key is not right.");
     expect(await rowOf(id)).toMatchObject({ badge_file: null, poster_file: null });
-    expect(fs.existsSync(path.join(orderDir(id), "badge.png"))).toBe(false);
+    expect((await readStored(`badge-orders/${id}/badge.png`)) !== null).toBe(false);
     // Only the wrong key is on record (staff see wrong keys in the log).
     expect((await activity()).map((a) => a.type)).toEqual(["admin.api_key_failed"]);
   });
@@ -507,7 +505,7 @@ describe("asset links (GET /admin/badge-orders/:id/:file)", () => {
       expect(res.headers.get("Content-Type")).toBe("image/png");
       expect(res.headers.get("Cache-Control")).toMatch(/no-store/);
       const bytes = Buffer.from(await res.arrayBuffer());
-      expect(bytes.equals(fs.readFileSync(path.join(orderDir(o.id), file)))).toBe(true);
+      expect(bytes.equals((await readStored(`badge-orders/${o.id}/${file}`))!)).toBe(true);
     }
   });
 
@@ -565,7 +563,7 @@ describe("asset links (GET /admin/badge-orders/:id/:file)", () => {
     const res = await fetchAsset(bare, { Cookie: cookie });
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toBe("image/png");
-    expect(Buffer.from(await res.arrayBuffer()).equals(fs.readFileSync(path.join(orderDir(o.id), "poster.png")))).toBe(true);
+    expect(Buffer.from(await res.arrayBuffer()).equals((await readStored(`badge-orders/${o.id}/poster.png`))!)).toBe(true);
     expect((await fetchAsset(bare, { Cookie: `${cookie.slice(0, -4)}AAAA` })).status).toBe(404);
   });
 });

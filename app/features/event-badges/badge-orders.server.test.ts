@@ -1,5 +1,3 @@
-import fs from "node:fs";
-import path from "node:path";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { listActivity } from "~/features/activity/activity.server";
@@ -21,6 +19,7 @@ import {
   submitBadgeOrder,
 } from "./badge-orders.server";
 import { processPortrait } from "./portrait.server";
+import { readStored, removeStored, storedNames } from "../../../tests/support/stored-files";
 
 const ID = /^BO-[0-9A-Z]{6}$/;
 /** The staff member doing the work, by the address they came from. */
@@ -65,7 +64,6 @@ async function httpError(work: () => Promise<unknown>): Promise<{ status: number
 const rowOf = (db: Db, id: string) => db.selectFrom("badge_orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 const count = async (db: Db, table: "badge_orders" | "payment_codes" | "outbox") =>
   Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
-const orderDir = (id: string) => path.join(process.env.DATA_DIR!, "badge-orders", id);
 
 let smtp: SmtpReceiver;
 beforeAll(async () => {
@@ -151,8 +149,8 @@ describe("submitBadgeOrder", () => {
   ])("%s again is a 409 and nothing new is stored", async (_, again) => {
     const first = await submit(db, { paymentReference: "SKL4Q2ZB7X" });
     const portrait = await png(720, "#ffffff");
-    const folders = () => (fs.existsSync(orderDir("")) ? fs.readdirSync(orderDir("")).sort() : []);
-    const before = folders();
+    const folders = () => storedNames("badge-orders");
+    const before = await folders();
     const err = await httpError(() => submit(db, { paymentReference: again, email: "other@example.org" }, portrait));
     expect(err).toEqual({ status: 409, message: USED });
     expect(err.message).toContain("already been used");
@@ -160,7 +158,7 @@ describe("submitBadgeOrder", () => {
     expect(await count(db, "payment_codes")).toBe(1);
     expect(await db.selectFrom("outbox").select("to_address").execute()).toEqual([{ to_address: "jane@example.org" }]);
     // The refused order's portrait is not left on disk.
-    expect(folders()).toEqual(before);
+    expect(await folders()).toEqual(before);
   });
 
   it("a code already used by a merch order is refused too", async () => {
@@ -190,7 +188,7 @@ describe("submitBadgeOrder", () => {
     const portrait = await processPortrait(new Uint8Array(await png(300, "#aa3355")));
     const { id } = await submit(db, {}, portrait);
     expect((await rowOf(db, id)).portrait_file).toBe("portrait.png");
-    expect(fs.readFileSync(path.join(orderDir(id), "portrait.png")).equals(portrait)).toBe(true);
+    expect((await readStored(`badge-orders/${id}/portrait.png`))!.equals(portrait)).toBe(true);
     expect((await getBadgeOrder(db, id)).portraitPath).toMatch(new RegExp(`^/admin/badge-orders/${id}/portrait\\.png\\?t=[\\w-]+$`));
   });
 
@@ -303,7 +301,7 @@ describe("status rules", () => {
   it("approving when the image files are gone from disk is a 409 too", async () => {
     const { id } = await submit(db);
     await withAssets(db, id);
-    fs.rmSync(path.join(orderDir(id), "poster.png"));
+    await removeStored(`badge-orders/${id}/poster.png`);
     expect(await httpError(() => setBadgeOrderStatus(db, id, "approved", STAFF))).toEqual({
       status: 409,
       message: "Generate assets before approving.",
@@ -316,8 +314,8 @@ describe("status rules", () => {
     const token = (await rowOf(db, id)).asset_token;
     expect(order.badgePath).toBe(`/admin/badge-orders/${id}/badge.png?t=${token}`);
     expect(order.posterPath).toBe(`/admin/badge-orders/${id}/poster.png?t=${token}`);
-    expect(fs.readFileSync(path.join(orderDir(id), "badge.png")).equals(BADGE)).toBe(true);
-    expect(fs.readFileSync(path.join(orderDir(id), "poster.png")).equals(POSTER)).toBe(true);
+    expect((await readStored(`badge-orders/${id}/badge.png`))!.equals(BADGE)).toBe(true);
+    expect((await readStored(`badge-orders/${id}/poster.png`))!.equals(POSTER)).toBe(true);
   });
 
   it("two asset uploads for one order at once (a double click) both succeed and leave whole PNGs", async () => {
@@ -325,14 +323,14 @@ describe("status rules", () => {
     const other = { badge: await png(1080, "#2e7d4f"), poster: await png(1080, "#6b2d5c") };
     const settled = await Promise.allSettled([withAssets(db, id), attachBadgeAssets(db, id, other, STAFF)]);
     expect(settled.map((s) => (s.status === "rejected" ? String(s.reason) : s.status))).toEqual(["fulfilled", "fulfilled"]);
-    const badge = fs.readFileSync(path.join(orderDir(id), "badge.png"));
+    const badge = (await readStored(`badge-orders/${id}/badge.png`))!;
     expect(badge.equals(BADGE) || badge.equals(other.badge)).toBe(true);
-    expect(fs.readdirSync(orderDir(id)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    expect((await storedNames(`badge-orders/${id}`)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
 
   it("attaching assets to an unknown order is a 404 and writes nothing", async () => {
     expect(await httpError(() => withAssets(db, "BO-000000"))).toEqual({ status: 404, message: "Order not found." });
-    expect(fs.existsSync(orderDir("BO-000000"))).toBe(false);
+    expect((await storedNames("badge-orders/BO-000000")).length > 0).toBe(false);
   });
 
   it("approval with assets: approved_at set, the kit is emailed with the two 1080x1080 PNGs", async () => {
@@ -504,8 +502,8 @@ describe("generateBadgeAssets (the real renderer)", () => {
     const order = await generateBadgeAssets(db, id, STAFF);
     expect(order.badgePath).toMatch(new RegExp(`^/admin/badge-orders/${id}/badge\\.png\\?t=`));
     expect(order.posterPath).toMatch(new RegExp(`^/admin/badge-orders/${id}/poster\\.png\\?t=`));
-    const badge = fs.readFileSync(path.join(orderDir(id), "badge.png"));
-    const poster = fs.readFileSync(path.join(orderDir(id), "poster.png"));
+    const badge = (await readStored(`badge-orders/${id}/badge.png`))!;
+    const poster = (await readStored(`badge-orders/${id}/poster.png`))!;
     for (const file of [badge, poster]) {
       const meta = await sharp(file).metadata();
       expect([meta.format, meta.width, meta.height]).toEqual(["png", 1080, 1080]);

@@ -1,13 +1,10 @@
-import fs from "node:fs/promises";
-import path from "node:path";
 import type { BadgeOrdersTable, Db } from "~/lib/db.server";
 import { nowIso } from "~/lib/db.server";
 import { lockedForUpdate } from "~/lib/dialect.server";
 import type { Actor } from "~/lib/actor";
 import { logAction } from "../activity/activity.server";
 import { enqueueMail, kickMailWorker, MAX_ATTEMPTS, randomToken } from "~/lib/email.server";
-import { env } from "~/lib/env.server";
-import { writePrivateFile } from "~/lib/files.server";
+import { deleteBlobs, getBlob, hasBlob, putBlob } from "~/lib/blob-store.server";
 import { DomainError } from "~/lib/domain-error";
 import { absoluteUrl } from "~/lib/http.server";
 import { formatNairobiTimeEat } from "~/lib/nairobi-time";
@@ -31,11 +28,12 @@ export const ASSETS_REQUIRED = "Generate assets before approving.";
 export const tierShareUrl = (tierKey: string) =>
   absoluteUrl(`/event?utm_source=share&utm_medium=badge&utm_campaign=event_${tierKey}`);
 
-/** Files of an order live in DATA_DIR/badge-orders/<id>/; ids are checked before use. */
-export function orderDir(id: string) {
+/** An order's images are stored files under badge-orders/<id>/; ids are checked before use. */
+function orderFolder(id: string) {
   if (!/^BO-[0-9A-Z]{6}$/.test(id)) throw new DomainError("invalid", ORDER_NOT_FOUND);
-  return path.join(env().dataDir, "badge-orders", id);
+  return `badge-orders/${id}`;
 }
+export const orderFileKey = (id: string, kind: "portrait" | "badge" | "poster") => `${orderFolder(id)}/${kind}.png`;
 
 /** Staff links to an order's images: they carry the order's random token, so they work in an <img>. */
 export const assetPath = (id: string, kind: "portrait" | "badge" | "poster", token: string) =>
@@ -102,12 +100,12 @@ export async function submitBadgeOrder(db: Db, input: BadgeOrderInput, portraitP
   const tier = findTier(input.tierKey);
   if (!tier) throw new DomainError("invalid", "Tier configuration missing.");
   const id = await unusedOrderId(db, "badge_orders", "BO");
-  if (portraitPng) await writePrivateFile(path.join(orderDir(id), "portrait.png"), portraitPng);
+  if (portraitPng) await putBlob(db, orderFileKey(id, "portrait"), portraitPng);
   let token: string;
   try {
     token = await insertOrder(db, id, tier, input, portraitPng !== null);
   } catch (e) {
-    if (portraitPng) await fs.rm(orderDir(id), { recursive: true, force: true });
+    if (portraitPng) await deleteBlobs(db, orderFolder(id));
     throw e;
   }
   void kickMailWorker();
@@ -203,10 +201,6 @@ export async function listBadgeOrders(
   return arrangeByPayment(withPayment, opts);
 }
 
-async function fileExists(file: string) {
-  return fs.stat(file).then((s) => s.isFile(), () => false);
-}
-
 /** Stores a rendered (or staff-sent) badge and poster for an order; both already checked PNGs. */
 export async function attachBadgeAssets(db: Db, id: string, images: { badge: Buffer; poster: Buffer }, actor: Actor) {
   const order = await storeAssets(db, id, images);
@@ -216,9 +210,8 @@ export async function attachBadgeAssets(db: Db, id: string, images: { badge: Buf
 
 async function storeAssets(db: Db, id: string, images: { badge: Buffer; poster: Buffer }) {
   await loadRow(db, id);
-  const dir = orderDir(id);
-  await writePrivateFile(path.join(dir, "badge.png"), images.badge);
-  await writePrivateFile(path.join(dir, "poster.png"), images.poster);
+  await putBlob(db, orderFileKey(id, "badge"), images.badge);
+  await putBlob(db, orderFileKey(id, "poster"), images.poster);
   await db.updateTable("badge_orders").set({ badge_file: "badge.png", poster_file: "poster.png" }).where("id", "=", id).execute();
   return getBadgeOrder(db, id);
 }
@@ -229,14 +222,15 @@ export async function readOrderAsset(db: Db, id: string, kind: "portrait" | "bad
   // One answer for an unknown order, a wrong token and a missing image: nothing to probe.
   const allowed = !!row && (staff || (!!token && safeEqual(token, row.asset_token)));
   const file = allowed ? row[`${kind}_file`] : null;
-  if (!file) throw new DomainError("not_found", "No such image.");
-  return fs.readFile(path.join(orderDir(id), `${kind}.png`));
+  const bytes = file ? await getBlob(db, orderFileKey(id, kind)) : null;
+  if (!bytes) throw new DomainError("not_found", "No such image.");
+  return bytes;
 }
 
 export async function readPortrait(db: Db, id: string): Promise<Buffer | null> {
   const row = await loadRow(db, id);
   if (!row.portrait_file) return null;
-  return fs.readFile(path.join(orderDir(id), "portrait.png")).catch(() => null);
+  return getBlob(db, orderFileKey(id, "portrait"));
 }
 
 /**
@@ -261,12 +255,11 @@ export async function setBadgeOrderStatus(
     if (!opts.paymentChecked && needsPaymentCheck(payment)) {
       throw new DomainError("conflict", paymentCheckMessage(payment!, row.payment_reference, row.amount), "paymentChecked");
     }
-    const dir = orderDir(id);
     const ready =
       !!row.badge_file &&
       !!row.poster_file &&
-      (await fileExists(path.join(dir, "badge.png"))) &&
-      (await fileExists(path.join(dir, "poster.png")));
+      (await hasBlob(db, orderFileKey(id, "badge"))) &&
+      (await hasBlob(db, orderFileKey(id, "poster")));
     if (!ready) throw new DomainError("conflict", ASSETS_REQUIRED);
     await db.transaction().execute(async (trx) => {
       // Checked again inside the transaction: two approvals at once send one kit.

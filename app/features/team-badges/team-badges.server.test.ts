@@ -25,6 +25,7 @@ import {
   readBadgeShare,
   verifyTeamBadge,
 } from "./team-badges.server";
+import { storedNames } from "../../../tests/support/stored-files";
 
 const ADMIN = { "x-admin-key": "test-admin-key-0123456789" };
 const withParams = (sent: Request, params: Record<string, string>) => ({ ...args(sent), params });
@@ -175,11 +176,9 @@ describe("share files", () => {
     const input = GenerateBadgeShareSchema.parse({ id: "E1207", title: "Founding Evangelism Lead", description: "  Street Bible studies.  " });
     const result = await generateBadgeShare(db, input, staff("10.0.0.9"));
     expect(result).toEqual({ id: "e1207", path: "/share/e1207.html" });
-    const file = path.join(process.env.DATA_DIR!, "team-badges", "shares", "e1207.json");
-    expect(fs.existsSync(file)).toBe(true);
-    expect(fs.readdirSync(path.dirname(file)).filter((n) => n.endsWith(".tmp"))).toEqual([]);
-    expect(await readBadgeShare("e1207")).toMatchObject({ title: "Founding Evangelism Lead", description: "Street Bible studies." });
-    expect((await readBadgeShare("e1207"))?.ownerName).toBeUndefined();
+    expect(await storedNames("team-badges/shares")).toEqual(["e1207.json"]);
+    expect(await readBadgeShare(db, "e1207")).toMatchObject({ title: "Founding Evangelism Lead", description: "Street Bible studies." });
+    expect((await readBadgeShare(db, "e1207"))?.ownerName).toBeUndefined();
     const [entry] = await listActivity(db, { limit: 1, type: "badges.generate_share" });
     expect(entry).toMatchObject({ meta: { id: "e1207", path: "/share/e1207.html" }, actorIp: "10.0.0.9" });
   });
@@ -195,7 +194,7 @@ describe("share files", () => {
     expect(ok.status).toBe(200);
     expect(ok.headers.get("content-type")).toMatch(/^text\/plain/);
     expect(await ok.text()).toBe("Share file generated: /share/m3318.html");
-    expect(await readBadgeShare("m3318")).toMatchObject({ ownerName: "Achieng O.", issuedAt: "2 Apr 2025", image: "/open/badges/m3318.png" });
+    expect(await readBadgeShare(db, "m3318")).toMatchObject({ ownerName: "Achieng O.", issuedAt: "2 Apr 2025", image: "/open/badges/m3318.png" });
 
     const noKey = await readJson(await shareApi.action(args(jsonPost("/api/generate_badge_share.php", body))));
     expect(noKey).toMatchObject({ status: 401, body: { ok: false } });

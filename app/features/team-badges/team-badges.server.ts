@@ -6,6 +6,7 @@ import { logAction } from "~/features/activity/activity.server";
 import type { Actor } from "~/lib/actor";
 import type { Db, TeamBadgesTable } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
+import { getBlob, putBlob } from "~/lib/blob-store.server";
 import { writePrivateFile } from "~/lib/files.server";
 import { whatsAppShareUrl } from "~/lib/share";
 import { renderShareNotFound, renderSharePage } from "~/lib/share-page.server";
@@ -185,17 +186,15 @@ export async function teamBadgeImage(
 
 // ---- Share files ----------------------------------------------------------------------------
 
-const shareFile = (id: string) => path.join(imageDir(), "shares", `${id}.json`);
+/** Staff-set share pages are stored files (every process serves the same one); ids are checked first. */
+const shareKey = (id: string) => `team-badges/shares/${id}.json`;
 
 /** What staff set for a badge's share page, if anything. */
-export async function readBadgeShare(id: string): Promise<BadgeShareOverrides | null> {
+export async function readBadgeShare(db: Db, id: string): Promise<BadgeShareOverrides | null> {
   if (!BADGE_ID_PATTERN.test(id)) return null;
-  let text: string;
-  try {
-    text = await fs.readFile(shareFile(id), "utf8");
-  } catch {
-    return null;
-  }
+  const bytes = await getBlob(db, shareKey(id));
+  if (!bytes) return null;
+  const text = bytes.toString("utf8");
   try {
     const parsed = BadgeShareOverridesSchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : null;
@@ -223,7 +222,7 @@ export async function generateBadgeShare(
     image: input.image,
     generatedAt: new Date().toISOString(),
   };
-  await writePrivateFile(shareFile(badge.id), `${JSON.stringify(overrides, null, 2)}\n`);
+  await putBlob(db, shareKey(badge.id), `${JSON.stringify(overrides, null, 2)}\n`);
   const sharePath = `/share/${badge.id}.html`;
   await logAction(db, actor, {
     type: "badges.generate_share",

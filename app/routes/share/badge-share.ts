@@ -9,5 +9,5 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const id = FILE.exec(params.file)?.[1];
   const badge = id ? await findTeamBadge(context.db, id) : null;
   if (!badge) return sharePageResponse(badgeShareNotFoundPage(), false);
-  return sharePageResponse(badgeSharePage(badge, await readBadgeShare(badge.id)), true);
+  return sharePageResponse(badgeSharePage(badge, await readBadgeShare(context.db, badge.id)), true);
 }
