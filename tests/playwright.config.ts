@@ -52,6 +52,7 @@ export default defineConfig({
         PUBLIC_URL: BASE_URL,
         DATA_DIR,
         DATABASE_PATH: "",
+        DATABASE_URL: "",
         ADMIN_KEY,
         SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
         MAIL_FROM: "",

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,7 +10,8 @@ import { flushAnalytics } from "~/features/analytics/analytics.server";
 import { startAnalyticsRollup, stopAnalyticsRollup } from "~/features/analytics/rollup.server";
 import { startAutoApprove, stopAutoApprove } from "~/features/mpesa/auto-approve.server";
 import { listBackups, restoreBackup, startBackups, stopBackups, takeBackup } from "~/lib/backup.server";
-import { closeDb, getDb } from "~/lib/db.server";
+import { closeDb, getDb, isPostgresUrl, openDatabase } from "~/lib/db.server";
+import { copySqliteToPostgres } from "~/lib/copy-database.server";
 import { startSharedState, stopSharedState } from "~/lib/shared-state.server";
 import { drainOutbox, startMailWorker, stopMailWorker } from "~/lib/email.server";
 import { ConfigError, env } from "~/lib/env.server";
@@ -238,6 +240,28 @@ export async function backupCommand(args: string[]) {
   console.log(`[backup] wrote ${done.file} (${(done.bytes / 1e6).toFixed(1)} MB, ${done.pages} database pages, ${done.ms} ms)`);
   const all = listBackups(dir);
   console.log(`[backup] ${all.length} backup${all.length === 1 ? "" : "s"} in ${dir} (keeping the newest ${config.backupKeep})`);
+}
+
+/**
+ * `npm run db:copy -- postgres://…`: the SQLite site (DATABASE_PATH or DATA_DIR/site.db, and
+ * its files) into an empty PostgreSQL database. Stop the site first; then set DATABASE_URL.
+ */
+export async function copyCommand(args: string[]) {
+  const url = args[0] ?? "";
+  if (!isPostgresUrl(url)) throw new Error("Say where to: `npm run db:copy -- postgres://user:password@host:5432/site`.");
+  const config = env();
+  if (!fs.existsSync(config.databasePath)) throw new Error(`There is no SQLite database at ${config.databasePath}.`);
+  const source = openDatabase(config.databasePath);
+  const target = openDatabase(url, { poolSize: 2 });
+  try {
+    const report = await copySqliteToPostgres(source, target, config.dataDir);
+    for (const t of report.tables) console.log(`[copy] ${t.name.padEnd(24)} ${String(t.rows).padStart(8)} rows (same count on both)`);
+    console.log(`[copy] ${report.files} stored file(s); secrets: ${report.secrets.join(", ") || "none"}`);
+    console.log("[copy] done. Start the site with DATABASE_URL set to that database.");
+  } finally {
+    await source.destroy();
+    await target.destroy();
+  }
 }
 
 /** `npm run restore -- FILE`: the backup into DATA_DIR, which must be empty (or missing). */

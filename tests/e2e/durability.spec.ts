@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { expect, test } from "../support/e2e-fixtures";
 import { ADMIN_KEY, ROOT, TMP_DIR } from "../support/e2e-env";
+import { byStatus, orderBurst } from "../support/order-burst";
 import { freePort, servingPids, siteEnv, startSiteProcess } from "../support/site-process";
 
 // No browser: a second site process of our own, killed the instant it answers.
@@ -183,32 +184,12 @@ test("WORKERS=2: 400 orders at once across both processes (some sharing codes), 
     await expect.poll(() => servingPids(site.output()).length, { timeout: 45_000 }).toBe(2);
     const [victim] = servingPids(site.output());
     // 360 codes, 40 of them sent twice: one of each pair is accepted, the other refused (409).
-    const codes = Array.from({ length: 360 }, (_, i) => `WK${String(i).padStart(8, "0")}`);
-    const sent = [...codes, ...codes.slice(0, 40)];
     // One process is killed once 100 answers are back: mid-burst, with requests in flight on it.
-    let answered = 0;
-    const answers = await Promise.all(
-      sent.map(async (paymentReference, i) => {
-        try {
-          const res = await fetch(`${origin}/api/badge_orders.php`, {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify({ tierKey: "t1", name: `Worker Supporter ${i}`, email: `workers-${i}@example.org`, paymentReference }),
-            // A connection handed to the process as it died gets no answer: a phone would give
-            // up and retry; so does this test.
-            signal: AbortSignal.timeout(20_000),
-          });
-          const body = (await res.json().catch(() => ({}))) as { ok?: boolean; id?: string };
-          if (++answered === 100) process.kill(victim!, "SIGKILL");
-          return { code: paymentReference, status: res.status, id: body.ok ? body.id : undefined };
-        } catch {
-          return { code: paymentReference, status: 0, id: undefined };
-        }
-      }),
-    );
+    const answers = await orderBurst([origin], "WK", (answered) => {
+      if (answered === 100) process.kill(victim!, "SIGKILL");
+    });
     const acknowledged = answers.filter((a) => a.status === 200 && a.id);
-    const statuses: Record<string, number> = {};
-    for (const a of answers) statuses[a.status] = (statuses[a.status] ?? 0) + 1;
+    const statuses = byStatus(answers);
     console.log(`[workers] answers by status: ${JSON.stringify(statuses)}`);
     // The other process kept serving, and the supervisor replaced the killed one.
     expect((await fetch(`${origin}/`)).status).toBe(200);

@@ -1,7 +1,16 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import pg from "pg";
+import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
+import { recordActivity } from "~/features/activity/activity.server";
 import { dailyVisitorId } from "~/features/analytics/visitor.server";
+import { BadgeOrderSchema } from "~/features/event-badges/badge-order.schema";
+import { getBadgeOrder, submitBadgeOrder } from "~/features/event-badges/badge-orders.server";
+import { subscribe } from "~/features/newsletter/newsletter.server";
+import { copySqliteToPostgres } from "~/lib/copy-database.server";
+import { env } from "~/lib/env.server";
 import { getBlob, putBlob } from "~/lib/blob-store.server";
 import { onBroadcast } from "~/lib/cluster-bus.server";
 import { migrateToLatest, openDatabase, postgresPoolOf, type Db } from "~/lib/db.server";
@@ -107,5 +116,42 @@ describe.runIf(testDatabaseKind === "postgres")("PostgreSQL: what every process 
     // Another machine announces a change, as its broadcast() does.
     await postgresPoolOf(anotherProcess())!.pool.query("select pg_notify('site_bus', $1)", [JSON.stringify({ topic: "test:changed", from: "elsewhere" })]);
     await expect.poll(() => heard, { timeout: 5000 }).toBe(1);
+  });
+});
+
+describe.runIf(testDatabaseKind === "postgres")("npm run db:copy: a SQLite site onto PostgreSQL", () => {
+  it("copies every table and file, counts match, numbering carries on; a second copy into it is refused", async () => {
+    const target = await freshApp();
+    // The SQLite site being moved: its own file in this test's data folder.
+    const source = openDatabase(path.join(env().dataDir, `moving-${Date.now()}.db`));
+    opened.push(source);
+    await migrateToLatest(source);
+    await runSeeds(source);
+    const portrait = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#2e7d4f" } }).png().toBuffer();
+    const order = await submitBadgeOrder(
+      source,
+      BadgeOrderSchema.parse({ tierKey: "t3", name: "Jane Wanjiru", email: "jane@example.org", paymentReference: "QC12345678" }),
+      portrait,
+    );
+    await subscribe(source, { email: "reader@example.org", source: "footer" });
+    const activityId = await recordActivity(source, { type: "test.moved", message: "before the move", actorIp: "10.0.0.1" });
+    fs.writeFileSync(path.join(env().dataDir, "session-secret"), "moved-session-secret-0123456789\n");
+
+    const report = await copySqliteToPostgres(source, target, env().dataDir);
+    expect(report.tables.find((t) => t.name === "badge_orders")).toEqual({ name: "badge_orders", rows: 1 });
+    expect(report.tables.find((t) => t.name === "subscribers")).toEqual({ name: "subscribers", rows: 1 });
+    expect(report.files).toBe(1);
+    expect(report.secrets).toContain("session-secret");
+
+    expect((await getBadgeOrder(target, order.id)).name).toBe("Jane Wanjiru");
+    expect((await getBlob(target, `badge-orders/${order.id}/portrait.png`))?.equals(portrait)).toBe(true);
+    expect((await target.selectFrom("outbox").select("kind").orderBy("id").execute()).map((m) => m.kind)).toEqual(["badge.received", "newsletter.welcome"]);
+    // A new row is numbered after the copied ones.
+    expect(await recordActivity(target, { type: "test.moved", message: "after the move", actorIp: "10.0.0.1" })).toBeGreaterThan(activityId);
+    resetSecretsForTests();
+    await startSharedState(target);
+    expect(getSessionSecret()).toBe("moved-session-secret-0123456789");
+
+    await expect(copySqliteToPostgres(source, target, env().dataDir)).rejects.toThrow(/already has 1 row\(s\) in badge_orders/);
   });
 });

@@ -29,7 +29,7 @@ export function siteEnv(port: number, dataDir: string, extra: Record<string, str
     RATE_LIMIT: "off",
     ...extra,
   };
-  for (const k of ["SMTP_URL", "DATABASE_PATH", "ORG_INBOX", "MAIL_FROM", "TRUST_PROXY"]) if (!(k in extra)) delete env[k];
+  for (const k of ["SMTP_URL", "DATABASE_PATH", "DATABASE_URL", "ORG_INBOX", "MAIL_FROM", "TRUST_PROXY"]) if (!(k in extra)) delete env[k];
   return env;
 }
 
