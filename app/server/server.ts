@@ -119,7 +119,14 @@ export async function startServer() {
     await sendResponse(req, res, response);
   };
 
+  /** Connections answered 'too many connections': Node still parses what they send, and it must not be served. */
+  const refused = new WeakSet<import("node:net").Socket>();
   const server = http.createServer((req, res) => {
+    if (refused.has(req.socket)) {
+      // Already told 503 'try again': an order sent on it must not be stored behind that answer.
+      req.socket.destroy();
+      return;
+    }
     try {
       for (const [k, v] of Object.entries(security)) res.setHeader(k, v);
       // The target is checked before anything reads it: "//x", "http://host/x", "*" and
@@ -155,6 +162,7 @@ export async function startServer() {
     server.on("connection", (socket) => {
       const address = (socket.remoteAddress ?? "unknown").replace(/^::ffff:/, "");
       if (!connections.admit(socket, address)) {
+        refused.add(socket);
         const text = "Too many connections from your address. Please try again in a moment.\n";
         socket.end(
           "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nContent-Type: text/plain; charset=utf-8\r\n" +

@@ -83,7 +83,7 @@ function tail(file, lines = 40) {
  * Starts the site and resolves once GET / answers (any HTTP status). When the process exits
  * before answering (for example a build racing another build of the same checkout), it tries
  * again, up to `attempts` times in all.
- * @param {{ label?: string, readyTimeoutMs?: number, quiet?: boolean, attempts?: number, inPlace?: boolean, nodeArgs?: string[] }} [opts]
+ * @param {{ label?: string, readyTimeoutMs?: number, quiet?: boolean, attempts?: number, inPlace?: boolean, nodeArgs?: string[], env?: Record<string, string> }} [opts]
  */
 export async function startSite({ attempts = 3, ...opts } = {}) {
   for (let i = 1; ; i++) {
@@ -125,7 +125,7 @@ function snapshotTree(label) {
   return dir;
 }
 
-async function startOnce({ label = "bench", readyTimeoutMs = 300_000, quiet = false, inPlace = false, nodeArgs = [] } = {}) {
+async function startOnce({ label = "bench", readyTimeoutMs = 300_000, quiet = false, inPlace = false, nodeArgs = [], env: extraEnv = {} } = {}) {
   installHandlers();
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
@@ -145,7 +145,7 @@ async function startOnce({ label = "bench", readyTimeoutMs = 300_000, quiet = fa
 
   const env = { ...process.env };
   // Nothing from the caller's shell may point the private site at real mail or a real database.
-  for (const k of ["SMTP_URL", "DATABASE_PATH", "TRUST_PROXY", "HOST", "PORT", "PUBLIC_URL", "DATA_DIR"]) {
+  for (const k of ["SMTP_URL", "DATABASE_PATH", "DATABASE_URL", "WORKERS", "TRUST_PROXY", "HOST", "PORT", "PUBLIC_URL", "DATA_DIR"]) {
     delete env[k];
   }
   Object.assign(env, {
@@ -157,6 +157,8 @@ async function startOnce({ label = "bench", readyTimeoutMs = 300_000, quiet = fa
     RATE_LIMIT: "off",
     ADMIN_KEY: adminKey,
     MPESA_CALLBACK_SECRET: MPESA_SECRET,
+    // What a caller sets on purpose (the PostgreSQL bench: DATABASE_URL, WORKERS).
+    ...extraEnv,
   });
 
   const tree = inPlace ? null : snapshotTree(label);

@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { expect, test } from "../support/e2e-fixtures";
 import { ADMIN_KEY, ROOT, TMP_DIR } from "../support/e2e-env";
-import { byStatus, orderBurst } from "../support/order-burst";
+import { byStatus, orderBurst, refusedAsBusy } from "../support/order-burst";
 import { freePort, servingPids, siteEnv, startSiteProcess } from "../support/site-process";
 
 // No browser: a second site process of our own, killed the instant it answers.
@@ -202,6 +202,8 @@ test("WORKERS=2: 400 orders at once across both processes (some sharing codes), 
       for (const a of acknowledged) expect(stored.get(a.id!), a.id).toBe(a.code);
       // One order per code, whichever process took it; a second use of a code was refused.
       expect(new Set(rows.map((r) => r.code)).size).toBe(rows.length);
+      // Told 503 'busy, try again': not stored behind that answer (a retry would find its code used).
+      for (const code of refusedAsBusy(answers)) expect(rows.some((r) => r.code === code), code).toBe(false);
       const refusedTwice = answers.filter((a) => a.status === 409).map((a) => a.code);
       for (const code of refusedTwice) expect(rows.filter((r) => r.code === code)).toHaveLength(1);
       // Nothing else: an answer is an order, a refused second use, 'busy, retry' (503 with

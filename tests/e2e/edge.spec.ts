@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { expect, test } from "../support/e2e-fixtures";
 import { ADMIN_KEY } from "../support/e2e-env";
 import { rawGet, rawRequest } from "../support/raw-http";
@@ -192,6 +193,22 @@ test(`one address may hold ${CONNECTIONS_PER_ADDRESS} connections; the next is t
     const over = await rawGet(site.port, "/");
     expect(over.status).toBe(503);
     expect(over.head).toMatch(/Retry-After: 5/i);
+    // What a refused connection sends anyway is not acted on: told 'try again', nothing is
+    // stored (a retried order would otherwise find its own code 'already used').
+    const email = `refused-${Date.now().toString(36)}@example.com`;
+    const body = JSON.stringify({ email });
+    const posted = await rawRequest(
+      site.port,
+      `POST /api/subscribe.php HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    expect(posted.status).toBe(503);
+    await new Promise((r) => setTimeout(r, 500));
+    const db = new Database(path.join(site.dataDir, "site.db"), { readonly: true });
+    try {
+      expect(db.prepare("select count(*) as n from subscribers where email = ?").get(email)).toEqual({ n: 0 });
+    } finally {
+      db.close();
+    }
   } finally {
     for (const s of open) s.destroy();
   }

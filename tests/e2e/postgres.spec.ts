@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { expect, test } from "../support/e2e-fixtures";
-import { byStatus, orderBurst } from "../support/order-burst";
+import { byStatus, orderBurst, refusedAsBusy } from "../support/order-burst";
 import { startTestPostgres } from "../support/postgres.mjs";
 import { servingPids, startSiteProcess, type SiteProcess } from "../support/site-process";
 
@@ -67,6 +67,8 @@ test("two servers on one PostgreSQL database: 400 orders split across both (some
     for (const x of acknowledged) expect(stored.get(x.id!), x.id).toBe(x.code);
     // One order per code, whichever server took it; the second use of a code was refused.
     expect(new Set(rows.map((r) => r.code)).size).toBe(rows.length);
+    // Told 503 'busy, try again': not stored behind that answer (a retry would find its code used).
+    for (const code of refusedAsBusy(answers)) expect(rows.some((r) => r.code === code), code).toBe(false);
     for (const x of answers.filter((y) => y.status === 409)) expect(rows.filter((r) => r.code === x.code)).toHaveLength(1);
     expect(Object.keys(statuses).filter((s) => !["0", "200", "409", "503"].includes(s))).toEqual([]);
 

@@ -3,7 +3,7 @@
  * are sent twice (one of each pair must be refused), request i going to origins[i % n].
  * `onAnswer(n)` is called with the number of answers so far (a test kills a process at 100).
  */
-export type BurstAnswer = { code: string; status: number; id: string | undefined };
+export type BurstAnswer = { code: string; status: number; id: string | undefined; sentTwice: boolean };
 
 export async function orderBurst(origins: string[], prefix: string, onAnswer: (answered: number) => void): Promise<BurstAnswer[]> {
   const codes = Array.from({ length: 360 }, (_, i) => `${prefix}${String(i).padStart(8, "0")}`);
@@ -22,9 +22,9 @@ export async function orderBurst(origins: string[], prefix: string, onAnswer: (a
         });
         const body = (await res.json().catch(() => ({}))) as { ok?: boolean; id?: string };
         onAnswer(++answered);
-        return { code: paymentReference, status: res.status, id: body.ok ? body.id : undefined };
+        return { code: paymentReference, status: res.status, id: body.ok ? body.id : undefined, sentTwice: i % 360 < 40 };
       } catch {
-        return { code: paymentReference, status: 0, id: undefined };
+        return { code: paymentReference, status: 0, id: undefined, sentTwice: i % 360 < 40 };
       }
     }),
   );
@@ -36,3 +36,6 @@ export function byStatus(answers: BurstAnswer[]) {
   for (const a of answers) statuses[a.status] = (statuses[a.status] ?? 0) + 1;
   return statuses;
 }
+
+/** Codes sent once and answered 503 'busy, try again': none of them may have been stored. */
+export const refusedAsBusy = (answers: BurstAnswer[]) => answers.filter((a) => a.status === 503 && !a.sentTwice).map((a) => a.code);

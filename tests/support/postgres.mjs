@@ -35,10 +35,10 @@ function freePort() {
 
 /**
  * Starts a cluster and returns { url, stop }, or undefined (with the reason) when PostgreSQL
- * is not installed. fsync is off: a test cluster is thrown away, and the tests measure
- * correctness, not the disk.
+ * is not installed. fsync is off unless `durable` (the bench): a test cluster is thrown away,
+ * and the tests measure correctness, not the disk.
  */
-export async function startTestPostgres() {
+export async function startTestPostgres({ durable = false } = {}) {
   if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL, stop() {}, started: false };
   const bin = findPostgresBin();
   if (!bin) return { reason: "PostgreSQL is not installed here (no initdb; Debian: apt-get install postgresql)" };
@@ -56,7 +56,8 @@ export async function startTestPostgres() {
     run("initdb", ["-D", dataDir, "--no-locale", "-E", "UTF8", "-A", "trust", "-U", "site"]);
     run("pg_ctl", [
       "-D", dataDir, "-l", path.join(base, "log"), "-w", "-o",
-      `-p ${port} -k ${base} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400`,
+      `-p ${port} -k ${base} -c listen_addresses=127.0.0.1 -c max_connections=400` +
+        (durable ? "" : " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"),
       "start",
     ]);
   } catch (e) {
