@@ -23,6 +23,7 @@ import * as staffSessions from "../../db/migrations/2026-11-21-06-staff-sessions
 import * as orderNotes from "../../db/migrations/2026-11-25-07-order-notes";
 import * as receivedPayments from "../../db/migrations/2026-11-25-08-received-payments";
 import * as sharedState from "../../db/migrations/2026-11-25-09-shared-state";
+import * as notifyJobs from "../../db/migrations/2026-11-25-10-notify-jobs";
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import { ensurePrivateDir } from "./files.server";
 export { isPostgres } from "./dialect.server";
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-25-07-order-notes": orderNotes,
   "2026-11-25-08-received-payments": receivedPayments,
   "2026-11-25-09-shared-state": sharedState,
+  "2026-11-25-10-notify-jobs": notifyJobs,
 };
 
 export interface SubscribersTable {
@@ -324,6 +326,11 @@ export interface BlogNotificationsTable {
   recipients: number;
   queued: number;
   created_at: string;
+  /** The run queues mail to active subscribers with a greater id, a batch per transaction. */
+  after_subscriber_id: Generated<number>;
+  /** While a process works on the run: until when (another takes over after). */
+  claimed_until: string | null;
+  done_at: string | null;
 }
 
 /** PostgreSQL only (see db/migrations/2026-11-25-09-shared-state.ts). */

@@ -9,6 +9,7 @@ import * as build from "virtual:react-router/server-build";
 import { flushAnalytics } from "~/features/analytics/analytics.server";
 import { startAnalyticsRollup, stopAnalyticsRollup } from "~/features/analytics/rollup.server";
 import { startAutoApprove, stopAutoApprove } from "~/features/mpesa/auto-approve.server";
+import { startNotifyWorker, stopNotifyWorker } from "~/features/blog/blog.server";
 import { listBackups, restoreBackup, startBackups, stopBackups, takeBackup } from "~/lib/backup.server";
 import { closeDb, getDb, isPostgresUrl, openDatabase } from "~/lib/db.server";
 import { copySqliteToPostgres } from "~/lib/copy-database.server";
@@ -79,6 +80,8 @@ export async function startServer() {
   tightenDataDir(config.dataDir, [`${config.databasePath}-wal`, `${config.databasePath}-shm`]);
   announceAdminKey();
   await startMailWorker();
+  // Blog notify runs left unfinished (a crash, or another process that stopped) are finished.
+  void startNotifyWorker();
 
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
   const statics = sirv(clientDir, {
@@ -213,6 +216,7 @@ export async function startServer() {
     await stopBackups();
     await Promise.race([drainOutbox(), new Promise((r) => setTimeout(r, 5000))]);
     stopMailWorker();
+    await stopNotifyWorker();
     await stopSharedState();
     await closeDb();
     process.exit(code);

@@ -4,6 +4,7 @@ import path from "node:path";
 import pg from "pg";
 import { flushWrongKeys, resetWrongKeysForTests } from "~/features/admin/wrong-keys.server";
 import { flushAnalytics } from "~/features/analytics/analytics.server";
+import { stopNotifyWorker } from "~/features/blog/blog.server";
 import { resetAdminForTests } from "~/lib/admin.server";
 import { closeDb, getDb, migrateToLatest, openDatabase, type Db } from "~/lib/db.server";
 import { drainOutbox, stopMailWorker } from "~/lib/email.server";
@@ -139,6 +140,7 @@ export async function resetApp() {
   if (active) await flushWrongKeys();
   resetWrongKeysForTests();
   stopMailWorker();
+  await stopNotifyWorker();
   await closeDb();
   current = undefined;
   for (const [k, v] of saved) {

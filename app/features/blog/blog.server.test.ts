@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Db } from "~/lib/db.server";
-import { drainOutbox } from "~/lib/email.server";
+import { nowIso, type Db } from "~/lib/db.server";
+import { drainOutbox, enqueueMail } from "~/lib/email.server";
 import { DomainError } from "~/lib/domain-error";
 import { httpErrorOf, type HttpError } from "~/lib/http.server";
 import { freshApp } from "../../../tests/support/reset";
@@ -17,6 +17,8 @@ import {
   listPosts,
   notificationStatus,
   notifyNewBlog,
+  startNotifyWorker,
+  stopNotifyWorker,
   pollCounts,
   reactionCounts,
   savePosts,
@@ -303,6 +305,48 @@ describe("notifyNewBlog", () => {
     expect(await notificationStatus(db, run.id)).toMatchObject({ id: run.id, slug: "friday-night", recipients: 450, queued: 450 });
     const queued = await db.selectFrom("outbox").select((eb) => eb.fn.countAll<number>().as("n")).where("kind", "=", `blog.notify.${run.id}`).executeTakeFirstOrThrow();
     expect(Number(queued.n)).toBe(450);
+  });
+
+  const queuedTo = async (id: number) =>
+    (await db.selectFrom("outbox").select("to_address").where("kind", "=", `blog.notify.${id}`).execute()).map((r) => r.to_address);
+
+  it("a run cut off by a crash after its first batch is finished by the next pass (here or another process), no one queued twice", async () => {
+    const readers = Array.from({ length: 450 }, (_, i) => `reader${i}@example.org`);
+    await addSubscribers(readers);
+    // What a process that died after one batch leaves: the run, its progress, its first 200
+    // messages, and a lease that has run out.
+    const firstBatch = await db.selectFrom("subscribers").select(["id", "email"]).orderBy("id").limit(200).execute();
+    const { id } = await db
+      .insertInto("blog_notifications")
+      .values({ slug: "friday-night", recipients: 450, queued: 200, created_at: "2026-11-25T08:00:00.000Z", after_subscriber_id: firstBatch.at(-1)!.id, claimed_until: "2026-11-25T08:02:00.000Z" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    for (const s of firstBatch) await enqueueMail(db, { kind: `blog.notify.${id}`, to: s.email, subject: "s", text: "t" });
+
+    await startNotifyWorker(60_000);
+    await stopNotifyWorker();
+    const to = await queuedTo(id);
+    expect(to).toHaveLength(450);
+    expect(new Set(to).size).toBe(450);
+    expect(await db.selectFrom("blog_notifications").select(["queued", "claimed_until"]).where("id", "=", id).executeTakeFirstOrThrow()).toEqual({ queued: 450, claimed_until: null });
+    expect(await notificationStatus(db, id)).toMatchObject({ recipients: 450, queued: 450 });
+  });
+
+  it("a run another process is working on (its lease still runs) is left to it until the lease ends", async () => {
+    await addSubscribers(["amina@example.org", "brian@example.org"]);
+    const { id } = await db
+      .insertInto("blog_notifications")
+      .values({ slug: "friday-night", recipients: 2, queued: 0, created_at: nowIso(), claimed_until: new Date(Date.now() + 60_000).toISOString() })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await startNotifyWorker(60_000);
+    await stopNotifyWorker();
+    expect(await queuedTo(id)).toEqual([]);
+    // That process died: once its lease is over, the next pass takes the run.
+    await db.updateTable("blog_notifications").set({ claimed_until: new Date(Date.now() - 1000).toISOString() }).where("id", "=", id).execute();
+    await startNotifyWorker(60_000);
+    await stopNotifyWorker();
+    expect((await queuedTo(id)).sort()).toEqual(["amina@example.org", "brian@example.org"]);
   });
 
   it("every active subscriber (not unsubscribed ones) receives the post with their own unsubscribe link", async () => {

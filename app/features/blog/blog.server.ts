@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { BlogPostsTable, Db } from "~/lib/db.server";
-import { nowIso } from "~/lib/db.server";
+import { getDb, nowIso } from "~/lib/db.server";
+import { singleFlight } from "~/lib/single-flight";
 import { enqueueMail, kickMailWorker } from "~/lib/email.server";
 import { DomainError } from "~/lib/domain-error";
 import { absoluteUrl } from "~/lib/http.server";
@@ -249,9 +250,15 @@ export async function allPolls(db: Db) {
 
 const NOTIFY_BATCH = 200;
 
+/** How long a process may go without progress on a run before another takes it over. */
+const NOTIFY_LEASE_MS = 2 * 60_000;
+
 /**
  * Tells every active subscriber about a post. The answer comes at once with the number of
- * recipients; the messages are queued in batches in the background and sent by the outbox.
+ * recipients; the run is a row any server process can claim (this one starts at once), and its
+ * messages are queued a batch per transaction, the run's progress moved in the same
+ * transaction, so a run cut off by a crash is finished by the next pass, here or in another
+ * process, with no subscriber queued twice. `done` settles when this process's pass ends.
  */
 export async function notifyNewBlog(db: Db, slug: string) {
   const post = await getPost(db, slug);
@@ -266,40 +273,105 @@ export async function notifyNewBlog(db: Db, slug: string) {
     .values({ slug, recipients: Number(n), queued: 0, created_at: nowIso() })
     .returning("id")
     .executeTakeFirstOrThrow();
-  const done = queueNotification(db, row.id, post).catch((e) => console.error("[blog] notify failed", e));
-  return { id: row.id, recipients: Number(n), done };
+  return { id: row.id, recipients: Number(n), done: notifyWorker.kick() };
 }
 
-async function queueNotification(db: Db, notificationId: number, post: BlogPost) {
-  const postUrl = absoluteUrl(`/blogs/${post.slug}`);
-  let after = 0;
+const notifyWorker = singleFlight("blog notify", async () => {
+  const db = await getDb();
+  for (let run = await claimNotifyRun(db); run; run = await claimNotifyRun(db)) await finishNotifyRun(db, run);
+});
+
+/** Runs unfinished notify runs (after a crash, or another process's) now and every `pollMs`. */
+export function startNotifyWorker(pollMs = 60_000) {
+  notifyTimer ??= setInterval(() => void notifyWorker.kick(), pollMs);
+  notifyTimer.unref();
+  return notifyWorker.kick();
+}
+
+export async function stopNotifyWorker() {
+  if (notifyTimer) clearInterval(notifyTimer);
+  notifyTimer = undefined;
+  await notifyWorker.idle();
+}
+
+let notifyTimer: NodeJS.Timeout | undefined;
+
+type ClaimedRun = { id: number; slug: string; lease: string };
+
+/** Takes the oldest unfinished run nobody holds (or whose holder stopped renewing its lease). */
+async function claimNotifyRun(db: Db): Promise<ClaimedRun | undefined> {
   for (;;) {
-    const batch = await db
-      .selectFrom("subscribers")
-      .select(["id", "email", "token"])
-      .where("status", "=", "active")
-      .where("id", ">", after)
+    const now = nowIso();
+    const open = await db
+      .selectFrom("blog_notifications")
+      .select(["id", "slug", "claimed_until"])
+      .where("done_at", "is", null)
+      .where((eb) => eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<", now)]))
       .orderBy("id")
-      .limit(NOTIFY_BATCH)
-      .execute();
-    if (batch.length === 0) break;
-    await db.transaction().execute(async (trx) => {
+      .limit(1)
+      .executeTakeFirst();
+    if (!open) return undefined;
+    const lease = new Date(Date.now() + NOTIFY_LEASE_MS).toISOString();
+    const taken = await db
+      .updateTable("blog_notifications")
+      .set({ claimed_until: lease })
+      .where("id", "=", open.id)
+      .where((eb) => (open.claimed_until === null ? eb("claimed_until", "is", null) : eb("claimed_until", "=", open.claimed_until)))
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) === 1) return { id: open.id, slug: open.slug, lease };
+  }
+}
+
+async function finishNotifyRun(db: Db, run: ClaimedRun) {
+  const post = await getPost(db, run.slug);
+  let lease = run.lease;
+  for (;;) {
+    const next = new Date(Date.now() + NOTIFY_LEASE_MS).toISOString();
+    const more = await db.transaction().execute(async (trx) => {
+      // Still ours? Moving the lease on is the check: a run taken over is left to its new holder.
+      const state = await trx
+        .updateTable("blog_notifications")
+        .set({ claimed_until: next })
+        .where("id", "=", run.id)
+        .where("claimed_until", "=", lease)
+        .where("done_at", "is", null)
+        .returning("after_subscriber_id")
+        .executeTakeFirst();
+      if (!state) return false;
+      const batch = post
+        ? await trx
+            .selectFrom("subscribers")
+            .select(["id", "email", "token"])
+            .where("status", "=", "active")
+            .where("id", ">", state.after_subscriber_id)
+            .orderBy("id")
+            .limit(NOTIFY_BATCH)
+            .execute()
+        : [];
+      if (batch.length === 0) {
+        // Everyone is queued (or the post was removed meanwhile): the run is done.
+        await trx.updateTable("blog_notifications").set({ done_at: nowIso(), claimed_until: null }).where("id", "=", run.id).execute();
+        return false;
+      }
+      const postUrl = absoluteUrl(`/blogs/${post!.slug}`);
       for (const s of batch) {
         const link = unsubscribeUrl(s.token);
         await enqueueMail(trx, {
-          kind: `blog.notify.${notificationId}`,
+          kind: `blog.notify.${run.id}`,
           to: s.email,
-          ...newPostEmail(post, postUrl, link),
+          ...newPostEmail(post!, postUrl, link),
           headers: { "List-Unsubscribe": `<${link}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
         });
       }
       await trx
         .updateTable("blog_notifications")
-        .set((eb) => ({ queued: eb("queued", "+", batch.length) }))
-        .where("id", "=", notificationId)
+        .set((eb) => ({ queued: eb("queued", "+", batch.length), after_subscriber_id: batch[batch.length - 1]!.id }))
+        .where("id", "=", run.id)
         .execute();
+      return true;
     });
-    after = batch[batch.length - 1]!.id;
+    if (!more) return;
+    lease = next;
     void kickMailWorker();
     await new Promise((r) => setImmediate(r));
   }
