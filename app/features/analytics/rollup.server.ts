@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "~/lib/db.server";
-import { greatest, notIndexed, refHost } from "~/lib/dialect.server";
+import { greatest, lockedForUpdate, notIndexed, refHost } from "~/lib/dialect.server";
 import { env } from "~/lib/env.server";
 
 /**
@@ -36,11 +36,17 @@ export const countWhen = (condition: ReturnType<typeof sql>) => sql<number>`sum(
 
 export type RollupState = { summarizedId: number; rolledBefore: string; rollingDay: string | null };
 
-export async function readRollupState(db: Db): Promise<RollupState> {
+/**
+ * The roll-up's progress. `forUpdate` (inside a transaction that moves it) locks the row until
+ * the transaction ends: two processes rolling up at once then take turns, and the second reads
+ * where the first left off instead of counting the same batch again.
+ */
+export async function readRollupState(db: Db, { forUpdate = false } = {}): Promise<RollupState> {
   const row = await db
     .selectFrom("analytics_rollup_state")
     .select(["summarized_id", "rolled_before", "rolling_day"])
     .where("id", "=", 1)
+    .$call((q) => (forUpdate ? q.$call(lockedForUpdate(db)) : q))
     .executeTakeFirst();
   return {
     summarizedId: row?.summarized_id ?? 0,
@@ -65,7 +71,7 @@ export const DELETE_BATCH = 5_000;
 /** Adds the next batch of raw events to the summaries; returns how many it read (0: caught up). */
 export async function summarizeBatch(db: Db, batch = SUMMARY_BATCH): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const { summarizedId: from } = await readRollupState(trx);
+    const { summarizedId: from } = await readRollupState(trx, { forUpdate: true });
     const edge = await sql<{ upTo: number | null; n: number }>`
       select max(id) as "upTo", count(*) as n
       from (select id from analytics_events where id > ${from} order by id limit ${batch}) as batch`.execute(trx);
@@ -112,10 +118,15 @@ export function rollBoundary(now: number, retentionDays: number): string {
 type Control = { stopped?: () => boolean };
 const pause = () => new Promise<void>((r) => setImmediate(r));
 
-/** Step 1 of rolling up `day`: its distinct clients per type and name, stored with the day's counts. */
-async function countDayUniques(db: Db, day: string) {
-  await db.transaction().execute(async (trx) => {
-    const { summarizedId } = await readRollupState(trx);
+/**
+ * Step 1 of rolling up `day`: its distinct clients per type and name, stored with the day's
+ * counts. False when another process is rolling it up or has (counting again from the raw
+ * events it is deleting would lose clients): this run then stops.
+ */
+async function countDayUniques(db: Db, day: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const { summarizedId, rollingDay, rolledBefore } = await readRollupState(trx, { forUpdate: true });
+    if (rollingDay !== null || day < rolledBefore) return false;
     await sql`
       insert into analytics_daily (type, day, name, last_seen, uniques)
       select type, cast(${day} as text), name, max(ts), count(distinct nullif(cid, ''))
@@ -125,6 +136,7 @@ async function countDayUniques(db: Db, day: string) {
       group by type, name
       on conflict (type, day, name) do update set uniques = excluded.uniques`.execute(trx);
     await trx.updateTable("analytics_rollup_state").set({ rolling_day: day }).where("id", "=", 1).execute();
+    return true;
   });
 }
 
@@ -192,7 +204,7 @@ export async function runAnalyticsRollup(
   let day = await oldestRawDay(db, state.rolledBefore ? dayStartIso(state.rolledBefore) : "");
   while (day && day < boundary) {
     if (opts.stopped?.()) return result;
-    await countDayUniques(db, day);
+    if (!(await countDayUniques(db, day))) return result;
     result.deleted += await deleteRawBefore(db, addDays(day, 1), opts, dayStartIso(day));
     if (opts.stopped?.()) return result;
     await finishDay(db, day);
@@ -210,7 +222,7 @@ export async function runAnalyticsRollup(
 
 async function finishDay(db: Db, day: string) {
   await db.transaction().execute(async (trx) => {
-    const { rolledBefore } = await readRollupState(trx);
+    const { rolledBefore } = await readRollupState(trx, { forUpdate: true });
     const next = addDays(day, 1);
     await trx
       .updateTable("analytics_rollup_state")
