@@ -14,7 +14,7 @@ import { writePrivateFile } from "./files.server";
  * own backup holds them. Keys are built by the site from checked ids and fixed names, and are
  * checked again here: never a path from a client.
  */
-const KEY = /^[a-z-]+(\/[A-Za-z0-9_-][A-Za-z0-9_.-]{0,80})+$/;
+const KEY = /^[a-z-]+(\/[A-Za-z0-9_-][A-Za-z0-9_.-]{0,80})*$/;
 
 function checkedKey(key: string) {
   if (!KEY.test(key) || key.split("/").some((part) => part === "." || part === "..")) throw new Error(`not a stored-file key: ${key}`);
@@ -52,4 +52,24 @@ export async function hasBlob(db: Db, key: string): Promise<boolean> {
 export async function deleteBlobs(db: Db, prefix: string) {
   if (!isPostgres(db)) return fs.rm(fileOf(prefix), { recursive: true, force: true });
   await db.deleteFrom("stored_files").where("key", "like", `${checkedKey(prefix).replace(/[\\%_]/g, (c) => `\\${c}`)}/%`).execute();
+}
+
+/** The names of the files directly under the folder-like `prefix` ('team-badges' → 'b1-….png', …). */
+export async function listBlobs(db: Db, prefix: string): Promise<string[]> {
+  if (!isPostgres(db)) {
+    const entries = await fs.readdir(fileOf(prefix), { withFileTypes: true }).catch(() => []);
+    return entries.filter((e) => e.isFile()).map((e) => e.name).sort();
+  }
+  const like = `${checkedKey(prefix).replace(/[\\%_]/g, (c) => `\\${c}`)}/%`;
+  const rows = await db.selectFrom("stored_files").select("key").where("key", "like", like).execute();
+  return rows
+    .map((r) => r.key.slice(prefix.length + 1))
+    .filter((rest) => !rest.includes("/"))
+    .sort();
+}
+
+/** Removes one stored file (nothing when there is none). */
+export async function deleteBlob(db: Db, key: string) {
+  if (!isPostgres(db)) return fs.rm(fileOf(key), { force: true });
+  await db.deleteFrom("stored_files").where("key", "=", checkedKey(key)).execute();
 }

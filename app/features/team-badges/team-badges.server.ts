@@ -1,13 +1,9 @@
 import crypto from "node:crypto";
-import fs from "node:fs/promises";
-import path from "node:path";
 import sharp from "sharp";
 import { logAction } from "~/features/activity/activity.server";
 import type { Actor } from "~/lib/actor";
 import type { Db, TeamBadgesTable } from "~/lib/db.server";
-import { env } from "~/lib/env.server";
-import { getBlob, putBlob } from "~/lib/blob-store.server";
-import { writePrivateFile } from "~/lib/files.server";
+import { deleteBlob, getBlob, listBlobs, putBlob } from "~/lib/blob-store.server";
 import { whatsAppShareUrl } from "~/lib/share";
 import { renderShareNotFound, renderSharePage } from "~/lib/share-page.server";
 import { DomainError } from "~/lib/domain-error";
@@ -96,7 +92,8 @@ const RENDER_VERSION = 1;
 /** Card and dialog sizes; the full 1080px image is what downloads and share cards use. */
 export const IMAGE_WIDTHS = [256, 512] as const;
 
-const imageDir = () => path.join(env().dataDir, "team-badges");
+/** Drawn images are stored files under team-badges/ (every process serves the same bytes). */
+const IMAGE_FOLDER = "team-badges";
 const inFlight = new Map<string, Promise<Buffer>>();
 
 /** A hash of everything the picture shows: a staff edit gives a new file and a new ETag. */
@@ -123,8 +120,8 @@ async function renderFull(badge: TeamBadge): Promise<Buffer> {
 
 
 /** Earlier renders of this badge (other hashes or sizes than `keep`) are removed. */
-async function pruneImages(id: string, keep: string) {
-  const names = await fs.readdir(imageDir()).catch(() => [] as string[]);
+async function pruneImages(db: Db, id: string, keep: string) {
+  const names = await listBlobs(db, IMAGE_FOLDER);
   // Ids are [a-z0-9_-] only, so the id needs no escaping; the hash part keeps 'b1' from matching 'b1-x'.
   const ours = new RegExp(`^${id}-([0-9a-f]{16})(?:-w\\d+)?\\.png$`);
   await Promise.all(
@@ -133,30 +130,27 @@ async function pruneImages(id: string, keep: string) {
         const hash = ours.exec(n)?.[1];
         return hash !== undefined && hash !== keep;
       })
-      .map((n) => fs.rm(path.join(imageDir(), n), { force: true })),
+      .map((n) => deleteBlob(db, `${IMAGE_FOLDER}/${n}`)),
   );
 }
 
-async function cachedImage(badge: TeamBadge, hash: string, width: number | null): Promise<Buffer> {
+async function cachedImage(db: Db, badge: TeamBadge, hash: string, width: number | null): Promise<Buffer> {
   const name = width ? `${badge.id}-${hash}-w${width}.png` : `${badge.id}-${hash}.png`;
-  const file = path.join(imageDir(), name);
-  try {
-    return await fs.readFile(file);
-  } catch {
-    // Not drawn yet.
-  }
+  const key = `${IMAGE_FOLDER}/${name}`;
+  const stored = await getBlob(db, key);
+  if (stored) return stored;
   let pending = inFlight.get(name);
   if (!pending) {
     pending = (async () => {
       let bytes: Buffer;
       if (width) {
-        const full = await cachedImage(badge, hash, null);
+        const full = await cachedImage(db, badge, hash, null);
         bytes = await sharp(full).resize(width, width).png({ compressionLevel: 9, palette: true }).toBuffer();
       } else {
         bytes = await renderFull(badge);
-        await pruneImages(badge.id, hash);
+        await pruneImages(db, badge.id, hash);
       }
-      await writePrivateFile(file, bytes);
+      await putBlob(db, key, bytes);
       return bytes;
     })().finally(() => inFlight.delete(name));
     inFlight.set(name, pending);
@@ -180,7 +174,7 @@ export async function teamBadgeImage(
   return {
     badge,
     etag: `"${hash}${width ? `-w${width}` : ""}"`,
-    bytes: () => cachedImage(badge, hash, width),
+    bytes: () => cachedImage(db, badge, hash, width),
   };
 }
 
