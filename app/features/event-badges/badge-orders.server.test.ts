@@ -2,7 +2,8 @@ import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { listActivity } from "~/features/activity/activity.server";
 import { staff, system } from "~/lib/actor";
-import type { Db } from "~/lib/db.server";
+import { openDatabase, type Db } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
 import { drainOutbox, MAX_ATTEMPTS } from "~/lib/email.server";
 import { DomainError } from "~/lib/domain-error";
 import { httpErrorOf } from "~/lib/http.server";
@@ -432,6 +433,32 @@ describe("status rules", () => {
   it("only approved orders can have the kit resent", async () => {
     const { id } = await submit(db);
     expect(await httpError(() => resendBadgeKit(db, id, STAFF))).toEqual({ status: 409, message: "Only approved orders can be resent." });
+  });
+
+  it("a resend racing a rejection by another staff member (another process) never sends a kit after the rejection", async () => {
+    // On PostgreSQL the other staff member works through a second pool, as on another machine.
+    const url = env().databaseUrl;
+    const other = url ? openDatabase(url, { poolSize: 2 }) : db;
+    try {
+      for (let round = 0; round < 12; round++) {
+        const { id } = await submit(db);
+        await withAssets(db, id);
+        await setBadgeOrderStatus(db, id, "approved", STAFF);
+        // The rejection starts first or second by turns, so each reaches the other mid-way.
+        const reject = () => setBadgeOrderStatus(other, id, "rejected", STAFF, { note: "Paid twice" });
+        const resend = () => resendBadgeKit(db, id, STAFF);
+        const [resent] = round % 2 ? await Promise.allSettled([resend(), reject()]) : await Promise.allSettled([reject(), resend()]).then(([a, b]) => [b, a] as const);
+        const mails = await db.selectFrom("outbox").select(["id", "kind"]).where("to_address", "=", "jane@example.org").orderBy("id").execute();
+        const kinds = mails.slice(-3).map((m) => m.kind);
+        // Either the resend came first (a second kit, then the rejection) or it saw the rejection (409).
+        if (resent.status === "fulfilled") expect(kinds).toEqual(["badge.kit", "badge.kit", "badge.rejected"]);
+        else expect(kinds.slice(-2)).toEqual(["badge.kit", "badge.rejected"]);
+        expect((await rowOf(db, id)).status).toBe("rejected");
+        await db.deleteFrom("outbox").execute();
+      }
+    } finally {
+      if (other !== db) await other.destroy();
+    }
   });
 });
 
