@@ -7,6 +7,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
 import { capturePageView } from "~/server/page-views.server";
+import { prefersLite } from "~/lib/data-saver";
 import { cachedPage, cacheSecondsFor, storePage } from "~/lib/page-cache.server";
 import { contentSecurityPolicy, routeCspSources } from "~/lib/security-headers.server";
 
@@ -26,6 +27,8 @@ export default function handleRequest(
   // Pages may carry a visitor's bag, session or form result: never stored by shared caches.
   // A route may ask for stricter (the staff layout's no-store).
   if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-cache");
+  // Every page differs with Lite mode (app/lib/data-saver.ts), chosen by either header.
+  responseHeaders.append("Vary", "Save-Data, Cookie");
   capturePageView(request, responseStatusCode, responseHeaders, routerContext);
 
   if (request.method.toUpperCase() === "HEAD") {
@@ -86,7 +89,8 @@ async function renderCached(
 ) {
   headers.set("Content-Type", "text/html; charset=utf-8");
   const url = new URL(request.url);
-  const key = url.pathname + url.search;
+  // Lite pages (no scripts) and full pages are different bytes for the same address.
+  const key = `${prefersLite(request.headers) ? "lite:" : ""}${url.pathname}${url.search}`;
   const hit = cachedPage(key, nonce);
   if (hit !== undefined) return new Response(hit, { status: 200, headers });
   const html = await new Promise<string>((resolve, reject) => {

@@ -11,7 +11,9 @@ import {
 import type { Route } from "./+types/root";
 import { SiteFooter } from "./components/layout/site-footer";
 import { SiteHeader } from "./components/layout/site-header";
+import { useLite } from "./components/layout/use-lite";
 import { PageViewBeacon } from "./components/layout/page-view-beacon";
+import { prefersLite } from "./lib/data-saver";
 import { env } from "./lib/env.server";
 import { site } from "./lib/site";
 import stylesUrl from "./styles/site.css?url";
@@ -23,14 +25,15 @@ export const links: LinksFunction = () => [
   { rel: "apple-touch-icon", href: "/brand/apple-touch-icon.png" },
 ];
 
-export function loader() {
-  return { publicUrl: env().publicUrl };
+export function loader({ request }: Route.LoaderArgs) {
+  return { publicUrl: env().publicUrl, lite: prefersLite(request.headers) };
 }
 
-// Nothing in the root loader changes after start-up.
+// Nothing in the root loader changes after start-up; Lite mode changes with a full page load.
 export const shouldRevalidate = () => false;
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  const lite = useLite();
   return (
     <html lang="en">
       <head>
@@ -45,8 +48,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           Skip to content
         </a>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        {lite ? null : <ScrollRestoration />}
+        {lite ? null : <Scripts />}
       </body>
     </html>
   );

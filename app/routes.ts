@@ -7,6 +7,7 @@ export default [
   route("join", "routes/site/join.tsx"),
   route("join/thanks", "routes/site/join-thanks.tsx"),
   route("privacy", "routes/site/privacy.tsx"),
+  route("lite", "routes/site/lite.ts"),
   route("vespers", "routes/site/vespers.tsx"),
   route("ministry", "routes/site/ministry.tsx"),
   route("newsletter", "routes/site/newsletter.tsx"),

@@ -1,6 +1,8 @@
 import { Link, useLocation } from "react-router";
 import { NewsletterForm } from "~/features/newsletter/components/newsletter-form";
+import { liteToggleHref } from "~/lib/data-saver";
 import { site } from "~/lib/site";
+import { useLite } from "./use-lite";
 
 const links = [
   { to: "/", label: "Home" },
@@ -16,7 +18,8 @@ const links = [
 ];
 
 export function SiteFooter() {
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
+  const lite = useLite();
   return (
     <footer className="site-footer" id="newsletter">
       <div className="container footer-grid">
@@ -42,6 +45,21 @@ export function SiteFooter() {
           </p>
           <p>{site.city}, Kenya</p>
           <p className="small">100% volunteer-led. © {new Date().getFullYear()} {site.name}</p>
+          {/* A plain link (a full page load): the mode decides whether the next page has scripts. */}
+          <p className="small lite-toggle">
+            {lite ? (
+              <>
+                Lite mode: no scripts, less data.{" "}
+                <a href={liteToggleHref(false, pathname + search)} rel="nofollow">
+                  Full site
+                </a>
+              </>
+            ) : (
+              <a href={liteToggleHref(true, pathname + search)} rel="nofollow">
+                Lite mode (saves data)
+              </a>
+            )}
+          </p>
         </section>
       </div>
     </footer>

@@ -1,0 +1,70 @@
+import { expect, test } from "../support/e2e-fixtures";
+import { BASE_URL } from "../support/e2e-env";
+import { subscriberByEmail } from "../support/e2e-db";
+
+/**
+ * Lite mode (data saver): pages with no JavaScript at all, chosen in the footer or asked for by
+ * the browser's Save-Data header; every journey still works, and nobody else gets a Lite page.
+ */
+test("Lite mode from the footer: no scripts on any page, the footer sign-up still works, 'Full site' brings scripts back", async ({ page, uniqueEmail }) => {
+  await page.goto("/about");
+  expect(await page.locator("script").count()).toBeGreaterThan(0);
+  await page.getByRole("contentinfo").getByRole("link", { name: "Lite mode (saves data)" }).click();
+  await expect(page).toHaveURL(`${BASE_URL}/about`);
+  await expect(page.getByRole("contentinfo").getByText("Lite mode: no scripts, less data.")).toBeVisible();
+  expect(await page.locator("script").count()).toBe(0);
+  await page.goto("/merchandise");
+  expect(await page.locator("script").count()).toBe(0);
+
+  // A journey without scripts: the footer sign-up is a plain form post.
+  const email = uniqueEmail("lite");
+  await page.goto("/about");
+  const footer = page.getByRole("contentinfo");
+  await footer.getByLabel("Email address").fill(email);
+  await footer.locator('button[type="submit"]').click();
+  await expect(page.getByRole("main").getByText("Subscribed! Check your inbox soon.")).toBeVisible();
+  expect(subscriberByEmail(email)).toMatchObject({ email, status: "active" });
+
+  await page.goto("/blogs");
+  await page.getByRole("contentinfo").getByRole("link", { name: "Full site" }).click();
+  await expect(page).toHaveURL(`${BASE_URL}/blogs`);
+  expect(await page.locator("script").count()).toBeGreaterThan(0);
+  await expect(page.getByRole("contentinfo").getByRole("link", { name: "Lite mode (saves data)" })).toBeVisible();
+});
+
+test("Save-Data: on gets the Lite page (under 40 kB in all for /), and the next visitor without it gets scripts", async ({ browser, clientIp }, info) => {
+  test.skip(info.project.name !== "js-on", "one browser is enough: the point is what the server sends");
+  const saver = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": clientIp, "Save-Data": "on" } });
+  const page = await saver.newPage();
+  const transferred: Promise<number>[] = [];
+  page.on("requestfinished", (r) => transferred.push(r.sizes().then((s) => s.responseBodySize + s.responseHeadersSize)));
+  const res = await page.goto("/");
+  expect(res?.headers()["vary"]).toMatch(/Save-Data/);
+  await page.waitForLoadState("load");
+  expect(await page.locator("script").count()).toBe(0);
+  const bytes = (await Promise.all(transferred)).reduce((a, b) => a + b, 0);
+  console.log(`[lite] / with Save-Data: ${transferred.length} requests, ${bytes} bytes transferred`);
+  expect(bytes).toBeLessThan(40_000);
+  // Its 'Full site' link wins over the header.
+  await page.getByRole("contentinfo").getByRole("link", { name: "Full site" }).click();
+  expect(await page.locator("script").count()).toBeGreaterThan(0);
+  await saver.close();
+
+  // The page cache keeps the two apart: a visitor without Save-Data gets scripts on /.
+  const plain = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": clientIp } });
+  const other = await plain.newPage();
+  await other.goto("/");
+  expect(await other.locator("script").count()).toBeGreaterThan(0);
+  await plain.close();
+});
+
+test("the Lite switch only ever sends the visitor back to a page on this site", async ({ request }) => {
+  for (const to of ["//evil.example/x", "https://evil.example/", "/\\evil.example"]) {
+    const res = await request.get(`/lite?on=1&to=${encodeURIComponent(to)}`, { maxRedirects: 0 });
+    expect(res.status()).toBe(303);
+    expect(res.headers()["location"]).toBe("/");
+  }
+  const ok = await request.get(`/lite?on=0&to=${encodeURIComponent("/blogs?tag=campus")}`, { maxRedirects: 0 });
+  expect(ok.headers()["location"]).toBe("/blogs?tag=campus");
+  expect(ok.headers()["set-cookie"]).toMatch(/^lite=0; Path=\/; Max-Age=31536000; SameSite=Lax; HttpOnly/);
+});
