@@ -12,7 +12,8 @@ import { site } from "~/lib/site";
 import blogCss from "~/styles/blog.css?url";
 import type { Route } from "./+types/index";
 
-export const handle = { page: "blogs" };
+// The same for every visitor: kept in memory for a minute, emptied at once when staff save posts.
+export const handle = { page: "blogs", cacheSeconds: 60 };
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: blogCss }];
 
