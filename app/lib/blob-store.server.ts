@@ -21,6 +21,9 @@ function checkedKey(key: string) {
   return key;
 }
 
+/** `prefix/%` as a LIKE pattern, its own %, _ and \ matched as themselves. */
+const under = (prefix: string) => `${checkedKey(prefix).replace(/[\\%_]/g, (c) => `\\${c}`)}/%`;
+
 const fileOf = (key: string) => path.join(env().dataDir, ...checkedKey(key).split("/"));
 
 /** Stores `bytes` under `key` (replacing what was there), durably, before it returns. */
@@ -51,7 +54,7 @@ export async function hasBlob(db: Db, key: string): Promise<boolean> {
 /** Removes everything stored under the folder-like `prefix` ('badge-orders/BO-ABC123'). */
 export async function deleteBlobs(db: Db, prefix: string) {
   if (!isPostgres(db)) return fs.rm(fileOf(prefix), { recursive: true, force: true });
-  await db.deleteFrom("stored_files").where("key", "like", `${checkedKey(prefix).replace(/[\\%_]/g, (c) => `\\${c}`)}/%`).execute();
+  await db.deleteFrom("stored_files").where("key", "like", under(prefix)).execute();
 }
 
 /** The names of the files directly under the folder-like `prefix` ('team-badges' → 'b1-….png', …). */
@@ -60,8 +63,7 @@ export async function listBlobs(db: Db, prefix: string): Promise<string[]> {
     const entries = await fs.readdir(fileOf(prefix), { withFileTypes: true }).catch(() => []);
     return entries.filter((e) => e.isFile()).map((e) => e.name).sort();
   }
-  const like = `${checkedKey(prefix).replace(/[\\%_]/g, (c) => `\\${c}`)}/%`;
-  const rows = await db.selectFrom("stored_files").select("key").where("key", "like", like).execute();
+  const rows = await db.selectFrom("stored_files").select("key").where("key", "like", under(prefix)).execute();
   return rows
     .map((r) => r.key.slice(prefix.length + 1))
     .filter((rest) => !rest.includes("/"))
