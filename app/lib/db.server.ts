@@ -424,14 +424,34 @@ function openPostgres(url: string, poolSize: number): Db {
 function openSqlite(file: string): Db {
   if (file !== ":memory:") ensurePrivateDir(path.dirname(file));
   const sqlite = new Database(file);
-  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("busy_timeout = 5000");
+  useWal(sqlite);
   // FULL: a record the visitor was told is saved is on disk before the answer goes out.
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("foreign_keys = ON");
-  sqlite.pragma("busy_timeout = 5000");
   const db = new Kysely<DB>({ dialect: new WriterFirstSqliteDialect({ database: sqlite }) });
   handles.set(db, sqlite);
   return db;
+}
+
+/**
+ * Switches a database to WAL. Switching needs the database to itself, and SQLite answers 'busy'
+ * at once (no busy handler) while another process writes, such as the first of several WORKERS
+ * migrating a new database: wait and try again, for up to 30 s, rather than fail the start.
+ * Once a database is in WAL mode the switch is a no-op that needs no lock.
+ */
+function useWal(sqlite: Database.Database) {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      sqlite.pragma("journal_mode = WAL");
+      return;
+    } catch (e) {
+      if (attempt >= 300 || !/SQLITE_BUSY|database is locked/i.test(String((e as { code?: string }).code ?? e))) throw e;
+      // Start-up only: a synchronous 100 ms wait keeps openDatabase synchronous.
+      Atomics.wait(pause, 0, 0, 100);
+    }
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 // `npm run bench`: server throughput and first-load weight, measured on a private copy of the site.
 //
 //   node tests/bench/bench.mjs [--connections 50] [--duration 10] [--warmup 2] [--pages /a,/b]
-//                              [--no-load] [--no-analytics] [--analytics-events N] [--in-place] [--cpu-prof] [--check]
+//                              [--no-load] [--no-analytics] [--analytics-events N] [--no-ceiling] [--in-place] [--cpu-prof] [--check]
 //
 // --no-load skips a and b; --in-place serves the checkout's build/ instead of a private snapshot
 // (see server.mjs); --cpu-prof runs the server under `node --cpu-prof` and prints where its main
@@ -16,6 +16,9 @@
 // i. Daraja C2B confirmations (mpesa.mjs): 1,000 payments, each confirmed twice, 50 at once;
 //    p99 acknowledgement time, and the payments stored once each.
 // j. A 20,000-row M-PESA statement previewed and imported (mpesa.mjs).
+// k. Every page of --pages as first visits (no cookie) under load, beside a bare node:http server
+//    answering with the same bytes from memory in a process of its own (ceiling.mjs); the share of
+//    that ceiling and p99 are budgets for / and /blogs. --no-ceiling skips it.
 // h. Analytics at scale (analytics.mjs): a second site on a data folder holding --analytics-events
 //    (default 1,000,000) tracked events, every /api/analytics.php mode and both staff dashboards
 //    timed. --no-analytics skips it.
@@ -36,6 +39,7 @@ import { concurrentOrders, kitTiming } from "./badges.mjs";
 import { concurrentMerchOrders } from "./store.mjs";
 import { analyticsScale } from "./analytics.mjs";
 import { callbacks, statementImport } from "./mpesa.mjs";
+import { pageCeilings } from "./ceiling.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -46,7 +50,7 @@ const BUDGET = {
 
 const USAGE =
   "usage: node tests/bench/bench.mjs [--connections 50] [--duration 10] [--warmup 2] [--pages /a,/b]\n" +
-  "                                  [--no-load] [--no-analytics] [--analytics-events N] [--in-place] [--cpu-prof] [--check]";
+  "                                  [--no-load] [--no-analytics] [--analytics-events N] [--no-ceiling] [--in-place] [--cpu-prof] [--check]";
 
 let args, connections, duration, warmup, pages;
 try {
@@ -58,6 +62,7 @@ try {
       pages: { type: "string" },
       "no-load": { type: "boolean", default: false },
       "no-analytics": { type: "boolean", default: false },
+      "no-ceiling": { type: "boolean", default: false },
       "analytics-events": { type: "string", default: "1000000" },
       "in-place": { type: "boolean", default: false },
       "cpu-prof": { type: "boolean", default: false },
@@ -565,6 +570,7 @@ try {
     await concurrentMerchOrders(site, budget);
     await callbacks(site, budget);
     await statementImport(site, budget);
+    if (!args["no-ceiling"]) await pageCeilings(site, budget, { pages, connections, duration });
   }
   if (!args["no-analytics"]) {
     await analyticsScale(site, budget, { events: Number(args["analytics-events"]) });
