@@ -6,7 +6,7 @@ import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
-import { capturePageView } from "~/server/page-views.server";
+import { capturePageView, pageViewOf } from "~/server/page-views.server";
 import { prefersLite } from "~/lib/data-saver";
 import { cachedPage, cacheSecondsFor, storePage } from "~/lib/page-cache.server";
 import { contentSecurityPolicy, routeCspSources } from "~/lib/security-headers.server";
@@ -112,7 +112,11 @@ async function renderCached(
       },
     );
   });
-  storePage(key, html, nonce, cacheSeconds);
+  // With its headers (no Set-Cookie) and its page view, so the server can answer the next
+  // request for it without React Router (app/server/server.ts). A page that also counts a post
+  // view is answered the long way.
+  const view = pageViewOf(routerContext, url);
+  storePage(key, html, nonce, cacheSeconds, view.blogView ? undefined : { headers: [...headers], page: view.page, path: view.path });
   return new Response(html, { status: 200, headers });
 }
 

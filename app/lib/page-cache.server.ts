@@ -7,7 +7,14 @@ import { broadcast, onBroadcast } from "./cluster-bus.server";
  * kept. The body is stored with its CSP nonce, which is swapped for each request's own nonce,
  * so every response still carries a fresh nonce. Headers (cookies, CSP) are never cached.
  */
-type Entry = { html: string; nonce: string; expires: number };
+type Entry = { html: string; nonce: string; expires: number; head?: CachedHead };
+
+/**
+ * What the server needs to answer a cached page without React Router: the response headers
+ * (never a Set-Cookie; the CSP carries the stored nonce, swapped like the body's) and the page
+ * view to count.
+ */
+export type CachedHead = { headers: [string, string][]; page: string; path: string };
 
 const MAX_ENTRIES = 200;
 const entries = new Map<string, Entry>();
@@ -35,9 +42,29 @@ export function cachedPage(key: string, nonce: string): string | undefined {
   return hit.html.replaceAll(hit.nonce, nonce);
 }
 
-export function storePage(key: string, html: string, nonce: string, seconds: number) {
+/**
+ * A whole cached document (body and headers) for the server's fast path, with `nonce` swapped
+ * in everywhere; undefined when there is none or it has expired.
+ */
+export function cachedDocument(key: string, nonce: string): (CachedHead & { html: string }) | undefined {
+  const hit = entries.get(key);
+  if (!hit?.head) return undefined;
+  if (hit.expires <= Date.now()) {
+    entries.delete(key);
+    return undefined;
+  }
+  return {
+    html: hit.html.replaceAll(hit.nonce, nonce),
+    headers: hit.head.headers.map(([k, v]) => [k, v.replaceAll(hit.nonce, nonce)]),
+    page: hit.head.page,
+    path: hit.head.path,
+  };
+}
+
+export function storePage(key: string, html: string, nonce: string, seconds: number, head?: CachedHead) {
   if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-  entries.set(key, { html, nonce, expires: Date.now() + seconds * 1000 });
+  const headers = head?.headers.filter(([k]) => k.toLowerCase() !== "set-cookie");
+  entries.set(key, { html, nonce, expires: Date.now() + seconds * 1000, head: head && headers ? { ...head, headers } : undefined });
 }
 
 /** Empties the cache here and, with several server processes, in every other one too. */

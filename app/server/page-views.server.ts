@@ -24,20 +24,38 @@ export function capturePageView(
   context: EntryContext,
 ) {
   if (request.method !== "GET" || status !== 200) return;
-  if (isBotAgent(request.headers.get("user-agent"))) return;
-  let cid = readClientId(request.headers);
-  if (!cid) {
-    cid = newClientId();
-    headers.append("Set-Cookie", clientIdCookie(cid, env().publicUrl.startsWith("https://")));
-  }
   const url = new URL(request.url);
-  const page = pageNameFor(context, url.pathname);
-  const ref = request.headers.get("referer") ?? "";
+  const view = pageViewOf(context, url);
+  const counted = countPageView(request.headers, view.page, view.path);
+  if (!counted) return;
+  if (counted.setCookie) headers.append("Set-Cookie", counted.setCookie);
   const deepest = context.staticHandlerContext.matches.at(-1);
   const handle = deepest ? (context.routeModules[deepest.route.id]?.handle as PageHandle | undefined) : undefined;
-  queueEvent(toRow({ type: "page.view", page, path: handle?.path ?? url.pathname, ref }, cid));
   const slug = deepest?.params.slug;
   if (handle?.blogView && slug) {
-    queueEvent(toRow({ type: "blog.view", slug, src: blogViewSource(url), ref }, cid));
+    queueEvent(toRow({ type: "blog.view", slug, src: blogViewSource(url), ref: request.headers.get("referer") ?? "" }, counted.cid));
   }
+}
+
+/** The page name and path a document's view is counted under; `blogView` when it also counts a post view. */
+export function pageViewOf(context: EntryContext, url: URL): { page: string; path: string; blogView: boolean } {
+  const deepest = context.staticHandlerContext.matches.at(-1);
+  const handle = deepest ? (context.routeModules[deepest.route.id]?.handle as PageHandle | undefined) : undefined;
+  return { page: pageNameFor(context, url.pathname), path: handle?.path ?? url.pathname, blogView: !!handle?.blogView };
+}
+
+/**
+ * Counts one page view (not for bots) under the visitor's client id, making one when the
+ * request has none: then `setCookie` is the cookie to send with the answer.
+ */
+export function countPageView(requestHeaders: Headers, page: string, path: string): { cid: string; setCookie?: string } | undefined {
+  if (isBotAgent(requestHeaders.get("user-agent"))) return undefined;
+  let cid = readClientId(requestHeaders);
+  let setCookie: string | undefined;
+  if (!cid) {
+    cid = newClientId();
+    setCookie = clientIdCookie(cid, env().publicUrl.startsWith("https://"));
+  }
+  queueEvent(toRow({ type: "page.view", page, path, ref: requestHeaders.get("referer") ?? "" }, cid));
+  return { cid, setCookie };
 }

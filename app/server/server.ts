@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -19,6 +20,9 @@ import { ConfigError, env } from "~/lib/env.server";
 import { tightenDataDir } from "~/lib/files.server";
 import { adminKeyInfo } from "~/lib/secrets.server";
 import { baseSecurityHeaders } from "~/lib/security-headers.server";
+import { prefersLite } from "~/lib/data-saver";
+import { cachedDocument } from "~/lib/page-cache.server";
+import { countPageView } from "./page-views.server";
 import { runSeeds } from "../../db/seed";
 import { ConnectionCounter, plainAnswer, requestUrl, sendResponse, toFetchRequest } from "./edge";
 
@@ -53,6 +57,31 @@ function announceAdminKey() {
       `[admin]   ${info.value}\n` +
       `[admin] To choose your own, set ADMIN_KEY (16+ characters)${inDb ? "" : " or replace that file"} and restart.`,
   );
+}
+
+/**
+ * The fast path for pages that are the same for every visitor: once React Router has rendered
+ * one (app/entry.server.tsx keeps it with its headers), the next GET for the same address is
+ * answered here from memory, without building a fetch Request or running the router: a fresh
+ * CSP nonce swapped into body and header, the page view counted (and the client-id cookie set
+ * on a first visit), as the long way does. Lite mode has its own entries. Staff changes empty the
+ * cache (clearPageCache), so the next request takes the long way and stores the new page.
+ */
+function answerFromPageCache(req: http.IncomingMessage, res: http.ServerResponse, url: URL): boolean {
+  const headers = new Headers();
+  for (const name of ["cookie", "save-data", "user-agent", "referer"]) {
+    const value = req.headers[name];
+    if (typeof value === "string") headers.set(name, value);
+  }
+  const key = `${prefersLite(headers) ? "lite:" : ""}${url.pathname}${url.search}`;
+  const hit = cachedDocument(key, crypto.randomBytes(16).toString("base64"));
+  if (!hit) return false;
+  const counted = countPageView(headers, hit.page, hit.path);
+  res.statusCode = 200;
+  for (const [name, value] of hit.headers) res.setHeader(name, value);
+  if (counted?.setCookie) res.setHeader("Set-Cookie", counted.setCookie);
+  res.end(hit.html);
+  return true;
 }
 
 export async function startServer() {
@@ -102,6 +131,7 @@ export async function startServer() {
 
   /** The app's part: a fetch Request built from PUBLIC_URL, React Router, and the answer streamed back. */
   const app = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
+    if (req.method === "GET" && answerFromPageCache(req, res, url)) return;
     const controller = new AbortController();
     res.on("close", () => controller.abort());
     const request = toFetchRequest(req, url, controller.signal);
