@@ -7,8 +7,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
 import { capturePageView, pageViewOf } from "~/server/page-views.server";
-import { prefersLite } from "~/lib/data-saver";
-import { cachedPage, cacheSecondsFor, storePage } from "~/lib/page-cache.server";
+import { cachedPage, cacheSecondsFor, pageCacheKey, storePage } from "~/lib/page-cache.server";
 import { contentSecurityPolicy, routeCspSources } from "~/lib/security-headers.server";
 
 export const streamTimeout = 5_000;
@@ -89,8 +88,7 @@ async function renderCached(
 ) {
   headers.set("Content-Type", "text/html; charset=utf-8");
   const url = new URL(request.url);
-  // Lite pages (no scripts) and full pages are different bytes for the same address.
-  const key = `${prefersLite(request.headers) ? "lite:" : ""}${url.pathname}${url.search}`;
+  const key = pageCacheKey(request.headers, url);
   const hit = cachedPage(key, nonce);
   if (hit !== undefined) return new Response(hit, { status: 200, headers });
   const html = await new Promise<string>((resolve, reject) => {

@@ -1,5 +1,6 @@
 import type { EntryContext } from "react-router";
 import { broadcast, onBroadcast } from "./cluster-bus.server";
+import { prefersLite } from "./data-saver";
 
 /**
  * A short-lived cache of rendered HTML for pages that are the same for every visitor (the
@@ -32,14 +33,26 @@ export function cacheSecondsFor(context: EntryContext): number {
   return seconds;
 }
 
-export function cachedPage(key: string, nonce: string): string | undefined {
+/**
+ * The cache key of a page: its address, and whether it is the Lite page (no scripts), which is
+ * different bytes for the same address. The router's render and the server's fast path both
+ * use it.
+ */
+export const pageCacheKey = (headers: Headers, url: URL) => `${prefersLite(headers) ? "lite:" : ""}${url.pathname}${url.search}`;
+
+/** The live entry for `key`; an expired one is dropped. */
+function live(key: string): Entry | undefined {
   const hit = entries.get(key);
-  if (!hit) return undefined;
-  if (hit.expires <= Date.now()) {
+  if (hit && hit.expires <= Date.now()) {
     entries.delete(key);
     return undefined;
   }
-  return hit.html.replaceAll(hit.nonce, nonce);
+  return hit;
+}
+
+export function cachedPage(key: string, nonce: string): string | undefined {
+  const hit = live(key);
+  return hit?.html.replaceAll(hit.nonce, nonce);
 }
 
 /**
@@ -47,12 +60,8 @@ export function cachedPage(key: string, nonce: string): string | undefined {
  * in everywhere; undefined when there is none or it has expired.
  */
 export function cachedDocument(key: string, nonce: string): (CachedHead & { html: string }) | undefined {
-  const hit = entries.get(key);
+  const hit = live(key);
   if (!hit?.head) return undefined;
-  if (hit.expires <= Date.now()) {
-    entries.delete(key);
-    return undefined;
-  }
   return {
     html: hit.html.replaceAll(hit.nonce, nonce),
     headers: hit.head.headers.map(([k, v]) => [k, v.replaceAll(hit.nonce, nonce)]),

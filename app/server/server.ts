@@ -20,8 +20,7 @@ import { ConfigError, env } from "~/lib/env.server";
 import { tightenDataDir } from "~/lib/files.server";
 import { adminKeyInfo } from "~/lib/secrets.server";
 import { baseSecurityHeaders } from "~/lib/security-headers.server";
-import { prefersLite } from "~/lib/data-saver";
-import { cachedDocument } from "~/lib/page-cache.server";
+import { cachedDocument, pageCacheKey } from "~/lib/page-cache.server";
 import { countPageView } from "./page-views.server";
 import { runSeeds } from "../../db/seed";
 import { ConnectionCounter, plainAnswer, requestUrl, sendResponse, toFetchRequest } from "./edge";
@@ -73,8 +72,7 @@ function answerFromPageCache(req: http.IncomingMessage, res: http.ServerResponse
     const value = req.headers[name];
     if (typeof value === "string") headers.set(name, value);
   }
-  const key = `${prefersLite(headers) ? "lite:" : ""}${url.pathname}${url.search}`;
-  const hit = cachedDocument(key, crypto.randomBytes(16).toString("base64"));
+  const hit = cachedDocument(pageCacheKey(headers, url), crypto.randomBytes(16).toString("base64"));
   if (!hit) return false;
   const counted = countPageView(headers, hit.page, hit.path);
   res.statusCode = 200;
