@@ -6,8 +6,8 @@ import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
-import { capturePageView, pageViewOf } from "~/server/page-views.server";
-import { cachedPage, cacheSecondsFor, pageCacheKey, storePage } from "~/lib/page-cache.server";
+import { capturePageView, documentViewOf } from "~/server/page-views.server";
+import { cachedDocument, cachePolicyFor, inlineScriptHashes, pageCacheKey, storePage, type PersonalPart } from "~/lib/page-cache.server";
 import { contentSecurityPolicy, routeCspSources } from "~/lib/security-headers.server";
 
 export const streamTimeout = 5_000;
@@ -21,7 +21,7 @@ export default function handleRequest(
 ) {
   const nonce = crypto.randomBytes(16).toString("base64");
   if (import.meta.env.PROD) {
-    responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce, routeCspSources(routerContext)));
+    responseHeaders.set("Content-Security-Policy", contentSecurityPolicy({ nonce }, routeCspSources(routerContext)));
   }
   // Pages may carry a visitor's bag, session or form result: never stored by shared caches.
   // A route may ask for stricter (the staff layout's no-store).
@@ -34,9 +34,10 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
 
-  const cacheSeconds =
-    request.method === "GET" && responseStatusCode === 200 ? cacheSecondsFor(routerContext) : 0;
-  if (cacheSeconds > 0) return renderCached(request, responseHeaders, routerContext, nonce, cacheSeconds);
+  if (request.method === "GET" && responseStatusCode === 200) {
+    const policy = cachePolicyFor(routerContext, request.headers);
+    if (policy.seconds > 0) return renderCached(request, responseHeaders, routerContext, policy);
+  }
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;
@@ -78,43 +79,44 @@ export default function handleRequest(
   });
 }
 
-/** Renders a whole page to one string (kept for `cacheSeconds`) instead of streaming it. */
+/**
+ * Renders a page that is the same for every visitor to one string and keeps it (app/lib/
+ * page-cache.server.ts): no nonce, its inline scripts allowed by their hashes instead, so the
+ * server can send the same bytes to the next visitors without React Router (app/server/server.ts).
+ */
 async function renderCached(
   request: Request,
   headers: Headers,
   routerContext: EntryContext,
-  nonce: string,
-  cacheSeconds: number,
+  policy: { seconds: number; personalBy: readonly PersonalPart[] },
 ) {
   headers.set("Content-Type", "text/html; charset=utf-8");
   const url = new URL(request.url);
   const key = pageCacheKey(request.headers, url);
-  const hit = cachedPage(key, nonce);
-  if (hit !== undefined) return new Response(hit, { status: 200, headers });
+  const hit = cachedDocument(key, request.headers);
+  if (hit) {
+    for (const [name, value] of hit.headers) if (name.toLowerCase() === "content-security-policy") headers.set(name, value);
+    return new Response(new Uint8Array(hit.body), { status: 200, headers });
+  }
   const html = await new Promise<string>((resolve, reject) => {
     let failed = false;
     const chunks: Buffer[] = [];
     const sink = new PassThrough();
     sink.on("data", (c: Buffer) => chunks.push(c));
     sink.on("end", () => (failed ? reject(new Error("render failed")) : resolve(Buffer.concat(chunks).toString("utf8"))));
-    const { pipe } = renderToPipeableStream(
-      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />,
-      {
-        nonce,
-        onAllReady: () => pipe(sink),
-        onShellError: reject,
-        onError(error: unknown) {
-          failed = true;
-          console.error(error);
-        },
+    const { pipe } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} />, {
+      onAllReady: () => pipe(sink),
+      onShellError: reject,
+      onError(error: unknown) {
+        failed = true;
+        console.error(error);
       },
-    );
+    });
   });
-  // With its headers (no Set-Cookie) and its page view, so the server can answer the next
-  // request for it without React Router (app/server/server.ts). A page that also counts a post
-  // view is answered the long way.
-  const view = pageViewOf(routerContext, url);
-  storePage(key, html, nonce, cacheSeconds, view.blogView ? undefined : { headers: [...headers], page: view.page, path: view.path });
+  if (import.meta.env.PROD) {
+    headers.set("Content-Security-Policy", contentSecurityPolicy({ hashes: inlineScriptHashes(html) }, routeCspSources(routerContext)));
+  }
+  storePage(key, { html, headers, view: documentViewOf(routerContext, url), seconds: policy.seconds, personalBy: policy.personalBy });
   return new Response(html, { status: 200, headers });
 }
 

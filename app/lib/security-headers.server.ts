@@ -24,15 +24,23 @@ export function routeCspSources(context: EntryContext): CspSources {
 }
 
 /**
- * The enforced policy for HTML documents: scripts only from this site or with the nonce.
- * `null` is for HTML that runs no script at all (the share pages): then no script may run.
+ * Which inline scripts a document may run: those carrying this response's nonce, or (for pages
+ * sent byte-identical to every visitor from the page cache) those with these hashes.
  */
-export function contentSecurityPolicy(nonce: string | null, extra: CspSources = {}) {
+export type InlineScripts = { nonce: string } | { hashes: readonly string[] };
+
+/**
+ * The enforced policy for HTML documents: scripts only from this site, plus the inline scripts
+ * `inline` allows. `null` is for HTML that runs no script at all (the share pages): then no
+ * script may run.
+ */
+export function contentSecurityPolicy(inline: InlineScripts | null, extra: CspSources = {}) {
   const scripts = allowed("scriptSrc", extra.scriptSrc);
   const frames = allowed("frameSrc", extra.frameSrc);
+  const inlineSources = inline === null ? [] : "nonce" in inline ? [`'nonce-${inline.nonce}'`] : inline.hashes;
   return [
     "default-src 'self'",
-    nonce === null ? "script-src 'none'" : ["script-src 'self'", `'nonce-${nonce}'`, ...scripts].join(" "),
+    inline === null ? "script-src 'none'" : ["script-src 'self'", ...inlineSources, ...scripts].join(" "),
     // Inline style attributes (tier colours, progress bars) need this; no inline scripts do.
     "style-src 'self' 'unsafe-inline'",
     // https images: covers and in-post pictures staff link to (images cannot run code).

@@ -2,6 +2,7 @@ import type { EntryContext } from "react-router";
 import { clientIdCookie, isBotAgent, newClientId, queueEvent, readClientId, toRow } from "~/features/analytics/analytics.server";
 import { blogViewSource, type PageHandle } from "~/features/analytics/page-view";
 import { env } from "~/lib/env.server";
+import type { DocumentView } from "~/lib/page-cache.server";
 
 /** The page name a route declares in its `handle`, the deepest one winning. */
 export function pageNameFor(context: EntryContext, pathname: string): string {
@@ -25,30 +26,28 @@ export function capturePageView(
 ) {
   if (request.method !== "GET" || status !== 200) return;
   const url = new URL(request.url);
-  const view = pageViewOf(context, url);
-  const counted = countPageView(request.headers, view.page, view.path);
-  if (!counted) return;
-  if (counted.setCookie) headers.append("Set-Cookie", counted.setCookie);
+  const counted = countDocumentView(request.headers, documentViewOf(context, url), url);
+  if (counted?.setCookie) headers.append("Set-Cookie", counted.setCookie);
+}
+
+/** The page name and path a document's view is counted under, and the post it also counts a view of. */
+export function documentViewOf(context: EntryContext, url: URL): DocumentView {
   const deepest = context.staticHandlerContext.matches.at(-1);
   const handle = deepest ? (context.routeModules[deepest.route.id]?.handle as PageHandle | undefined) : undefined;
   const slug = deepest?.params.slug;
-  if (handle?.blogView && slug) {
-    queueEvent(toRow({ type: "blog.view", slug, src: blogViewSource(url), ref: request.headers.get("referer") ?? "" }, counted.cid));
-  }
-}
-
-/** The page name and path a document's view is counted under; `blogView` when it also counts a post view. */
-export function pageViewOf(context: EntryContext, url: URL): { page: string; path: string; blogView: boolean } {
-  const deepest = context.staticHandlerContext.matches.at(-1);
-  const handle = deepest ? (context.routeModules[deepest.route.id]?.handle as PageHandle | undefined) : undefined;
-  return { page: pageNameFor(context, url.pathname), path: handle?.path ?? url.pathname, blogView: !!handle?.blogView };
+  return {
+    page: pageNameFor(context, url.pathname),
+    path: handle?.path ?? url.pathname,
+    ...(handle?.blogView && slug ? { blogSlug: slug } : {}),
+  };
 }
 
 /**
- * Counts one page view (not for bots) under the visitor's client id, making one when the
- * request has none: then `setCookie` is the cookie to send with the answer.
+ * Counts one document view (not for bots) under the visitor's client id, making one when the
+ * request has none: then `setCookie` is the cookie to send with the answer. The router's
+ * render and the server's page-cache fast path both count through here.
  */
-export function countPageView(requestHeaders: Headers, page: string, path: string): { cid: string; setCookie?: string } | undefined {
+export function countDocumentView(requestHeaders: Headers, view: DocumentView, url: URL): { cid: string; setCookie?: string } | undefined {
   if (isBotAgent(requestHeaders.get("user-agent"))) return undefined;
   let cid = readClientId(requestHeaders);
   let setCookie: string | undefined;
@@ -56,6 +55,8 @@ export function countPageView(requestHeaders: Headers, page: string, path: strin
     cid = newClientId();
     setCookie = clientIdCookie(cid, env().publicUrl.startsWith("https://"));
   }
-  queueEvent(toRow({ type: "page.view", page, path, ref: requestHeaders.get("referer") ?? "" }, cid));
+  const ref = requestHeaders.get("referer") ?? "";
+  queueEvent(toRow({ type: "page.view", page: view.page, path: view.path, ref }, cid));
+  if (view.blogSlug) queueEvent(toRow({ type: "blog.view", slug: view.blogSlug, src: blogViewSource(url), ref }, cid));
   return { cid, setCookie };
 }

@@ -1,4 +1,3 @@
-import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -21,7 +20,7 @@ import { tightenDataDir } from "~/lib/files.server";
 import { adminKeyInfo } from "~/lib/secrets.server";
 import { baseSecurityHeaders } from "~/lib/security-headers.server";
 import { cachedDocument, pageCacheKey } from "~/lib/page-cache.server";
-import { countPageView } from "./page-views.server";
+import { countDocumentView } from "./page-views.server";
 import { runSeeds } from "../../db/seed";
 import { ConnectionCounter, plainAnswer, requestUrl, sendResponse, toFetchRequest } from "./edge";
 
@@ -60,25 +59,39 @@ function announceAdminKey() {
 
 /**
  * The fast path for pages that are the same for every visitor: once React Router has rendered
- * one (app/entry.server.tsx keeps it with its headers), the next GET for the same address is
- * answered here from memory, without building a fetch Request or running the router: a fresh
- * CSP nonce swapped into body and header, the page view counted (and the client-id cookie set
- * on a first visit), as the long way does. Lite mode has its own entries. Staff changes empty the
- * cache (clearPageCache), so the next request takes the long way and stores the new page.
+ * one (app/entry.server.tsx keeps it, app/lib/page-cache.server.ts), the next GET for the same
+ * address is answered here from memory, before compression, static files or the router: the
+ * stored bytes (brotli or gzip made once, by what the request accepts), a 304 when the browser
+ * already has them, and the page view counted (with the client-id cookie on a first visit) as the
+ * long way does. Requests personal to the page (a bag, a client id on a post, a staff session)
+ * and Lite mode's different bytes are told apart by the cache. Staff changes forget pages
+ * (clearPageCache), so the next request takes the long way and stores the new page.
  */
 function answerFromPageCache(req: http.IncomingMessage, res: http.ServerResponse, url: URL): boolean {
   const headers = new Headers();
-  for (const name of ["cookie", "save-data", "user-agent", "referer"]) {
+  for (const name of ["cookie", "save-data", "user-agent", "referer", "x-client-id"]) {
     const value = req.headers[name];
     if (typeof value === "string") headers.set(name, value);
   }
-  const hit = cachedDocument(pageCacheKey(headers, url), crypto.randomBytes(16).toString("base64"));
+  const hit = cachedDocument(pageCacheKey(headers, url), headers);
   if (!hit) return false;
-  const counted = countPageView(headers, hit.page, hit.path);
-  res.statusCode = 200;
+  const counted = countDocumentView(headers, hit.view, url);
   for (const [name, value] of hit.headers) res.setHeader(name, value);
+  res.setHeader("ETag", hit.etag);
   if (counted?.setCookie) res.setHeader("Set-Cookie", counted.setCookie);
-  res.end(hit.html);
+  const known = req.headers["if-none-match"];
+  if (typeof known === "string" && known.split(/\s*,\s*/).some((t) => t === hit.etag || `W/${t}` === hit.etag)) {
+    res.statusCode = 304;
+    res.end();
+    return true;
+  }
+  const accepts = typeof req.headers["accept-encoding"] === "string" ? req.headers["accept-encoding"] : "";
+  const [body, encoding] =
+    hit.br && /\bbr\b/.test(accepts) ? [hit.br, "br"] : hit.gzip && /\bgzip\b/.test(accepts) ? [hit.gzip, "gzip"] : [hit.body, undefined];
+  if (encoding) res.setHeader("Content-Encoding", encoding);
+  res.setHeader("Content-Length", body.length);
+  res.statusCode = 200;
+  res.end(body);
   return true;
 }
 
@@ -129,7 +142,6 @@ export async function startServer() {
 
   /** The app's part: a fetch Request built from PUBLIC_URL, React Router, and the answer streamed back. */
   const app = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
-    if (req.method === "GET" && answerFromPageCache(req, res, url)) return;
     const controller = new AbortController();
     res.on("close", () => controller.abort());
     const request = toFetchRequest(req, url, controller.signal);
@@ -164,6 +176,7 @@ export async function startServer() {
       // malformed paths are a 400 here, and the Host header is never used to build a URL.
       const url = requestUrl(req.url, origin);
       if (!url) return plainAnswer(res, 400, "Bad request.");
+      if (req.method === "GET" && answerFromPageCache(req, res, url)) return;
       // @ts-expect-error compression's types expect Express objects; it works on node:http.
       compress(req, res, () => {
         try {

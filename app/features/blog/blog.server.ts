@@ -5,6 +5,7 @@ import { singleFlight } from "~/lib/single-flight";
 import { enqueueMail, kickMailWorker } from "~/lib/email.server";
 import { DomainError } from "~/lib/domain-error";
 import { absoluteUrl } from "~/lib/http.server";
+import { clearPageCache } from "~/lib/page-cache.server";
 import { unsubscribeUrl } from "../newsletter/newsletter.server";
 import {
   DEFAULT_POLL_OPTIONS,
@@ -151,6 +152,8 @@ export async function toggleReaction(db: Db, input: { slug: string; reaction: Re
       .onConflict((oc) => oc.doNothing())
       .execute();
   }
+  // Cached blog pages show the counts: the next visitor sees this one.
+  clearPageCache("/blogs");
   return reactionCounts(db, input.slug);
 }
 
@@ -227,6 +230,7 @@ export async function vote(db: Db, input: { id: string; option: string; cid: str
       .onConflict((oc) => oc.doNothing())
       .execute();
   });
+  clearPageCache("/blogs");
   return (await pollCounts(db, input.id))!;
 }
 
@@ -236,6 +240,7 @@ export async function ensurePoll(db: Db, input: { id: string; question: string; 
   const options = [...listed.map((o) => o.trim()).filter(Boolean), ...(input.option?.trim() ? [input.option.trim()] : [])];
   if (options.length === 0) options.push("A");
   await db.transaction().execute((trx) => ensurePollIn(trx, input.id, input.question || DEFAULT_POLL_QUESTION, options));
+  clearPageCache("/blogs");
   return pollCounts(db, input.id);
 }
 

@@ -10,9 +10,12 @@ import { isAdminSession } from "~/lib/admin.server";
 import { readPage, unknownIntent } from "~/lib/submission.server";
 import { pageMeta } from "~/lib/meta";
 import badgesCss from "~/styles/badges.css?url";
+import type { PageHandle } from "~/features/analytics/page-view";
+import type { CacheHandle } from "~/lib/page-cache.server";
 import type { Route } from "./+types/badges";
 
-export const handle = { page: "badges" };
+// Staff see more on this page: a staff session is never answered from the cache.
+export const handle = { page: "badges", cacheSeconds: 300, personalBy: ["staff"] } satisfies CacheHandle & PageHandle;
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: badgesCss }];
 

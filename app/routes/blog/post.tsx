@@ -29,12 +29,15 @@ import { ShareBar } from "~/features/blog/components/share-bar";
 import { pageMeta, publicOrigin } from "~/lib/meta";
 import { site } from "~/lib/site";
 import blogCss from "~/styles/blog.css?url";
+import type { PageHandle } from "~/features/analytics/page-view";
+import type { CacheHandle } from "~/lib/page-cache.server";
 import type { Route } from "./+types/post";
 
 // Its own chunk: posts without background audio never download the player code.
 const BackgroundAudio = lazy(() => import("~/features/blog/components/background-audio"));
 
-export const handle = { page: "blogs.post", blogView: true };
+// Cached for first visits; a visitor with a client id sees their own reactions and votes.
+export const handle = { page: "blogs.post", blogView: true, cacheSeconds: 300, personalBy: ["visitor"] } satisfies CacheHandle & PageHandle;
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: blogCss }];
 

@@ -15,9 +15,11 @@ import { HttpError } from "~/lib/http.server";
 import { admitPublicBody, type BodySlot } from "~/lib/upload-guard.server";
 import { pageMeta, publicOrigin } from "~/lib/meta";
 import eventCss from "~/styles/event.css?url";
+import type { PageHandle } from "~/features/analytics/page-view";
+import type { CacheHandle } from "~/lib/page-cache.server";
 import type { Route } from "./+types/event";
 
-export const handle = { page: "event.badges" };
+export const handle = { page: "event.badges", cacheSeconds: 300 } satisfies CacheHandle & PageHandle;
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: eventCss }];
 

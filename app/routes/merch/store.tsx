@@ -21,9 +21,12 @@ import { site } from "~/lib/site";
 import { trackEvent } from "~/lib/track";
 import storeCss from "~/styles/store.css?url";
 import { networkSafe } from "~/lib/client-action";
+import type { PageHandle } from "~/features/analytics/page-view";
+import type { CacheHandle } from "~/lib/page-cache.server";
 import type { Route } from "./+types/store";
 
-export const handle = { page: "merch.store" };
+// Cached until staff change the catalogue; a visitor with a bag gets their own page.
+export const handle = { page: "merch.store", cacheSeconds: 300, personalBy: ["bag"] } satisfies CacheHandle & PageHandle;
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: storeCss }];
 
