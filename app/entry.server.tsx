@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { PassThrough } from "node:stream";
+import { fileURLToPath } from "node:url";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
@@ -8,9 +9,13 @@ import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-ro
 import { ServerRouter } from "react-router";
 import { capturePageView, documentViewOf } from "~/server/page-views.server";
 import { cachedDocument, cachePolicyFor, inlineScriptHashes, pageCacheKey, storePage, type PersonalPart } from "~/lib/page-cache.server";
+import { prepareForFirstPaint } from "~/lib/first-paint.server";
 import { contentSecurityPolicy, routeCspSources } from "~/lib/security-headers.server";
 
 export const streamTimeout = 5_000;
+
+/** The built client files (build/client), beside this server bundle (build/server). */
+const CLIENT_DIR = fileURLToPath(new URL("../client/", import.meta.url));
 
 export default function handleRequest(
   request: Request,
@@ -98,7 +103,7 @@ async function renderCached(
     for (const [name, value] of hit.headers) if (name.toLowerCase() === "content-security-policy") headers.set(name, value);
     return new Response(new Uint8Array(hit.body), { status: 200, headers });
   }
-  const html = await new Promise<string>((resolve, reject) => {
+  let html = await new Promise<string>((resolve, reject) => {
     let failed = false;
     const chunks: Buffer[] = [];
     const sink = new PassThrough();
@@ -114,6 +119,7 @@ async function renderCached(
     });
   });
   if (import.meta.env.PROD) {
+    html = prepareForFirstPaint(html, CLIENT_DIR);
     headers.set("Content-Security-Policy", contentSecurityPolicy({ hashes: inlineScriptHashes(html) }, routeCspSources(routerContext)));
   }
   storePage(key, { html, headers, view: documentViewOf(routerContext, url), seconds: policy.seconds, personalBy: policy.personalBy });

@@ -12,6 +12,7 @@ import type { Route } from "./+types/root";
 import { SiteFooter } from "./components/layout/site-footer";
 import { SiteHeader } from "./components/layout/site-header";
 import { useLite } from "./components/layout/use-lite";
+import { useInlineStylesCleanup } from "./components/layout/inline-styles";
 import { PageViewBeacon } from "./components/layout/page-view-beacon";
 import { prefersLite } from "./lib/data-saver";
 import { env } from "./lib/env.server";
@@ -61,6 +62,7 @@ const hasOwnShell = (matches: ReturnType<typeof useMatches>) =>
 
 export default function App() {
   const ownShell = hasOwnShell(useMatches());
+  useInlineStylesCleanup();
   return (
     <>
       {ownShell ? null : <SiteHeader />}

@@ -16,6 +16,7 @@ export default [
   route("event/previews", "routes/event/previews.tsx"),
   route("badges", "routes/badges/badges.tsx"),
   route("open/badges/:file", "routes/badges/badge-image.ts"),
+  route("img/:width/:format/*", "routes/site/image-variant.ts"),
   route("share/:file", "routes/share/badge-share.ts"),
   route("event/previews/image.png", "routes/event/preview-image.ts"),
   route("merchandise", "routes/merch/store.tsx"),

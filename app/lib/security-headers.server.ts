@@ -42,6 +42,7 @@ export function contentSecurityPolicy(inline: InlineScripts | null, extra: CspSo
     "default-src 'self'",
     inline === null ? "script-src 'none'" : ["script-src 'self'", ...inlineSources, ...scripts].join(" "),
     // Inline style attributes (tier colours, progress bars) need this; no inline scripts do.
+    // Cached pages carry their stylesheets in <style> elements (app/lib/first-paint.server.ts).
     "style-src 'self' 'unsafe-inline'",
     // https images: covers and in-post pictures staff link to (images cannot run code).
     "img-src 'self' data: blob: https:",

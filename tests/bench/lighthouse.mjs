@@ -5,7 +5,7 @@
 //
 // Prints performance, accessibility, best practices and SEO (0-100) with LCP, TBT and CLS, and
 // the failing accessibility / best-practice / SEO audits. Raw JSON reports go to
-// tests/.tmp/lighthouse/. Budget: performance and accessibility >= 95 on every page; with
+// tests/.tmp/lighthouse/. Budget: performance >= 99, accessibility >= 95 and LCP <= 1.5 s on every page; with
 // --check the exit code is 1 on a miss. With --runs N each page is audited N times (a fresh
 // browser each time) and the run with the median performance score is reported.
 import fs from "node:fs";
@@ -19,7 +19,10 @@ import { PAGES } from "./pages.mjs";
 import { addCleanup, ROOT, startSite, stopAll, TMP_DIR } from "./server.mjs";
 import { parsePageList, positiveInt, printTable } from "./util.mjs";
 
-const BUDGET = { performance: 95, accessibility: 95 };
+// Issue 14: performance 99 and Largest Contentful Paint 1.5 s (simulated slow 4G) on every page.
+const BUDGET = { performance: 99, accessibility: 95, lcpMs: 1500 };
+/** A run whose trace Lighthouse could not record (NO_NAVSTART and the like) is made again, this many times. */
+const RETRIES_ON_RUNTIME_ERROR = 2;
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 const CHROME_PATH = process.env.CHROME_PATH || process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const CHROME_FLAGS = ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"];
@@ -120,7 +123,11 @@ try {
       const started = Date.now();
       process.stdout.write(`[lighthouse] ${page}${runs > 1 ? ` run ${i}/${runs}` : ""} … `);
       try {
-        const r = await audit(url);
+        let r = await audit(url);
+        for (let retry = 1; r.lhr.runtimeError && retry <= RETRIES_ON_RUNTIME_ERROR; retry++) {
+          process.stdout.write(`Lighthouse could not record the load (${r.lhr.runtimeError.code}); again … `);
+          r = await audit(url);
+        }
         const file = path.join(REPORT_DIR, `${slug(page)}${runs > 1 ? `-run${i}` : ""}.json`);
         fs.writeFileSync(file, Array.isArray(r.report) ? r.report[0] : r.report);
         const bi = r.lhr.environment?.benchmarkIndex;
@@ -143,7 +150,9 @@ try {
     const lhr = results[Math.floor((results.length - 1) / 2)];
     const [perf, a11y, bp, seo] = CATEGORIES.map((c) => score(lhr, c));
     const audits = lhr.audits;
-    const ok = perf !== null && a11y !== null && perf >= BUDGET.performance && a11y >= BUDGET.accessibility;
+    const lcp = audits["largest-contentful-paint"]?.numericValue;
+    const ok =
+      perf !== null && a11y !== null && perf >= BUDGET.performance && a11y >= BUDGET.accessibility && typeof lcp === "number" && lcp <= BUDGET.lcpMs;
     if (!ok) misses++;
     rows.push([
       page,
@@ -176,7 +185,7 @@ try {
     for (const n of notes) console.log(`  ${n}`);
   }
   console.log(
-    `\nbudget: performance >= ${BUDGET.performance} and accessibility >= ${BUDGET.accessibility} on every page: ` +
+    `\nbudget: performance >= ${BUDGET.performance}, accessibility >= ${BUDGET.accessibility} and LCP <= ${BUDGET.lcpMs / 1000} s on every page: ` +
       (misses
         ? `${misses} page(s) miss it${args.check ? " (--check: exit 1)" : " (run with --check to fail the command)"}`
         : "all pass"),

@@ -48,6 +48,13 @@ test("a cached page: the same bytes for every first visit, each with its own coo
   }
   expect(new Set(answers.map((a) => a.cid)).size).toBe(3);
   expect(new Set(answers.map((a) => a.body)).size, "byte-identical pages").toBe(1);
+  // Prepared for a fast first paint (app/lib/first-paint.server.ts): its stylesheets inside it,
+  // and no script fetched before it has painted (this fails if React Router's boot script changes shape).
+  const page = answers[0]!.body;
+  expect(page).toMatch(/<style data-inline-href="\/assets\/site-[^"]+\.css">/);
+  expect(page).not.toMatch(/<link rel="stylesheet" href="\/assets\/[^"]+"\/>/);
+  expect(page).not.toContain('<link rel="modulepreload"');
+  expect(page).toMatch(/<script type="module" async="">await new Promise/);
   // Every view counted, whichever way it was answered (views are written in small batches).
   const views = () =>
     withDb((db) => (db.prepare("select count(*) as n from analytics_events where type = 'page.view' and ref = ?").get(referer) as { n: number }).n);

@@ -1,3 +1,4 @@
+import { ResponsiveImage } from "~/components/ui/responsive-image";
 import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 
@@ -68,7 +69,7 @@ export function AnnouncementDialog({ title, text, poster, to, delayMs = 300 }: P
       }}
     >
       <div className="announcement-body">
-        <img src={poster.src} width={poster.width} height={poster.height} alt={poster.alt} loading="lazy" decoding="async" />
+        <ResponsiveImage src={poster.src} width={poster.width} height={poster.height} maxWidth={210} sizes="(min-width: 382px) 210px, 55vw" alt={poster.alt} />
         <div>
           <h2 id="announcement-title">{title}</h2>
           <p>{text}</p>

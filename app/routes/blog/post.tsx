@@ -159,7 +159,7 @@ function PostPage({ data: d, reply }: { data: Route.ComponentProps["loaderData"]
               <span aria-hidden="true">←</span>All posts
             </Link>
           </p>
-          <CoverImage src={coverOf(post)} priority className="post-cover" />
+          <CoverImage src={coverOf(post)} priority shown="post" className="post-cover" />
           <TagList tags={post.tags} />
           <h1>{post.title}</h1>
           <PostByline post={post} />

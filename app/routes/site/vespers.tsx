@@ -1,3 +1,4 @@
+import { ResponsiveImage } from "~/components/ui/responsive-image";
 import { Link, useActionData, useMatches } from "react-router";
 import { Logo } from "~/components/layout/logo";
 import { AnnouncementDialog } from "~/components/site/announcement-dialog";
@@ -98,7 +99,7 @@ export default function Vespers() {
               </Link>
             </p>
           </div>
-          <img className="poster" src={poster.src} width={poster.width} height={poster.height} alt={poster.alt} loading="lazy" decoding="async" />
+          <ResponsiveImage className="poster" src={poster.src} width={poster.width} height={poster.height} maxWidth={300} sizes="(min-width: 340px) 300px, 100vw" alt={poster.alt} />
         </div>
       </section>
 

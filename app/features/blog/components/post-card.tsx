@@ -77,7 +77,7 @@ export function RelatedPosts({ posts }: { posts: PostCard[] }) {
       <ul className="related-list">
         {posts.map((p) => (
           <li key={p.slug} className="related-card">
-            <CoverImage src={coverOf(p)} />
+            <CoverImage src={coverOf(p)} shown="related" />
             <div>
               <h3>
                 <Link to={postPath(p.slug)} prefetch="intent">

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { ResponsiveImage } from "~/components/ui/responsive-image";
 import { formatMoney, MERCH_MESSAGES, type MerchItem } from "../merch";
 import { itemHref, OPENED } from "./store-links";
 
@@ -20,14 +21,14 @@ function MerchCard({ item, eager }: { item: MerchItem; eager: boolean }) {
   return (
     <li className={item.available ? "merch-card" : "merch-card is-restocking"}>
       <div className="merch-card-media">
-        <img
+        <ResponsiveImage
           src={item.image}
           width={480}
           height={480}
+          maxWidth={300}
+          sizes="(min-width: 720px) 260px, 46vw"
           alt=""
-          loading={eager ? "eager" : "lazy"}
-          fetchPriority={eager ? "high" : undefined}
-          decoding="async"
+          priority={eager}
         />
         {!item.available ? <span className="pill pill-restocking merch-card-badge">Restocking</span> : null}
       </div>

@@ -1,3 +1,4 @@
+import { ResponsiveImage } from "~/components/ui/responsive-image";
 import { useEffect, useState } from "react";
 import { useFetcher } from "react-router";
 import { otherErrors, useFormChecks, useSettledReply } from "~/components/ui/form-checks";
@@ -78,7 +79,15 @@ export function ItemDialog({ item, shareUrl, serverReply, onClose, onAdded }: Pr
       {() => (
         <div className="item-layout">
           <div className="item-media">
-            <img src={image} width={480} height={480} alt={`${item.name}${chosen ? `, ${chosen.label}` : ""}`} decoding="async" />
+            <ResponsiveImage
+              src={image}
+              width={480}
+              height={480}
+              maxWidth={420}
+              sizes="(min-width: 720px) 420px, 90vw"
+              alt={`${item.name}${chosen ? `, ${chosen.label}` : ""}`}
+              priority
+            />
           </div>
           <div className="item-info">
             <p className="item-price">{formatMoney(item.price, item.currency)}</p>

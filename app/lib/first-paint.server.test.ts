@@ -1,0 +1,48 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { bootAfterFirstPaint, inlineStylesheets, prepareForFirstPaint } from "./first-paint.server";
+
+const clientDir = fs.mkdtempSync(path.join(os.tmpdir(), "first-paint-"));
+fs.mkdirSync(path.join(clientDir, "assets"));
+fs.writeFileSync(path.join(clientDir, "assets", "site-abc.css"), ".a{color:#123}");
+fs.writeFileSync(path.join(clientDir, "secret.css"), ".x{}");
+
+// React Router's boot script as it renders it (7.x), shortened.
+const BOOT =
+  '<script type="module" async="">;\nimport * as route0 from "/assets/root-A.js";\nimport * as route1 from "/assets/event-B.js";\n' +
+  '  window.__reactRouterManifest = {"entry":{"module":"/assets/entry.client-C.js"}};\n' +
+  '  window.__reactRouterRouteModules = {"root":route0,"routes/event/event":route1};\n\nimport("/assets/entry.client-C.js");</script>';
+const PAGE =
+  '<html><head><link rel="modulepreload" href="/assets/entry.client-C.js"/><link rel="modulepreload" href="/assets/root-A.js"/>' +
+  '<link rel="stylesheet" href="/assets/site-abc.css"/><link rel="stylesheet" href="/assets/missing.css"/></head><body><main>Hi</main>' +
+  BOOT +
+  "</body></html>";
+
+describe("a cached page prepared for its first paint", () => {
+  it("carries the build's stylesheets inline, each beside its link marked disabled; a file it cannot read stays a link", () => {
+    const html = inlineStylesheets(PAGE, clientDir);
+    expect(html).toContain('<style data-inline-href="/assets/site-abc.css">.a{color:#123}</style><link rel="stylesheet" href="/assets/site-abc.css" disabled=""/>');
+    expect(html).toContain('<link rel="stylesheet" href="/assets/missing.css"/>');
+    expect(inlineStylesheets('<link rel="stylesheet" href="/assets/../secret.css"/>', clientDir)).toBe('<link rel="stylesheet" href="/assets/../secret.css"/>');
+  });
+
+  it("fetches no script before the first paint: the preloads leave the head and the route imports wait for a frame", () => {
+    const html = bootAfterFirstPaint(PAGE);
+    expect(html).not.toContain('<link rel="modulepreload"');
+    const boot = /<script type="module" async="">([\s\S]*?)<\/script>/.exec(html)![1]!;
+    expect(boot).not.toMatch(/^import /m);
+    expect(boot.indexOf("requestAnimationFrame")).toBeLessThan(boot.indexOf("import("));
+    expect(boot).toContain('["/assets/entry.client-C.js","/assets/root-A.js"]');
+    expect(boot).toContain('const [route0, route1] = await Promise.all([import("/assets/root-A.js"), import("/assets/event-B.js")]);');
+    expect(boot).toContain('window.__reactRouterRouteModules = {"root":route0,"routes/event/event":route1};');
+    expect(boot.trimEnd().endsWith('import("/assets/entry.client-C.js");')).toBe(true);
+  });
+
+  it("leaves a boot script of another shape as it is", () => {
+    const other = '<head><link rel="modulepreload" href="/assets/x.js"/></head><script type="module" async="">import { a } from "/assets/x.js"; a();</script>';
+    expect(bootAfterFirstPaint(other)).toBe(other);
+    expect(prepareForFirstPaint("<p>no scripts</p>", clientDir)).toBe("<p>no scripts</p>");
+  });
+});
