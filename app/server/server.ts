@@ -126,6 +126,9 @@ export async function startServer() {
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
   const statics = sirv(clientDir, {
     etag: true,
+    // The build writes .br and .gz beside each script, stylesheet and SVG (vite.config.ts).
+    brotli: true,
+    gzip: true,
     setHeaders(res, pathname) {
       res.setHeader(
         "Cache-Control",

@@ -145,3 +145,17 @@ test("the store: a shopper's bag is theirs alone; a first visit gets the cached 
   expect(bagCount(await store.text())).toBeUndefined();
   await stranger.dispose();
 });
+
+test("scripts and stylesheets are sent as the build compressed them (brotli, else gzip), the same bytes as plain", async ({ request }) => {
+  const home = await (await request.get("/")).text();
+  const script = /"(\/assets\/entry\.client-[^"]+\.js)"/.exec(home)?.[1];
+  expect(script, "the entry script named on the home page").toBeTruthy();
+  const plain = await request.get(script!, { headers: { "Accept-Encoding": "identity" } });
+  expect(plain.headers()["content-encoding"]).toBeUndefined();
+  for (const [accept, encoding] of [["gzip, deflate, br", "br"], ["gzip", "gzip"]] as const) {
+    const res = await request.get(script!, { headers: { "Accept-Encoding": accept } });
+    expect(res.headers()["content-encoding"], accept).toBe(encoding);
+    expect(Number(res.headers()["content-length"]), "compressed on disk, not on the fly").toBeLessThan((await plain.body()).length / 2);
+    expect((await res.body()).equals(await plain.body()), "the same script once decompressed").toBe(true);
+  }
+});

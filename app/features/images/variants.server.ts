@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
-import { VARIANT_FORMATS, VARIANT_SOURCE, VARIANT_WIDTHS, type VariantFormat } from "./responsive.ts";
+import { VARIANT_FORMATS, VARIANT_SOURCE, VARIANT_WIDTHS, variantPath, type VariantFormat } from "./responsive.ts";
 
 /**
  * Image variants (/img/:width/:format/images/…): the site's own picture resized to one of
@@ -81,7 +81,6 @@ export function imageVariant(src: string, width: number, format: VariantFormat):
  * Encodings are kept in `cacheDir` by the original's hash, so a rebuild makes only new ones.
  */
 export async function buildImageVariants(publicDir: string, outDir: string, cacheDir: string) {
-  const { VARIANT_WIDTHS: widths, VARIANT_FORMATS: formats, VARIANT_SOURCE: source, variantPath } = await import("./responsive.ts");
   const files: string[] = [];
   const walk = async (dir: string) => {
     for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
@@ -96,13 +95,11 @@ export async function buildImageVariants(publicDir: string, outDir: string, cach
   let written = 0;
   for (const file of files) {
     const src = `/${path.relative(publicDir, file).split(path.sep).join("/")}`;
-    if (!source.test(src)) continue;
+    if (!VARIANT_SOURCE.test(src)) continue;
     const original = await fs.readFile(file);
     const { width: originalWidth = 0 } = await sharp(original).metadata();
     const hash = createHash("sha256").update(original).digest("hex").slice(0, 16);
-    const jobs = widths
-      .filter((w, i) => w <= originalWidth || i === 0)
-      .flatMap((w) => formats.map((f) => ({ w, f })));
+    const jobs = VARIANT_WIDTHS.filter((w, i) => w <= originalWidth || i === 0).flatMap((w) => VARIANT_FORMATS.map((f) => ({ w, f })));
     await Promise.all(
       jobs.map(async ({ w, f }) => {
         const cached = path.join(cacheDir, `${hash}-${w}.${f}`);
