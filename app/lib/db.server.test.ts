@@ -19,18 +19,22 @@ describe("opening a SQLite database another process is writing", () => {
       db.exec("begin immediate");
       db.exec("create table t (x)");
       process.send("locked");
-      setTimeout(() => { db.exec("commit"); db.close(); process.exit(0); }, 1500);
+      setTimeout(() => {
+        require("node:fs").writeFileSync(process.argv[3], String(Date.now()));
+        db.exec("commit"); db.close(); process.exit(0);
+      }, 1500);
     `;
     const script = path.join(dir, "holder.cjs");
     fs.writeFileSync(script, holder);
-    const child = fork(script, [file], { stdio: "ignore" });
+    const committedAt = path.join(dir, "committed-at");
+    const child = fork(script, [file, committedAt], { stdio: "ignore" });
     await new Promise((resolve) => child.once("message", resolve));
-    const started = Date.now();
     const db = openDatabase(file);
     try {
       const mode = await db.executeQuery<{ journal_mode: string }>({ sql: "pragma journal_mode", parameters: [], query: { kind: "RawNode" } } as never);
       expect(mode.rows[0]?.journal_mode).toBe("wal");
-      expect(Date.now() - started).toBeGreaterThan(500);
+      // It opened once the other process had let go, not before (the same clock, no timing guess).
+      expect(Date.now()).toBeGreaterThanOrEqual(Number(fs.readFileSync(committedAt, "utf8")));
     } finally {
       await db.destroy();
       child.kill();
