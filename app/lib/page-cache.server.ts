@@ -140,8 +140,8 @@ export function storePage(
 }
 
 /** The scopes a change can forget on its own; anything else empties the whole cache. */
-export type CacheScope = "/blogs";
-const SCOPES: readonly CacheScope[] = ["/blogs"];
+export type CacheScope = "/blogs" | "/event";
+const SCOPES: readonly CacheScope[] = ["/blogs", "/event"];
 
 function forget(scope?: CacheScope) {
   if (!scope) return entries.clear();
@@ -150,7 +150,8 @@ function forget(scope?: CacheScope) {
 
 /**
  * Forgets cached pages here and, with several server processes, in every other one too: all
- * of them, or those under `scope` (a post's reactions and votes change only the blog's pages).
+ * of them, or those under `scope` (a post's reactions and votes change only the blog's pages;
+ * an order approved or rejected, only the event's goal bar).
  */
 export function clearPageCache(scope?: CacheScope) {
   forget(scope);

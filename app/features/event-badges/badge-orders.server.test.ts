@@ -645,3 +645,49 @@ describe("listBadgeOrders", () => {
     expect(await idsOf({ q: "\\" })).toEqual([d]);
   });
 });
+
+describe("the event's goal bar (eventProgress, GET /api/event_progress.php)", () => {
+  it("counts approved orders only, per tier and in KES; a rejection takes one back; approving forgets the cached event page", async () => {
+    const { eventProgress } = await import("./progress.server");
+    const { loader } = await import("~/routes/api/event-progress");
+    const { cachedDocument, storePage } = await import("~/lib/page-cache.server");
+    const a = await submit(db, { tierKey: "t3" });
+    const b = await submit(db, { tierKey: "t3" });
+    const c = await submit(db, { tierKey: "t1" });
+    await submit(db, { tierKey: "t5" }); // stays pending
+    for (const o of [a, c]) {
+      await withAssets(db, o.id);
+      await setBadgeOrderStatus(db, o.id, "approved", STAFF);
+    }
+    await withAssets(db, b.id);
+    let progress = await eventProgress(db);
+    expect(progress.target).toBe(468_500);
+    expect(progress.raised).toBe(1300 + 300);
+    expect(progress.tiers.map((t) => [t.key, t.supporters, t.goal])).toEqual([
+      ["t1", 1, 34],
+      ["t2", 0, 21],
+      ["t3", 1, 13],
+      ["t4", 0, 8],
+      ["t5", 0, 5],
+    ]);
+
+    // The page showing the old figures is forgotten the moment the next order is approved.
+    storePage("/event", { html: "<p>old figures</p>", headers: [], view: { page: "event.badges", path: "/event" }, seconds: 300 });
+    expect(cachedDocument("/event", new Headers())).toBeDefined();
+    await setBadgeOrderStatus(db, b.id, "approved", STAFF);
+    expect(cachedDocument("/event", new Headers())).toBeUndefined();
+    expect((await eventProgress(db)).tiers.find((t) => t.key === "t3")!.supporters).toBe(2);
+
+    await setBadgeOrderStatus(db, a.id, "rejected", STAFF, { note: "Payment not found" });
+    progress = await eventProgress(db);
+    expect(progress.raised).toBe(1300 + 300);
+    expect(progress.tiers.find((t) => t.key === "t3")!.supporters).toBe(1);
+
+    const res = await loader({ context: { db }, request: new Request("http://localhost/api/event_progress.php"), params: {} } as never);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=5");
+    const body = await res.json();
+    expect(body).toEqual({ ok: true, ...progress });
+    // Figures only: nothing of any supporter.
+    expect(JSON.stringify(body)).not.toMatch(/Jane|example\.org|QA\d{8}|BO-/);
+  });
+});

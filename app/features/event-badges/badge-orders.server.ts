@@ -1,3 +1,4 @@
+import { clearPageCache } from "~/lib/page-cache.server";
 import type { BadgeOrdersTable, Db } from "~/lib/db.server";
 import { nowIso } from "~/lib/db.server";
 import { lockedForUpdate } from "~/lib/dialect.server";
@@ -293,6 +294,8 @@ export async function setBadgeOrderStatus(
     });
     void kickMailWorker();
   }
+  // The event page's goal bar counts approved orders: the next visitor sees this one.
+  clearPageCache("/event");
   const verb = status === "approved" ? "approve" : "reject";
   await logAction(db, actor, {
     type: `badge_orders.${verb}`,

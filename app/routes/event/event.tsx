@@ -7,6 +7,8 @@ import { networkSafe } from "~/lib/client-action";
 import type { Reply } from "~/lib/forms";
 import { ShareInvite } from "~/features/event-badges/components/share-invite";
 import { TierGrid } from "~/features/event-badges/components/tier-grid";
+import { useEventProgress } from "~/features/event-badges/components/goal-bar";
+import { eventProgress } from "~/features/event-badges/progress.server";
 import { EVENT, findTier, formatKes } from "~/features/event-badges/tiers";
 import { NewsletterForm } from "~/features/newsletter/components/newsletter-form";
 import { newsletterAction } from "~/routes/site/newsletter.server";
@@ -29,6 +31,10 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     description: `Support the ${EVENT.title} on ${EVENT.dateText}: choose a badge tier from ${formatKes(300)}, pay by M-Pesa and get a personal QR badge for the evening.`,
     path: "/event",
   });
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return { progress: await eventProgress(context.db) };
+}
 
 export async function action({ request, context }: Route.ActionArgs) {
   // A portrait upload is admitted (counted against the address, a site-wide slot) before it is read.
@@ -68,7 +74,8 @@ async function answer(request: Request, context: Route.ActionArgs["context"]) {
 /** A dropped connection becomes a reply the forms can word, instead of an error page. */
 export const clientAction = ({ serverAction }: Route.ClientActionArgs) => networkSafe<Reply>(serverAction);
 
-export default function EventPage({ actionData }: Route.ComponentProps) {
+export default function EventPage({ actionData, loaderData }: Route.ComponentProps) {
+  const progress = useEventProgress(loaderData.progress);
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const tier = findTier(params.get("tier"));
@@ -115,7 +122,7 @@ export default function EventPage({ actionData }: Route.ComponentProps) {
             {ORDER_SUCCESS}
             {banner?.reference ? ` Your reference: ${banner.reference}.` : null}
           </FormStatus>
-          <TierGrid />
+          <TierGrid progress={progress} />
         </div>
       </section>
 

@@ -1,5 +1,7 @@
 import { Link } from "react-router";
+import { supportersOf, type EventProgress } from "../progress";
 import { formatKes, TIERS, type Tier } from "../tiers";
+import { EveningGoal, ProgressBar } from "./goal-bar";
 
 /** A tier's colours as CSS variables; event.css paints the card and dialog with them. */
 export function tierStyle(tier: Tier): React.CSSProperties {
@@ -13,12 +15,12 @@ export function tierStyle(tier: Tier): React.CSSProperties {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-export function TierGrid() {
+export function TierGrid({ progress }: { progress: EventProgress }) {
   return (
     <>
       <ul className="tier-grid" role="list">
         {TIERS.map((tier) => (
-          <TierCard key={tier.key} tier={tier} />
+          <TierCard key={tier.key} tier={tier} supporters={supportersOf(progress, tier.key)} />
         ))}
       </ul>
       <aside className="tier-targets" aria-labelledby="tier-targets-title">
@@ -26,10 +28,11 @@ export function TierGrid() {
         <ul>
           {TIERS.map((t) => (
             <li key={t.key} style={tierStyle(t)}>
-              <strong>{t.goal}</strong> <span>{t.name}</span>
+              <strong>{supportersOf(progress, t.key)} of {t.goal}</strong> <span>{t.name}</span>
             </li>
           ))}
         </ul>
+        <EveningGoal progress={progress} />
         <p>
           Meeting every tier target doubles the raise target for the evening. Every badge moves us closer.
         </p>
@@ -38,10 +41,11 @@ export function TierGrid() {
   );
 }
 
-function TierCard({ tier }: { tier: Tier }) {
+function TierCard({ tier, supporters }: { tier: Tier; supporters: number }) {
+  const reached = supporters >= tier.goal;
   const titleId = `tier-${tier.key}-title`;
   return (
-    <li className="tier-card" style={tierStyle(tier)}>
+    <li className={reached ? "tier-card tier-card-reached" : "tier-card"} style={tierStyle(tier)}>
       <div className="tier-card-head">
         <span className="tier-medal" aria-hidden="true">
           {tier.subtitle.replace(/\D/g, "")}
@@ -58,7 +62,11 @@ function TierCard({ tier }: { tier: Tier }) {
           <li>QR Badge</li>
         </ul>
         <p className="tier-impact">{tier.impact}</p>
-        <p className="tier-goal">Goal: {plural(tier.goal, "supporter")}</p>
+        <p className="tier-goal">
+          {supporters} of {plural(tier.goal, "supporter")}
+          {reached ? <strong className="tier-reached"> · Target reached</strong> : null}
+        </p>
+        <ProgressBar value={supporters} max={tier.goal} />
         <Link
           to={`/event?tier=${tier.key}#confirm`}
           className="button tier-button"

@@ -1,0 +1,19 @@
+import type { Db } from "~/lib/db.server";
+import type { EventProgress } from "./progress";
+import { EVENT, TIERS } from "./tiers";
+
+export async function eventProgress(db: Db): Promise<EventProgress> {
+  const rows = await db
+    .selectFrom("badge_orders")
+    .select((eb) => ["tier_key", eb.fn.countAll<number>().as("supporters"), eb.fn.sum<number>("amount").as("raised")])
+    .where("status", "=", "approved")
+    .groupBy("tier_key")
+    .execute();
+  const byTier = new Map(rows.map((r) => [r.tier_key, r]));
+  return {
+    target: EVENT.raiseTarget,
+    raised: rows.reduce((sum, r) => sum + Number(r.raised ?? 0), 0),
+    currency: "KES",
+    tiers: TIERS.map((t) => ({ key: t.key, name: t.name, goal: t.goal, supporters: Number(byTier.get(t.key)?.supporters ?? 0) })),
+  };
+}
