@@ -14,6 +14,8 @@ export default [
   route("unsubscribe", "routes/site/unsubscribe.tsx"),
   route("event", "routes/event/event.tsx"),
   route("event/previews", "routes/event/previews.tsx"),
+  route("event/supporters", "routes/event/supporters.tsx"),
+  route("event/supporters/:file", "routes/event/supporter-portrait.ts"),
   route("badges", "routes/badges/badges.tsx"),
   route("open/badges/:file", "routes/badges/badge-image.ts"),
   route("img/:width/:format/*", "routes/site/image-variant.ts"),

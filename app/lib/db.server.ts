@@ -24,6 +24,7 @@ import * as orderNotes from "../../db/migrations/2026-11-25-07-order-notes";
 import * as receivedPayments from "../../db/migrations/2026-11-25-08-received-payments";
 import * as sharedState from "../../db/migrations/2026-11-25-09-shared-state";
 import * as notifyJobs from "../../db/migrations/2026-11-25-10-notify-jobs";
+import * as supporterWall from "../../db/migrations/2026-11-25-11-supporter-wall";
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import { ensurePrivateDir } from "./files.server";
 export { isPostgres } from "./dialect.server";
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-25-08-received-payments": receivedPayments,
   "2026-11-25-09-shared-state": sharedState,
   "2026-11-25-10-notify-jobs": notifyJobs,
+  "2026-11-25-11-supporter-wall": supporterWall,
 };
 
 export interface SubscribersTable {
@@ -179,6 +181,13 @@ export interface BadgeOrdersTable {
   delivery_outbox_id: number | null;
   /** What staff wrote when they last decided (a rejection's reason goes to the supporter). */
   staff_note: string;
+  /** The supporter wall (opt-in): listed at all, under which name ('' = first name), with the portrait, hidden by staff. */
+  wall_opt_in: number;
+  wall_name: string;
+  wall_portrait: number;
+  wall_hidden: number;
+  /** The portrait's name in its public address on the wall (never the order id). */
+  wall_key: string | null;
 }
 
 export interface TeamBadgesTable {

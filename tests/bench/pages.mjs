@@ -9,6 +9,7 @@ export const PAGES = [
   "/vespers",
   "/ministry",
   "/event",
+  "/event/supporters",
   "/badges",
   "/merchandise",
   "/blogs",

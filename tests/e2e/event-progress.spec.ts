@@ -1,10 +1,12 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import sharp from "sharp";
 import { expect, hydrated, test } from "../support/e2e-fixtures";
-import { placeOrderByApi, uniqueCode } from "../support/e2e-badges";
+import { badgeOrderById, fillOrder, openTierDialog, placeOrderByApi, signInTo, successReference, uniqueCode } from "../support/e2e-badges";
 import { ADMIN_KEY } from "../support/e2e-env";
 
 /**
+ * Event night: the goal bar and the supporter wall.
+ *
  * The event's goal bar: approved supporters per tier against its target and the KES raised
  * against the evening's target, drawn without JavaScript; with JavaScript it refreshes every
  * 30 seconds without a reload. Orders are approved the way staff do (kit attached, then approve).
@@ -87,4 +89,73 @@ test("a tier at its target says so", async ({ page, request }, info) => {
   await page.goto("/event");
   await expect(tierCard(page, "Champion").locator(".tier-goal")).toContainText("Target reached");
   await expect(tierCard(page, "Friends Badge").locator(".tier-goal")).not.toContainText("Target reached");
+});
+
+async function approveById(request: APIRequestContext, id: string) {
+  const headers = { "X-Admin-Key": ADMIN_KEY };
+  expect((await request.post("/api/badge_orders.php", { headers, data: { id, badgeDataUrl: kitPng, posterDataUrl: kitPng } })).status()).toBe(200);
+  expect((await request.post("/api/badge_orders.php", { headers, data: { id, status: "approved", paymentChecked: true } })).status()).toBe(200);
+}
+
+const wallNames = async (page: Page) => {
+  await page.goto("/event/supporters");
+  await expect(page.getByRole("heading", { level: 1, name: "Supporter wall" })).toBeVisible();
+  return page.locator(".wall-name").allTextContents();
+};
+
+test("the supporter wall: a supporter who says yes on the order form is listed once approved, under the name they chose, and can take themselves off it", async ({
+  page,
+  request,
+  jsEnabled,
+  uniqueEmail,
+}, info) => {
+  const wallName = `Mama Wall ${jsEnabled ? "On" : "Off"} ${info.retry}${Math.floor(Math.random() * 1e6)}`.replace(/\d/g, (d) => "abcdefghij"[Number(d)]!);
+  const dialog = await openTierDialog(page, "Helping Hand", jsEnabled);
+  await fillOrder(dialog, { name: "Wanjiku Wall Supporter", email: uniqueEmail("wall"), code: uniqueCode(info) });
+  await dialog.getByLabel("Show my name on the supporter wall").check();
+  await dialog.getByLabel(/^Name to show/).fill(wallName);
+  await dialog.getByRole("button", { name: "Submit confirmation" }).click();
+  const reference = await successReference(dialog);
+  expect(badgeOrderById(reference)).toMatchObject({ wall_opt_in: 1, wall_name: wallName, wall_portrait: 0 });
+
+  // Not before staff approve.
+  expect(await wallNames(page)).not.toContain(wallName);
+  await approveById(request, reference);
+  expect(await wallNames(page)).toContain(wallName);
+  const entry = page.locator(".wall-entry").filter({ hasText: wallName });
+  await expect(entry).toContainText("Helping Hand");
+  // Nothing private on the wall.
+  const html = await page.content();
+  expect(html).not.toContain(reference);
+  expect(html).not.toContain("Wanjiku");
+
+  // The supporter's own order page (the link from their email) takes them off.
+  const token = String(badgeOrderById(reference)!.asset_token);
+  await page.goto(`/orders/${reference}?t=${token}`);
+  const box = page.getByRole("region", { name: "Supporter wall" });
+  await expect(box).toContainText(`You asked to be on the supporter wall as '${wallName}'.`);
+  await box.getByRole("button", { name: "Remove me from the wall" }).click();
+  await expect(box).toHaveText(/You are not shown on the supporter wall\./);
+  expect(await wallNames(page)).not.toContain(wallName);
+});
+
+test("staff hide a supporter from the wall on the badge orders screen, and show them again", async ({ page, request, jsEnabled }, info) => {
+  const name = `Hidden Wall ${jsEnabled ? "On" : "Off"}`;
+  const wallName = `Door ${jsEnabled ? "Keeper" : "Warden"} ${"abcdefghij"[info.workerIndex % 10]}${"abcdefghij"[Math.floor(Math.random() * 10)]}${"abcdefghij"[Math.floor(Math.random() * 10)]}`;
+  const code = uniqueCode(info);
+  const id = await placeOrderByApi(request, { tierKey: "t2", name, email: `hide-${code.toLowerCase()}@example.org`, paymentReference: code, showOnWall: true, wallName });
+  await approveById(request, id);
+  expect(await wallNames(page)).toContain(wallName);
+
+  const main = await signInTo(page, `/admin/badge-orders?status=approved&q=${id}`, jsEnabled);
+  const row = main.locator("tbody tr").filter({ hasText: id });
+  await expect(row).toContainText(`Supporter wall: '${wallName}'`);
+  await row.getByRole("button", { name: "Hide from wall" }).click();
+  await expect(row).toContainText("(hidden by staff)");
+  expect(await wallNames(page)).not.toContain(wallName);
+
+  await page.goto(`/admin/badge-orders?status=approved&q=${id}`);
+  await page.getByRole("main").locator("tbody tr").filter({ hasText: id }).getByRole("button", { name: "Show on wall" }).click();
+  await expect(page.getByRole("main").locator("tbody tr").filter({ hasText: id })).not.toContainText("(hidden by staff)");
+  expect(await wallNames(page)).toContain(wallName);
 });

@@ -45,6 +45,8 @@ const ADMIN_FIELDS = [
   "staffNote",
   // Added for reconciliation: where the payment stands in M-Pesa's records.
   "payment",
+  // Added for the supporter wall: the supporter's choices and whether staff hid them.
+  "wall",
 ].sort();
 
 type Order = Record<string, unknown> & {

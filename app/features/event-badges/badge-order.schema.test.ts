@@ -30,6 +30,10 @@ describe("BadgeOrderSchema", () => {
       paymentReference: "SKL4Q2ZB7X",
       hardCopy: false,
       notes: "",
+      // Nobody is on the supporter wall without saying so.
+      showOnWall: false,
+      wallName: "",
+      wallPortrait: false,
     });
   });
 

@@ -3,6 +3,7 @@ import { EMAIL_MESSAGE } from "~/lib/rules";
 import { emailField, fullNameField, NotesField, PhoneField } from "~/lib/validation";
 import { paymentCodeField } from "../payments/payment-code.schema";
 import { TIER_KEYS } from "./tiers";
+import { WALL_NAME_MAX_LENGTH, WALL_NAME_MESSAGE, WALL_NAME_PATTERN } from "./wall";
 
 const Checkbox = z.preprocess(
   (v) => v === true || v === "on" || v === "true" || v === "1" || v === 1,
@@ -22,6 +23,15 @@ export const BadgeOrderSchema = z.object({
   paymentReference: paymentCodeField(),
   hardCopy: Checkbox.default(false),
   notes: NotesField,
+  // The supporter wall (/event/supporters): nobody is listed without saying yes.
+  showOnWall: Checkbox.default(false),
+  wallName: z
+    .string()
+    .trim()
+    .max(WALL_NAME_MAX_LENGTH, WALL_NAME_MESSAGE)
+    .regex(WALL_NAME_PATTERN, WALL_NAME_MESSAGE)
+    .default(""),
+  wallPortrait: Checkbox.default(false),
 });
 export type BadgeOrderInput = z.output<typeof BadgeOrderSchema>;
 

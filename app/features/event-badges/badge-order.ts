@@ -29,6 +29,8 @@ export type BadgeOrderView = {
   shareUrl: string;
   /** What staff wrote when they last decided (sent to the supporter with a rejection). */
   staffNote: string;
+  /** The supporter wall: whether they said yes (to their name, to their portrait), the name shown, and whether staff hid them. */
+  wall: { optIn: boolean; name: string; portrait: boolean; hidden: boolean };
   /** Where the payment stands in M-Pesa's records (lists and the order page carry it). */
   payment?: PaymentView;
 };

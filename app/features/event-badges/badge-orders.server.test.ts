@@ -253,6 +253,8 @@ describe("getBadgeOrder", () => {
       posterPath: null,
       shareUrl: "http://site.test/event?utm_source=share&utm_medium=badge&utm_campaign=event_t2",
       staffNote: "",
+      // Not on the supporter wall unless they say so.
+      wall: { optIn: false, name: "", portrait: false, hidden: false },
       // No payment with that code in M-Pesa's records yet.
       payment: { state: "unmatched", receivedAmount: null, receivedAt: null, payerName: null },
     });
@@ -689,5 +691,68 @@ describe("the event's goal bar (eventProgress, GET /api/event_progress.php)", ()
     expect(body).toEqual({ ok: true, ...progress });
     // Figures only: nothing of any supporter.
     expect(JSON.stringify(body)).not.toMatch(/Jane|example\.org|QA\d{8}|BO-/);
+  });
+});
+
+describe("the supporter wall", () => {
+  const approve = async (id: string) => {
+    await withAssets(db, id);
+    await setBadgeOrderStatus(db, id, "approved", STAFF);
+  };
+
+  it("lists approved supporters who said yes, newest approval first, by their chosen name or first name, and nothing private", async () => {
+    const { listWall } = await import("./wall.server");
+    const silent = await submit(db, { name: "Silent Supporter", email: "silent@example.org", phone: "0712345678" });
+    const jane = await submit(db, { name: "Jane Wanjiru", email: "jane@example.org", phone: "0712345678", showOnWall: "on", tierKey: "t1" });
+    const otieno = await submit(db, { name: "Otieno Odhiambo", showOnWall: "on", wallName: "The Otienos", tierKey: "t5" });
+    const pending = await submit(db, { name: "Pending Person", showOnWall: "on" });
+    const rejected = await submit(db, { name: "Rejected Person", showOnWall: "on" });
+    for (const o of [silent, jane, otieno]) await approve(o.id);
+    await setBadgeOrderStatus(db, rejected.id, "rejected", STAFF, { note: "No such payment" });
+    expect(pending.id).toMatch(ID);
+
+    const wall = await listWall(db);
+    expect(wall).toEqual([
+      { name: "The Otienos", tierKey: "t5", tierName: "Champion", portrait: null },
+      { name: "Jane", tierKey: "t1", tierName: "Friends Badge", portrait: null },
+    ]);
+    const text = JSON.stringify(wall);
+    for (const secret of ["example.org", "0712345678", "QA", "BO-", "Wanjiru", "Silent", "Pending", "Rejected"]) expect(text).not.toContain(secret);
+    expect((await getBadgeOrder(db, jane.id)).wall).toEqual({ optIn: true, name: "Jane", portrait: false, hidden: false });
+  });
+
+  it("shows a portrait only to those who said yes to it too, small, and not once hidden; staff hiding is logged", async () => {
+    const { listWall, setWallHidden, wallPortrait } = await import("./wall.server");
+    const portrait = await processPortrait(await png(900, "#e0892b"));
+    const both = await submitBadgeOrder(db, input({ name: "Amina Yusuf", showOnWall: "on", wallPortrait: "on" }), portrait);
+    const nameOnly = await submitBadgeOrder(db, input({ name: "Brian Kip", showOnWall: "on" }), portrait);
+    await approve(both.id);
+    await approve(nameOnly.id);
+    const wall = await listWall(db);
+    const withPortrait = wall.find((e) => e.name === "Amina")!;
+    expect(wall.find((e) => e.name === "Brian")!.portrait).toBeNull();
+    expect(withPortrait.portrait).toMatch(/^\/event\/supporters\/[A-Za-z0-9_-]{24}\.webp$/);
+    const key = /supporters\/(.+)\.webp$/.exec(withPortrait.portrait!)![1]!;
+    const bytes = (await wallPortrait(db, key))!;
+    expect(await sharp(bytes).metadata()).toMatchObject({ format: "webp", width: 160, height: 160 });
+    expect(await wallPortrait(db, "../../site.db")).toBeNull();
+    expect(await wallPortrait(db, "A".repeat(24))).toBeNull();
+
+    await setWallHidden(db, both.id, true, STAFF);
+    expect((await listWall(db)).map((e) => e.name)).toEqual(["Brian"]);
+    expect(await wallPortrait(db, key)).toBeNull();
+    expect((await listActivity(db, { limit: 10, type: "badge_orders.wall_hide" })).map((a) => a.message)).toContain(`Order ${both.id} hidden from the supporter wall`);
+    await setWallHidden(db, both.id, false, STAFF);
+    expect((await listWall(db)).map((e) => e.name).sort()).toEqual(["Amina", "Brian"]);
+  });
+
+  it("a name for the wall with other characters, or too long, is refused with the reason", () => {
+    const msg = "The name for the wall may have letters, spaces, apostrophes and hyphens (at most 40).";
+    for (const wallName of ["<script>", "Jane 👍", "x".repeat(41), "jane@example.org"]) {
+      const r = BadgeOrderSchema.safeParse({ tierKey: "t1", name: "Jane Wanjiru", email: "j@example.org", paymentReference: "SKL4Q2ZB7X", showOnWall: "on", wallName });
+      expect(r.success, wallName).toBe(false);
+      expect(r.error!.issues[0]!.message).toBe(msg);
+    }
+    expect(BadgeOrderSchema.parse({ tierKey: "t1", name: "Jane", email: "j@example.org", paymentReference: "SKL4Q2ZB7X", wallName: " Mama Njeri-O'Brien " }).wallName).toBe("Mama Njeri-O'Brien");
   });
 });

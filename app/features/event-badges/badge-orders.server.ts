@@ -20,6 +20,7 @@ import { paymentsChanged } from "~/lib/payment-signal.server";
 import { STAFF_NOTE_MAX_LENGTH, type BadgeOrderInput, type BadgeOrderStatus } from "./badge-order.schema";
 import { badgeKitEmail, badgeRejectedEmail, orderReceivedEmail } from "./emails/badge-emails";
 import { findTier, type Tier } from "./tiers";
+import { wallNameOf } from "./wall";
 import type { BadgeOrderView, Delivery } from "./badge-order";
 
 export const ORDER_NOT_FOUND = "Order not found.";
@@ -77,6 +78,12 @@ function toView(r: BadgeOrdersTable, delivery: DeliveryRow): BadgeOrderView {
     posterPath: r.poster_file ? assetPath(r.id, "poster", r.asset_token) : null,
     shareUrl: r.share_url,
     staffNote: r.staff_note,
+    wall: {
+      optIn: r.wall_opt_in === 1,
+      name: r.wall_opt_in === 1 ? wallNameOf({ name: r.name, wallName: r.wall_name }) : "",
+      portrait: r.wall_portrait === 1,
+      hidden: r.wall_hidden === 1,
+    },
   };
 }
 
@@ -141,6 +148,11 @@ async function insertOrder(db: Db, id: string, tier: Tier, input: BadgeOrderInpu
       asset_token: token,
       delivery_outbox_id: null,
       staff_note: "",
+      wall_opt_in: input.showOnWall ? 1 : 0,
+      wall_name: input.showOnWall ? input.wallName : "",
+      wall_portrait: input.showOnWall && input.wallPortrait && hasPortrait ? 1 : 0,
+      wall_hidden: 0,
+      wall_key: randomToken(),
     };
     await trx.insertInto("badge_orders").values(row).execute();
     await enqueueMail(trx, {

@@ -26,6 +26,8 @@ export type OrderPage = {
   note: string;
   /** Approved badge orders: the kit to download. */
   kit: { badge: string; poster: string } | null;
+  /** Badge orders whose supporter said yes to the supporter wall: the name shown, and whether they are off it now. */
+  wall: { name: string; hidden: boolean } | null;
 };
 
 const BADGE_REF = /^BO-[0-9A-Z]{6}$/;
@@ -55,6 +57,7 @@ async function load(db: Db, reference: string): Promise<{ page: OrderPage; token
         status: o.status,
         note: o.status === "rejected" ? o.staffNote : "",
         kit: approved ? { badge: o.badgePath!, poster: o.posterPath! } : null,
+        wall: o.wall.optIn ? { name: o.wall.name, hidden: o.wall.hidden } : null,
       },
     };
   }
@@ -80,6 +83,7 @@ async function load(db: Db, reference: string): Promise<{ page: OrderPage; token
         status: o.status === "approved" || o.status === "rejected" ? o.status : "pending",
         note: o.status === "rejected" || o.status === "approved" ? o.staffNotes : "",
         kit: null,
+        wall: null,
       },
     };
   }

@@ -14,6 +14,7 @@ import {
   setBadgeOrderStatus,
 } from "~/features/event-badges/badge-orders.server";
 import type { BadgeOrderView } from "~/features/event-badges/badge-order";
+import { setWallHidden } from "~/features/event-badges/wall.server";
 import { PAYMENT_STATES, type PaymentState } from "~/features/mpesa/matching";
 import {
   DEFAULT_STATUS,
@@ -70,6 +71,8 @@ type Handler = (db: Db, id: string, actor: Actor, extra: { note: string; payment
 /** Each row action: the domain function (which writes the activity log) and the words staff see. */
 const handlers: Record<OrderIntent, { run: Handler; done: string }> = {
   generate: { run: generateBadgeAssets, done: "Badge and poster attached to order." },
+  "wall-hide": { run: (db, id, actor) => setWallHidden(db, id, true, actor).then(() => getBadgeOrder(db, id)), done: "Hidden from the supporter wall." },
+  "wall-show": { run: (db, id, actor) => setWallHidden(db, id, false, actor).then(() => getBadgeOrder(db, id)), done: "Shown on the supporter wall again." },
   approve: {
     run: (db, id, actor, { paymentChecked }) => setBadgeOrderStatus(db, id, "approved", actor, { paymentChecked }),
     done: "Order approved and email triggered.",

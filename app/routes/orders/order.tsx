@@ -1,4 +1,7 @@
-import { data, Link } from "react-router";
+import { data, Link, redirect } from "react-router";
+import { setWallHidden } from "~/features/event-badges/wall.server";
+import { system } from "~/lib/actor";
+import { readForm } from "~/lib/submission.server";
 import { OrderLookupForm } from "~/features/payments/components/order-lookup-form";
 import { OrderStatus } from "~/features/payments/components/order-status";
 import { ORDER_LINK_NOT_FOUND } from "~/features/payments/order-lookup.schema";
@@ -19,6 +22,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("t") ?? "";
   const order = await orderByToken(context.db, params.reference ?? "", token);
   return data({ order }, { status: order ? 200 : 404, headers: PRIVATE });
+}
+
+/** The supporter takes themselves off the supporter wall (the link's token is the proof it is them). */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const url = new URL(request.url);
+  const order = await orderByToken(context.db, params.reference ?? "", url.searchParams.get("t") ?? "");
+  if (!order) throw data(ORDER_LINK_NOT_FOUND, { status: 404, headers: PRIVATE });
+  const form = await readForm(request);
+  if (form.get("intent") !== "leave-wall" || order.kind !== "badge") throw data("Unknown action.", { status: 400, headers: PRIVATE });
+  await setWallHidden(context.db, order.reference, true, system("the supporter left the wall from their order page"));
+  return redirect(`${url.pathname}${url.search}`, { status: 303, headers: PRIVATE });
 }
 
 export default function OrderPageRoute({ loaderData }: Route.ComponentProps) {

@@ -153,6 +153,18 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
             >
               Reject
             </button>
+            {order.wall.optIn ? (
+              <button
+                type="submit"
+                name="intent"
+                value={order.wall.hidden ? "wall-show" : "wall-hide"}
+                className="button-ghost button-small"
+                disabled={busy}
+                aria-describedby={who}
+              >
+                {order.wall.hidden ? "Show on wall" : "Hide from wall"}
+              </button>
+            ) : null}
             {approved && deliveryFailed(order) ? (
               <button
                 type="submit"
@@ -172,6 +184,12 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
             </span>
           ) : null}
           {!ready ? <span className="assets-missing">Assets missing</span> : null}
+          {order.wall.optIn ? (
+            <span className="order-line muted">
+              Supporter wall: '{order.wall.name}'{order.wall.portrait ? " with portrait" : ""}
+              {order.wall.hidden ? " (hidden by staff)" : ""}
+            </span>
+          ) : null}
           {!approved ? <PaymentCheckbox payment={order.payment} id={`${why}-paid`} /> : null}
           {confirming ? (
             <ConfirmBox

@@ -1,3 +1,4 @@
+import { WALL_NAME_MAX_LENGTH } from "../wall";
 import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { ContactFields } from "~/components/ui/contact-fields";
@@ -26,7 +27,7 @@ export const ORDER_SUCCESS =
 const ORDER_FAILED = "Could not submit confirmation.";
 const ORDER_NETWORK = "Something went wrong while submitting.";
 /** Fields the form shows errors beside; anything else goes in the banner. */
-const FIELDS = ["name", "email", "phone", "paymentReference", "notes", "portrait"] as const;
+const FIELDS = ["name", "email", "phone", "paymentReference", "notes", "portrait", "wallName"] as const;
 
 function failureText(reply: OrderReply): string | null {
   if (reply.network) return ORDER_NETWORK;
@@ -45,6 +46,7 @@ const LABELS: Record<(typeof FIELDS)[number], string> = {
   paymentReference: "Payment confirmation code",
   notes: "Notes",
   portrait: "Portrait",
+  wallName: "Name to show on the wall",
 };
 
 type Props = {
@@ -269,6 +271,28 @@ function OrderForm({ tier, fetcher, reply, fromServer, close }: FormProps) {
           A hard-copy badge is complimentary for tiers of KES 1,300 and above.
         </p>
       </div>
+      <fieldset className="field wall-choice">
+        <legend>
+          Supporter wall <span className="optional">(optional)</span>
+        </legend>
+        <label className="check">
+          <input type="checkbox" name="showOnWall" defaultChecked={values.showOnWall === "on"} />
+          <span>Show my name on the supporter wall</span>
+        </label>
+        <label htmlFor="order-wallName">
+          Name to show <span className="optional">(your first name if left empty)</span>
+        </label>
+        <input type="text" maxLength={WALL_NAME_MAX_LENGTH} autoComplete="nickname" {...field("wallName")} />
+        <FieldError id="order-wallName-error" message={errorOf("wallName")} />
+        <label className="check">
+          <input type="checkbox" name="wallPortrait" defaultChecked={values.wallPortrait === "on"} />
+          <span>Show my portrait there too</span>
+        </label>
+        <p className="field-hint">
+          Only after staff approve your order, on <Link to="/event/supporters">the supporter wall</Link>. Never your email, phone or
+          payment code.
+        </p>
+      </fieldset>
 
       <div className="actions order-actions">
         <button type="submit" className="button-lamp" disabled={busy}>

@@ -34,7 +34,8 @@ export function TierGrid({ progress }: { progress: EventProgress }) {
         </ul>
         <EveningGoal progress={progress} />
         <p>
-          Meeting every tier target doubles the raise target for the evening. Every badge moves us closer.
+          Meeting every tier target doubles the raise target for the evening. Every badge moves us closer.{" "}
+          <Link to="/event/supporters">See the supporter wall</Link>.
         </p>
       </aside>
     </>

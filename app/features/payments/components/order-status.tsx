@@ -39,6 +39,26 @@ export function OrderStatus({ order }: { order: OrderPage }) {
         ) : null}
       </section>
 
+      {order.wall ? (
+        <section className="order-box" aria-labelledby="order-wall">
+          <h2 id="order-wall">Supporter wall</h2>
+          {order.wall.hidden ? (
+            <p>You are not shown on the supporter wall.</p>
+          ) : (
+            <form method="post">
+              <p>
+                You asked to be on <a href="/event/supporters">the supporter wall</a> as '{order.wall.name}'
+                {order.status === "approved" ? "." : ", once the team approves your order."}
+              </p>
+              <input type="hidden" name="intent" value="leave-wall" />
+              <button type="submit" className="button-ghost button-small">
+                Remove me from the wall
+              </button>
+            </form>
+          )}
+        </section>
+      ) : null}
+
       <section className="order-box" aria-labelledby="order-lines">
         <h2 id="order-lines">What you ordered</h2>
         <ul>
