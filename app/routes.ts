@@ -18,7 +18,7 @@ export default [
   route("event/supporters/:file", "routes/event/supporter-portrait.ts"),
   route("badges", "routes/badges/badges.tsx"),
   route("open/badges/:file", "routes/badges/badge-image.ts"),
-  route("img/:width/:format/*", "routes/site/image-variant.ts"),
+  route("img/:width/*", "routes/site/image-variant.ts"),
   route("share/:file", "routes/share/badge-share.ts"),
   route("event/previews/image.png", "routes/event/preview-image.ts"),
   route("merchandise", "routes/merch/store.tsx"),

@@ -159,3 +159,18 @@ test("scripts and stylesheets are sent as the build compressed them (brotli, els
     expect((await res.body()).equals(await plain.body()), "the same script once decompressed").toBe(true);
   }
 });
+
+test("site pictures come as the AVIF and WebP the page's srcset names, each with its own type", async ({ request }) => {
+  const store = await (await request.get("/merchandise")).text();
+  const avif = /<source type="image\/avif" srcSet="([^" ]+) 160w/.exec(store)?.[1];
+  const webp = /<img src="[^"]+" srcSet="([^" ]+) 160w/.exec(store)?.[1];
+  expect(avif, "an AVIF srcset on the store's first card").toMatch(/^\/img\/160\/images\/merch\/.+\.webp\.avif$/);
+  expect(webp).toMatch(/^\/img\/160\/images\/merch\/.+\.webp\.webp$/);
+  const a = await request.get(avif!);
+  expect(a.status()).toBe(200);
+  expect(a.headers()["content-type"]).toBe("image/avif");
+  expect((await a.body()).subarray(4, 12).toString("latin1")).toBe("ftypavif");
+  const w = await request.get(webp!);
+  expect(w.headers()["content-type"]).toBe("image/webp");
+  expect((await w.body()).subarray(8, 12).toString("latin1")).toBe("WEBP");
+});

@@ -1,7 +1,8 @@
 /**
  * The site's own pictures (files under /images/) in the sizes and formats a phone needs:
  * AVIF first, WebP for browsers without it, each in a few widths for `srcset`, made from the
- * original on first request and kept (app/features/images/variants.server.ts, route /img/…).
+ * original by the build, or on first request and kept (app/features/images/variants.server.ts,
+ * /img/<width>/images/….<avif|webp>).
  * Pictures from elsewhere (a cover staff linked from another site) are shown as they are.
  */
 export const VARIANT_WIDTHS = [160, 240, 320, 480, 640, 800, 1200] as const;
@@ -11,7 +12,8 @@ export const VARIANT_FORMATS: readonly VariantFormat[] = ["avif", "webp"];
 /** A site picture that can have variants: /images/… with a raster extension, nothing odd in the path. */
 export const VARIANT_SOURCE = /^\/images\/(?:[a-z0-9_-]+\/)*[a-z0-9_-]+\.(?:webp|png|jpe?g)$/;
 
-export const variantPath = (src: string, width: number, format: VariantFormat) => `/img/${width}/${format}${src}`;
+/** A variant's address: the original's path under /img/<width>, with the format's extension added last (so static file serving names its type right). */
+export const variantPath = (src: string, width: number, format: VariantFormat) => `/img/${width}${src}.${format}`;
 
 /**
  * The `srcset` of each format for a picture shown at most `maxWidth` CSS pixels wide (up to

@@ -6,7 +6,7 @@ import sharp from "sharp";
 import { VARIANT_FORMATS, VARIANT_SOURCE, VARIANT_WIDTHS, variantPath, type VariantFormat } from "./responsive.ts";
 
 /**
- * Image variants (/img/:width/:format/images/…): the site's own picture resized to one of
+ * Image variants (/img/:width/images/….<avif|webp>): the site's own picture resized to one of
  * VARIANT_WIDTHS (never enlarged) and encoded as AVIF or WebP. The build makes every one of
  * them as static files (build/client/img, see buildImageVariants), served like any other file;
  * this route answers for the rest (the dev server, a picture added after the build): made once
@@ -37,9 +37,12 @@ async function readOriginal(src: string): Promise<Buffer | null> {
   return null;
 }
 
-export function parseVariant(width: string | undefined, format: string | undefined, rest: string | undefined) {
+/** Width, format and original from /img/<width>/<original path>.<format>, or null for anything else. */
+export function parseVariant(width: string | undefined, rest: string | undefined) {
   const w = Number(width);
-  const src = `/${rest ?? ""}`;
+  const m = /^(.+)\.([a-z]+)$/.exec(rest ?? "");
+  const format = m?.[2];
+  const src = `/${m?.[1] ?? ""}`;
   if (!(VARIANT_WIDTHS as readonly number[]).includes(w)) return null;
   if (!(VARIANT_FORMATS as readonly string[]).includes(format ?? "")) return null;
   if (!VARIANT_SOURCE.test(src)) return null;

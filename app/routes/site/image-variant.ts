@@ -1,9 +1,9 @@
 import { imageVariant, parseVariant } from "~/features/images/variants.server";
 import type { Route } from "./+types/image-variant";
 
-/** GET /img/:width/:format/images/…: a site picture in a phone's size and a modern format. */
+/** GET /img/:width/images/….<avif|webp>: a site picture in a phone's size and a modern format. */
 export async function loader({ params, request }: Route.LoaderArgs) {
-  const wanted = parseVariant(params.width, params.format, params["*"]);
+  const wanted = parseVariant(params.width, params["*"]);
   const variant = wanted ? await imageVariant(wanted.src, wanted.width, wanted.format) : null;
   if (!variant) return new Response("No such image.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   const headers = {
