@@ -67,6 +67,7 @@ export default [
   route("api/generate_merch_share.php", "routes/api/generate-merch-share.ts"),
   route("api/merch_orders.php", "routes/api/merch-orders.ts"),
   route("api/event_progress.php", "routes/api/event-progress.ts"),
+  route("api/checkin.php", "routes/api/checkin.ts"),
 
   route("api/mpesa/c2b/:kind/:secret", "routes/api/mpesa-c2b.ts"),
   route("api/mpesa_statements.php", "routes/api/mpesa-statements.ts"),

@@ -25,6 +25,7 @@ import * as receivedPayments from "../../db/migrations/2026-11-25-08-received-pa
 import * as sharedState from "../../db/migrations/2026-11-25-09-shared-state";
 import * as notifyJobs from "../../db/migrations/2026-11-25-10-notify-jobs";
 import * as supporterWall from "../../db/migrations/2026-11-25-11-supporter-wall";
+import * as doorCheckIn from "../../db/migrations/2026-11-26-12-door-check-in";
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import { ensurePrivateDir } from "./files.server";
 export { isPostgres } from "./dialect.server";
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-25-09-shared-state": sharedState,
   "2026-11-25-10-notify-jobs": notifyJobs,
   "2026-11-25-11-supporter-wall": supporterWall,
+  "2026-11-26-12-door-check-in": doorCheckIn,
 };
 
 export interface SubscribersTable {
@@ -188,6 +190,8 @@ export interface BadgeOrdersTable {
   wall_hidden: number;
   /** The portrait's name in its public address on the wall (never the order id). */
   wall_key: string | null;
+  /** When the supporter was let in at the door (set once). */
+  checked_in_at: string | null;
 }
 
 export interface TeamBadgesTable {

@@ -153,6 +153,7 @@ async function insertOrder(db: Db, id: string, tier: Tier, input: BadgeOrderInpu
       wall_portrait: input.showOnWall && input.wallPortrait && hasPortrait ? 1 : 0,
       wall_hidden: 0,
       wall_key: randomToken(),
+      checked_in_at: null,
     };
     await trx.insertInto("badge_orders").values(row).execute();
     await enqueueMail(trx, {

@@ -1,0 +1,24 @@
+import { checkIn, checkInSchemaFor } from "~/features/event-badges/check-in.server";
+import { staff } from "~/lib/actor";
+import { requireAdminApi } from "~/lib/admin.server";
+import { jsonApi } from "~/lib/api.server";
+import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http.server";
+import { parseOr400 } from "~/lib/submission.server";
+
+/**
+ * POST /api/checkin.php (staff): `{token}` or `{reference}` → `{ok, order: {id, name, tierName,
+ * hardCopy}, checkedInAt, already}`. An unknown or forged ticket is a 404 with a message.
+ */
+const api = jsonApi({
+  POST: async ({ request, context }) => {
+    await requireAdminApi(request, context);
+    const body = await readObjectBody(request, 2048);
+    const schema = checkInSchemaFor(body);
+    if (!schema) throw new HttpError(400, "Send {token} (a scanned ticket) or {reference} (BO-ABC123).");
+    const input = parseOr400(schema, body);
+    const result = await checkIn(context.db, input, staff(clientAddress(context)));
+    return jsonResponse({ ok: true, ...result });
+  },
+});
+export const loader = api.loader;
+export const action = api.action;

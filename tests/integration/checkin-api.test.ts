@@ -1,0 +1,110 @@
+import sharp from "sharp";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { entryTicket } from "~/features/event-badges/check-in.server";
+import type { Db } from "~/lib/db.server";
+import * as badgeOrdersApi from "~/routes/api/badge-orders";
+import * as checkinApi from "~/routes/api/checkin";
+import { args, jsonPost, readJson, type ApiError } from "../support/http";
+import { freshApp } from "../support/reset";
+import { startSmtpReceiver, type SmtpReceiver } from "../support/smtp";
+
+/** POST /api/checkin.php: door check-in by scanned ticket or typed reference, once per supporter. */
+const ADMIN = { "X-Admin-Key": "test-admin-key-0123456789" };
+const FORGED = "This ticket is not one of ours. Check the code, or look the supporter up by reference or name.";
+
+let ip = 0;
+const nextIp = () => `10.7.${Math.floor(++ip / 250)}.${ip % 250}`;
+let codes = 0;
+const nextCode = () => `QD${String(++codes).padStart(8, "0")}`;
+
+const orders = (body: unknown, headers: Record<string, string> = {}) => badgeOrdersApi.action(args(jsonPost("/api/badge_orders.php", body, headers), nextIp()));
+const scan = (body: unknown, headers: Record<string, string> = ADMIN) => checkinApi.action(args(jsonPost("/api/checkin.php", body, headers), "10.9.9.9"));
+
+let kit: string;
+let smtp: SmtpReceiver;
+let db: Db;
+beforeAll(async () => {
+  smtp = await startSmtpReceiver();
+  kit = `data:image/png;base64,${(await sharp({ create: { width: 1080, height: 1080, channels: 3, background: "#123b5d" } }).png().toBuffer()).toString("base64")}`;
+});
+afterAll(async () => smtp.close());
+beforeEach(async () => {
+  db = await freshApp({ SMTP_URL: smtp.url });
+});
+
+async function order(fields: Record<string, unknown> = {}, approve = true) {
+  const placed = await readJson<{ id: string }>(
+    await orders({ tierKey: "t3", name: "Jane Wanjiru", email: "jane@example.org", paymentReference: nextCode(), hardCopy: true, ...fields }),
+  );
+  const id = placed.body.id;
+  if (approve) {
+    expect((await orders({ id, badgeDataUrl: kit, posterDataUrl: kit }, ADMIN)).status).toBe(200);
+    expect((await orders({ id, status: "approved", paymentChecked: true }, ADMIN)).status).toBe(200);
+  }
+  return id;
+}
+
+type Answer = { ok: true; order: { id: string; name: string; tierName: string; hardCopy: boolean }; checkedInAt: string; already: boolean };
+
+describe("POST /api/checkin.php", () => {
+  it("checks an approved supporter in by ticket once; the second scan says 'already', with the first time", async () => {
+    const id = await order();
+    const first = await readJson<Answer>(await scan({ token: entryTicket(id) }));
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({
+      ok: true,
+      order: { id, name: "Jane Wanjiru", tierName: "Big Friend", hardCopy: true },
+      checkedInAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      already: false,
+    });
+    const second = await readJson<Answer>(await scan({ reference: id.toLowerCase() }));
+    expect(second.body).toMatchObject({ already: true, checkedInAt: first.body.checkedInAt, order: { id } });
+    const log = await db.selectFrom("activity").select(["type", "actor_ip"]).where("type", "=", "badge_orders.check_in").execute();
+    expect(log).toEqual([{ type: "badge_orders.check_in", actor_ip: "10.9.9.9" }]);
+  });
+
+  it("twenty door phones scanning one ticket at once: exactly one first check-in, nineteen 'already'", async () => {
+    const id = await order();
+    const token = entryTicket(id);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => scan({ token }).then((r) => readJson<Answer>(r))));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(answers.filter((a) => !a.body.already)).toHaveLength(1);
+    expect(new Set(answers.map((a) => a.body.checkedInAt)).size).toBe(1);
+    const row = await db.selectFrom("badge_orders").select("checked_in_at").where("id", "=", id).executeTakeFirstOrThrow();
+    expect(row.checked_in_at).toBe(answers[0]!.body.checkedInAt);
+  });
+
+  it("a forged or altered ticket, a pending order, an unknown reference: 404 with a message, nobody checked in", async () => {
+    const approved = await order();
+    const pending = await order({}, false);
+    const ticket = entryTicket(approved);
+    const cases: [unknown, string][] = [
+      [{ token: `${approved}.${"A".repeat(22)}` }, FORGED],
+      [{ token: `${pending}${ticket.slice(approved.length)}` }, FORGED],
+      [{ token: "anything at all" }, FORGED],
+      [{ token: entryTicket(pending) }, "No approved order with that reference."],
+      [{ reference: pending }, "No approved order with that reference."],
+      [{ reference: "BO-ZZZZZZ" }, "No approved order with that reference."],
+    ];
+    for (const [body, message] of cases) {
+      const res = await scan(body);
+      const { body: answer } = await readJson<ApiError>(res);
+      expect(res.status, JSON.stringify(body)).toBe(404);
+      expect(answer).toEqual({ ok: false, error: message });
+    }
+    const arrived = await db.selectFrom("badge_orders").select("id").where("checked_in_at", "is not", null).execute();
+    expect(arrived).toEqual([]);
+  });
+
+  it("needs the admin key; a body with neither token nor reference, or a malformed reference, is a 400", async () => {
+    const id = await order();
+    expect((await scan({ token: entryTicket(id) }, {})).status).toBe(401);
+    expect((await scan({ token: entryTicket(id) }, { "X-Admin-Key": "wrong-key-0123456789" })).status).toBe(401);
+    const none = await scan({});
+    expect(none.status).toBe(400);
+    expect((await readJson<ApiError>(none)).body.error).toBe("Send {token} (a scanned ticket) or {reference} (BO-ABC123).");
+    expect((await readJson<ApiError>(await scan({ reference: "12345" }))).body.error).toBe("A reference looks like BO-ABC123.");
+    expect((await scan({ token: 42 })).status).toBe(400);
+    expect((await checkinApi.loader(args(new Request("http://site.test/api/checkin.php"), "10.9.9.9"))).status).toBe(405);
+  });
+});
