@@ -61,6 +61,10 @@ export function jsonResponse(body: unknown, init: number | ResponseInit = 200) {
   return new Response(JSON.stringify(body), { ...opts, headers });
 }
 
+/** A plain-text answer (a missing picture, say), never cached. */
+export const textResponse = (status: number, text: string) =>
+  new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+
 export function jsonError(status: number, error: string, headers: Record<string, string> = {}) {
   return jsonResponse({ ok: false, error }, { status, headers });
 }

@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import type { Actor } from "~/lib/actor";
 import { getBlob } from "~/lib/blob-store.server";
+import { keptPromises } from "~/lib/kept-promises.server";
 import type { Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { clearPageCache } from "~/lib/page-cache.server";
@@ -42,7 +43,7 @@ export async function listWall(db: Db): Promise<WallEntry[]> {
   }));
 }
 
-const made = new Map<string, Promise<Buffer | null>>();
+const portraits = keptPromises<Buffer | null>(300);
 
 /**
  * A listed supporter's portrait, small (160 px WebP), or null when the key names no portrait
@@ -61,16 +62,10 @@ export async function wallPortrait(db: Db, key: string): Promise<Buffer | null> 
     .where("wall_hidden", "=", 0)
     .executeTakeFirst();
   if (!row?.portrait_file) return null;
-  let bytes = made.get(key);
-  if (!bytes) {
-    if (made.size >= 300) made.delete(made.keys().next().value!);
-    bytes = (async () => {
-      const original = await getBlob(db, orderFileKey(row.id, "portrait"));
-      return original ? sharp(original).resize(WALL_PORTRAIT_SIZE, WALL_PORTRAIT_SIZE, { fit: "cover" }).webp({ quality: 75 }).toBuffer() : null;
-    })().catch(() => null);
-    made.set(key, bytes);
-  }
-  return bytes;
+  return portraits(key, async () => {
+    const original = await getBlob(db, orderFileKey(row.id, "portrait"));
+    return original ? sharp(original).resize(WALL_PORTRAIT_SIZE, WALL_PORTRAIT_SIZE, { fit: "cover" }).webp({ quality: 75 }).toBuffer() : null;
+  }).catch(() => null);
 }
 
 /** Staff take a supporter off the wall (or put them back); logged, and the wall is redrawn at once. */

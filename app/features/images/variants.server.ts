@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
+import { keptPromises } from "../../lib/kept-promises.server.ts";
 import { VARIANT_FORMATS, VARIANT_SOURCE, VARIANT_WIDTHS, variantPath, type VariantFormat } from "./responsive.ts";
 
 /**
@@ -15,8 +16,7 @@ import { VARIANT_FORMATS, VARIANT_SOURCE, VARIANT_WIDTHS, variantPath, type Vari
  */
 export type Variant = { bytes: Buffer; type: string; etag: string };
 
-const MAX_KEPT = 300;
-const kept = new Map<string, Promise<Variant | null>>();
+const kept = keptPromises<Variant | null>(300);
 
 /** Where the originals are: the built client files, or public/ when running from source. */
 const roots = () => {
@@ -65,17 +65,10 @@ async function make(src: string, width: number, format: VariantFormat): Promise<
 /** The variant, made now or earlier; null when there is no such picture. */
 export function imageVariant(src: string, width: number, format: VariantFormat): Promise<Variant | null> {
   const key = `${width}/${format}${src}`;
-  let hit = kept.get(key);
-  if (!hit) {
-    if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value!);
-    hit = make(src, width, format).catch((e) => {
-      console.error(`[images] could not make ${key}`, e);
-      kept.delete(key);
-      return null;
-    });
-    kept.set(key, hit);
-  }
-  return hit;
+  return kept(key, () => make(src, width, format)).catch((e) => {
+    console.error(`[images] could not make ${key}`, e);
+    return null;
+  });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { textResponse } from "~/lib/http.server";
 import { teamBadgeImage } from "~/features/team-badges/team-badges.server";
 import { badgeDownloadFilename } from "~/features/team-badges/team-badges";
 import type { Route } from "./+types/badge-image";
@@ -9,7 +10,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const id = FILE.exec(params.file)?.[1];
   const url = new URL(request.url);
   const image = id ? await teamBadgeImage(context.db, id, { width: Number(url.searchParams.get("w")) || null }) : null;
-  if (!image) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (!image) return textResponse(404, "Not found");
   const headers = new Headers({
     "Content-Type": "image/png",
     "Cache-Control": "public, max-age=3600",

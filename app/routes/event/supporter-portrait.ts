@@ -1,3 +1,4 @@
+import { textResponse } from "~/lib/http.server";
 import { wallPortrait } from "~/features/event-badges/wall.server";
 import type { Route } from "./+types/supporter-portrait";
 
@@ -5,7 +6,7 @@ import type { Route } from "./+types/supporter-portrait";
 export async function loader({ params, context }: Route.LoaderArgs) {
   const key = /^(.+)\.webp$/.exec(params.file)?.[1] ?? "";
   const bytes = await wallPortrait(context.db, key);
-  if (!bytes) return new Response("No such picture.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (!bytes) return textResponse(404, "No such picture.");
   // Short-lived: a supporter taken off the wall is gone from browsers within minutes.
   return new Response(new Uint8Array(bytes), { headers: { "Content-Type": "image/webp", "Cache-Control": "public, max-age=300" } });
 }

@@ -1,3 +1,4 @@
+import { textResponse } from "~/lib/http.server";
 import { imageVariant, parseVariant } from "~/features/images/variants.server";
 import type { Route } from "./+types/image-variant";
 
@@ -5,7 +6,7 @@ import type { Route } from "./+types/image-variant";
 export async function loader({ params, request }: Route.LoaderArgs) {
   const wanted = parseVariant(params.width, params["*"]);
   const variant = wanted ? await imageVariant(wanted.src, wanted.width, wanted.format) : null;
-  if (!variant) return new Response("No such image.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (!variant) return textResponse(404, "No such image.");
   const headers = {
     "Content-Type": variant.type,
     // Made from files of the build: a day fresh, then checked again by ETag.
