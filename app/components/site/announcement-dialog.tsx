@@ -53,13 +53,19 @@ export function AnnouncementDialog({ title, text, poster, to, delayMs = 300 }: P
       if (dialog.open) dialog.close();
     };
   }, [delayMs, title]);
-  const close = () => ref.current?.close();
+  // Remembered at once: the dialog's close event comes a task later, and a page left at that
+  // moment (a reload, a tap on the link) would never hear it.
+  const close = () => {
+    rememberClosed(title);
+    ref.current?.close();
+  };
   return (
     <dialog
       ref={ref}
       className="announcement"
       aria-labelledby="announcement-title"
-      // Every way of closing it (a button, Escape, the backdrop) ends here.
+      // Escape (and any other way the browser closes it); the buttons and the backdrop remember in close().
+      onCancel={() => rememberClosed(title)}
       onClose={() => {
         if (!leaving.current) rememberClosed(title);
       }}
