@@ -26,6 +26,7 @@ import * as sharedState from "../../db/migrations/2026-11-25-09-shared-state";
 import * as notifyJobs from "../../db/migrations/2026-11-25-10-notify-jobs";
 import * as supporterWall from "../../db/migrations/2026-11-25-11-supporter-wall";
 import * as doorCheckIn from "../../db/migrations/2026-11-26-12-door-check-in";
+import * as eventRecord from "../../db/migrations/2026-11-26-13-event-record";
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import { ensurePrivateDir } from "./files.server";
 export { isPostgres } from "./dialect.server";
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-25-10-notify-jobs": notifyJobs,
   "2026-11-25-11-supporter-wall": supporterWall,
   "2026-11-26-12-door-check-in": doorCheckIn,
+  "2026-11-26-13-event-record": eventRecord,
 };
 
 export interface SubscribersTable {
@@ -192,6 +194,8 @@ export interface BadgeOrdersTable {
   wall_key: string | null;
   /** When the supporter was let in at the door (set once). */
   checked_in_at: string | null;
+  /** The event date this supporter's day-before reminder was queued for (null: not yet). */
+  reminder_for: string | null;
 }
 
 export interface TeamBadgesTable {
@@ -371,7 +375,24 @@ export interface RateLimitsTable {
   expire: number | null;
 }
 
+export interface EventRecordTable {
+  id: number;
+  title: string;
+  /** YYYY-MM-DD, Nairobi. */
+  date: string;
+  /** HH:MM, Nairobi; null when not announced. */
+  start_time: string | null;
+  venue: string;
+  /** YYYY-MM-DD, Nairobi; null when not set. */
+  sales_open: string | null;
+  raise_target: number;
+  /** JSON: { t1: 34, ... } */
+  tier_goals: string;
+  updated_at: string;
+}
+
 export interface DB {
+  event_record: EventRecordTable;
   rate_limits: RateLimitsTable;
   stored_files: StoredFilesTable;
   site_secrets: SiteSecretsTable;

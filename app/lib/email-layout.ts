@@ -9,6 +9,8 @@ export function renderEmail(opts: {
   heading: string;
   paragraphs: string[];
   cta?: { label: string; url: string };
+  /** A picture attached inline (its attachment's `cid`), shown after the paragraphs. */
+  image?: { cid: string; alt: string; size: number };
   footer?: string;
   footerLink?: { label: string; url: string };
 }) {
@@ -29,6 +31,7 @@ export function renderEmail(opts: {
 <tr><td style="padding:20px;word-wrap:break-word;overflow-wrap:anywhere">
 <h1 style="margin:0 0 16px;font-size:22px;color:#123b5d">${escapeHtml(opts.heading)}</h1>
 ${opts.paragraphs.map((p) => `<p style="margin:0 0 14px;line-height:1.5">${escapeHtml(p)}</p>`).join("\n")}
+${opts.image ? `<p style="margin:18px 0;text-align:center"><img src="cid:${escapeHtml(opts.image.cid)}" alt="${escapeHtml(opts.image.alt)}" width="${opts.image.size}" height="${opts.image.size}" style="display:inline-block;width:${opts.image.size}px;max-width:100%;height:auto;border:0"></p>` : ""}
 ${opts.cta ? `<p style="margin:22px 0"><a href="${escapeHtml(opts.cta.url)}" style="display:inline-block;background:#e0892b;color:#1c2430;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">${escapeHtml(opts.cta.label)}</a></p>` : ""}
 </td></tr>
 <tr><td style="padding:14px 20px;color:#5b6470;font-size:12px;border-top:1px solid #eee">${escapeHtml(site.name)} · ${escapeHtml(site.city)}${opts.footerLink ? ` · <a href="${escapeHtml(opts.footerLink.url)}" style="color:#5b6470">${escapeHtml(opts.footerLink.label)}</a>` : ""}</td></tr>

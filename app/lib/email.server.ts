@@ -15,6 +15,8 @@ export type MailAttachment = {
   /** A stored file's key (app/lib/blob-store.server.ts), read when the message is sent: never a path a client sent. */
   dataPath: string;
   contentType: string;
+  /** Set for a picture the HTML shows inline (`<img src="cid:…">`). */
+  cid?: string;
 };
 
 export type MailMessage = {
@@ -96,7 +98,7 @@ async function deliver(db: Db, row: {
       const content = await getBlob(db, a.dataPath);
       // Thrown, the attempt fails and is retried later, as a mail server that is down would be.
       if (!content) throw new Error(`attachment ${a.dataPath} is missing`);
-      return { filename: a.filename, contentType: a.contentType, content };
+      return { filename: a.filename, contentType: a.contentType, content, ...(a.cid ? { cid: a.cid } : {}) };
     }),
   );
   const info = await getTransport().sendMail({

@@ -44,3 +44,12 @@ export function formatDateInWords(value: Stamp): string {
   const d = new Date(plain ? `${value}T12:00:00+03:00` : value);
   return Number.isNaN(d.getTime()) ? "" : dayInWords.format(d);
 }
+
+const clock = new Intl.DateTimeFormat("en-GB", { timeZone: "Africa/Nairobi", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+
+/** '2026-11-21T16:42:00Z' -> '19:42' (Nairobi clock time): for the door, where the day is today. */
+export function formatNairobiClock(iso: Stamp): string {
+  if (!iso) return "";
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? "" : clock.format(d);
+}

@@ -8,6 +8,7 @@ import sirv from "sirv";
 import * as build from "virtual:react-router/server-build";
 import { flushAnalytics } from "~/features/analytics/analytics.server";
 import { startAnalyticsRollup, stopAnalyticsRollup } from "~/features/analytics/rollup.server";
+import { startEventReminders, stopEventReminders } from "~/features/event-badges/reminders.server";
 import { startAutoApprove, stopAutoApprove } from "~/features/mpesa/auto-approve.server";
 import { startNotifyWorker, stopNotifyWorker } from "~/features/blog/blog.server";
 import { listBackups, restoreBackup, startBackups, stopBackups, takeBackup } from "~/lib/backup.server";
@@ -241,6 +242,8 @@ export async function startServer() {
   }, 250).unref();
   // Analytics summaries and the retention roll-up: shortly after start, then every 15 minutes.
   startAnalyticsRollup(db);
+  // The day-before reminders (from the event record): looked for every 10 minutes, queued once.
+  startEventReminders(db);
   startAutoApprove();
   startBackups(db);
 
@@ -256,6 +259,7 @@ export async function startServer() {
     server.closeAllConnections();
     await flushAnalytics();
     await stopAnalyticsRollup();
+    await stopEventReminders();
     await stopAutoApprove();
     await stopBackups();
     await Promise.race([drainOutbox(), new Promise((r) => setTimeout(r, 5000))]);

@@ -20,6 +20,9 @@ import {
   submitBadgeOrder,
 } from "./badge-orders.server";
 import { processPortrait } from "./portrait.server";
+import { orderOfTicket } from "./check-in.server";
+import { readQrFromPhoto } from "./ticket-photo.server";
+import { referenceInWords, ticketFromScan } from "./ticket";
 import { readStored, removeStored, storedNames } from "../../../tests/support/stored-files";
 
 const ID = /^BO-[0-9A-Z]{6}$/;
@@ -350,7 +353,7 @@ describe("status rules", () => {
 
     const kit = await db.selectFrom("outbox").selectAll().where("kind", "=", "badge.kit").execute();
     expect(kit).toHaveLength(1);
-    expect(JSON.parse(kit[0]!.attachments)).toHaveLength(2);
+    expect(JSON.parse(kit[0]!.attachments)).toHaveLength(3);
 
     await drainOutbox();
     expect(smtp.messages).toHaveLength(1);
@@ -360,16 +363,29 @@ describe("status rules", () => {
     expect(mail.text).toContain(id);
     expect(mail.text).toContain("KES 3,400");
     expect(mail.text).toContain("hard-copy badge");
-    expect(mail.attachments.map((a) => [a.filename, a.contentType])).toEqual([
+    // The inline picture comes first in the message's MIME structure; the files by name.
+    const named = (suffix: string) => mail.attachments.find((a) => a.filename === `${id}-${suffix}`)!;
+    expect(mail.attachments.map((a) => [a.filename, a.contentType]).sort()).toEqual([
       [`${id}-badge.png`, "image/png"],
+      [`${id}-entry-qr.png`, "image/png"],
       [`${id}-will-be-attending.png`, "image/png"],
     ]);
-    for (const a of mail.attachments) {
+    // The entry QR code: shown in the message (cid), holding a ticket for this order only.
+    const qr = named("entry-qr.png");
+    // Sent inline (mailparser hands the <img src="cid:…"> back as the picture's data).
+    expect(qr.cid).toBeTruthy();
+    expect(mail.html).toContain(`alt="Entry QR code for ${id}"`);
+    expect(mail.html).toContain(`data:image/png;base64,${qr.content.toString("base64")}`);
+    const scanned = await readQrFromPhoto(qr.content);
+    expect(scanned).toMatch(new RegExp(`^${env().publicUrl}/admin/check-in\\?ticket=${id}\\.`));
+    expect(orderOfTicket(ticketFromScan(scanned!))).toBe(id);
+    expect(mail.text).toContain(`${id} (${referenceInWords(id)})`);
+    for (const a of [named("badge.png"), named("will-be-attending.png")]) {
       const meta = await sharp(a.content).metadata();
       expect([meta.format, meta.width, meta.height]).toEqual(["png", 1080, 1080]);
     }
-    expect(mail.attachments[0]!.content.equals(BADGE)).toBe(true);
-    expect(mail.attachments[1]!.content.equals(POSTER)).toBe(true);
+    expect(named("badge.png").content.equals(BADGE)).toBe(true);
+    expect(named("will-be-attending.png").content.equals(POSTER)).toBe(true);
 
     const delivered = await getBadgeOrder(db, id);
     expect(delivered.delivery).toMatchObject({ ok: true, detail: expect.stringMatching(/^Emailed \S/) });
@@ -489,7 +505,7 @@ describe("kit delivery", () => {
       // Only the new message was due: the first one waits for its retry.
       expect(live.messages).toHaveLength(1);
       expect(live.messages[0]!.envelope.to).toEqual(["kit@example.org"]);
-      expect(live.messages[0]!.mail.attachments.map((a) => a.contentType)).toEqual(["image/png", "image/png"]);
+      expect(live.messages[0]!.mail.attachments.map((a) => a.contentType)).toEqual(["image/png", "image/png", "image/png"]);
       const after = await getBadgeOrder(db, id);
       expect(after.delivery).toMatchObject({ ok: true, detail: expect.stringMatching(/^Emailed \S/) });
       const [listedAfter] = await listBadgeOrders(db, {});

@@ -18,7 +18,10 @@ import { arrangeByPayment, needsPaymentCheck, paymentCheckMessage, type PaymentS
 import { withPayments } from "../mpesa/received-payments.server";
 import { paymentsChanged } from "~/lib/payment-signal.server";
 import { STAFF_NOTE_MAX_LENGTH, type BadgeOrderInput, type BadgeOrderStatus } from "./badge-order.schema";
-import { badgeKitEmail, badgeRejectedEmail, orderReceivedEmail } from "./emails/badge-emails";
+import { badgeKitEmail, badgeRejectedEmail, ENTRY_QR_CID, orderReceivedEmail } from "./emails/badge-emails";
+import { getEvent } from "./event.server";
+import type { EventRecord } from "./event";
+import { entryQrKey, storeEntryQr } from "./check-in.server";
 import { findTier, type Tier } from "./tiers";
 import { wallNameOf } from "./wall";
 import type { BadgeOrderView, Delivery } from "./badge-order";
@@ -87,7 +90,7 @@ function toView(r: BadgeOrdersTable, delivery: DeliveryRow): BadgeOrderView {
   };
 }
 
-function mailFields(r: Pick<BadgeOrdersTable, "id" | "name" | "tier_name" | "amount" | "payment_reference" | "hard_copy">) {
+export function mailFields(r: Pick<BadgeOrdersTable, "id" | "name" | "tier_name" | "amount" | "payment_reference" | "hard_copy">) {
   return {
     id: r.id,
     name: r.name,
@@ -159,7 +162,7 @@ async function insertOrder(db: Db, id: string, tier: Tier, input: BadgeOrderInpu
     await enqueueMail(trx, {
       kind: "badge.received",
       to: input.email,
-      ...orderReceivedEmail(mailFields(row), absoluteUrl(orderPagePath(id, token))),
+      ...orderReceivedEmail(mailFields(row), await getEvent(trx), absoluteUrl(orderPagePath(id, token))),
     });
     return token;
   });
@@ -275,6 +278,9 @@ export async function setBadgeOrderStatus(
       (await hasBlob(db, orderFileKey(id, "badge"))) &&
       (await hasBlob(db, orderFileKey(id, "poster")));
     if (!ready) throw new DomainError("conflict", ASSETS_REQUIRED);
+    // Drawn before the transaction (no lock held while drawing); the same bytes every time.
+    await storeEntryQr(db, id);
+    const event = await getEvent(db);
     await db.transaction().execute(async (trx) => {
       // Checked again inside the transaction: two approvals at once send one kit.
       const updated = await trx
@@ -284,7 +290,7 @@ export async function setBadgeOrderStatus(
         .where("status", "!=", "approved")
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) !== 1) throw new DomainError("conflict", "Order is already approved.");
-      const outboxId = await enqueueKitMail(trx, row);
+      const outboxId = await enqueueKitMail(trx, row, event);
       await trx.updateTable("badge_orders").set({ delivery_outbox_id: outboxId }).where("id", "=", id).execute();
     });
     void kickMailWorker();
@@ -318,27 +324,33 @@ export async function setBadgeOrderStatus(
   return getBadgeOrder(db, id);
 }
 
-function enqueueKitMail(db: Db, row: BadgeOrdersTable) {
+/** The entry QR code as an inline attachment (drawn and stored by storeEntryQr first). */
+export const entryQrAttachment = (id: string) => ({ filename: `${id}-entry-qr.png`, dataPath: entryQrKey(id), contentType: "image/png", cid: ENTRY_QR_CID });
+
+function enqueueKitMail(db: Db, row: BadgeOrdersTable, event: EventRecord) {
   return enqueueMail(db, {
     kind: "badge.kit",
     to: row.email,
-    ...badgeKitEmail(mailFields(row), row.share_url),
+    ...badgeKitEmail(mailFields(row), event, row.share_url),
     attachments: [
       { filename: `${row.id}-badge.png`, dataPath: `badge-orders/${row.id}/badge.png`, contentType: "image/png" },
       { filename: `${row.id}-will-be-attending.png`, dataPath: `badge-orders/${row.id}/poster.png`, contentType: "image/png" },
+      entryQrAttachment(row.id),
     ],
   });
 }
 
 /** Sends the kit again to an approved order (after a failed delivery, say). */
 export async function resendBadgeKit(db: Db, id: string, actor: Actor) {
+  await storeEntryQr(db, id);
+  const event = await getEvent(db);
   await db.transaction().execute(async (trx) => {
     // Read and checked inside the transaction, the row locked: a decision made meanwhile by
     // another staff member (marked pending, rejected) is seen, not overwritten.
     const row = await trx.selectFrom("badge_orders").selectAll().where("id", "=", id).$call(lockedForUpdate(trx)).executeTakeFirst();
     if (!row) throw new DomainError("not_found", ORDER_NOT_FOUND);
     if (row.status !== "approved") throw new DomainError("conflict", "Only approved orders can be resent.");
-    const outboxId = await enqueueKitMail(trx, row);
+    const outboxId = await enqueueKitMail(trx, row, event);
     await trx.updateTable("badge_orders").set({ delivery_outbox_id: outboxId }).where("id", "=", id).execute();
   });
   void kickMailWorker();
@@ -361,6 +373,7 @@ export async function generateBadgeAssets(db: Db, id: string, actor: Actor) {
     portraitPng: await readPortrait(db, id),
     shareUrl: row.share_url,
     reference: row.id,
+    event: await getEvent(db),
   });
   const order = await storeAssets(db, id, images);
   await logAction(db, actor, { type: "badge_orders.generate_assets", message: `Badge kit generated for ${id}`, meta: { id } });

@@ -1,9 +1,14 @@
 import crypto from "node:crypto";
+import QRCode from "qrcode";
 import { z } from "zod";
 import type { Actor } from "~/lib/actor";
 import { nowIso, type Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { getSessionSecret, safeEqual } from "~/lib/secrets.server";
+import { putBlob } from "~/lib/blob-store.server";
+import { absoluteUrl } from "~/lib/http.server";
+import { CHECK_IN_PATH } from "./ticket";
+import { anyColumnContains } from "~/lib/sql.server";
 import { logAction } from "../activity/activity.server";
 
 /**
@@ -20,6 +25,26 @@ const signature = (id: string) =>
 
 /** The entry ticket of an order (what its QR code carries). */
 export const entryTicket = (id: string) => `${id}.${signature(id)}`;
+
+/**
+ * What an entry QR code holds: the check-in screen's address with the ticket, so a staff
+ * phone's own camera app opens the screen too (a supporter who scans it meets the sign-in).
+ */
+export const entryUrl = (id: string) => absoluteUrl(`${CHECK_IN_PATH}?ticket=${encodeURIComponent(entryTicket(id))}`);
+
+/** The stored file of an order's entry QR code (attached to its kit and reminder emails). */
+export const entryQrKey = (id: string) => `badge-orders/${id}/entry-qr.png`;
+
+/**
+ * Draws the order's entry QR code (medium error correction, a wide quiet zone, large modules
+ * for a dim phone screen held up at a door) and stores it. The same bytes every time for the
+ * same order, so drawing it again (a resend, a reminder) changes nothing.
+ */
+export async function storeEntryQr(db: Db, id: string) {
+  const png = await QRCode.toBuffer(entryUrl(id), { type: "png", errorCorrectionLevel: "M", margin: 4, scale: 6 });
+  await putBlob(db, entryQrKey(id), png);
+  return entryQrKey(id);
+}
 
 /** The order a ticket names, or null when it is not one of ours. */
 export function orderOfTicket(ticket: string): string | null {
@@ -66,4 +91,83 @@ export async function checkIn(db: Db, input: CheckInInput, actor: Actor): Promis
   }
   const earlier = await db.selectFrom("badge_orders").select("checked_in_at").where("id", "=", id).executeTakeFirstOrThrow();
   return { order, checkedInAt: earlier.checked_in_at!, already: true };
+}
+
+/** How the door is doing: supporters let in, of the approved. */
+export async function checkInCounts(db: Db): Promise<{ arrived: number; approved: number }> {
+  const row = await db
+    .selectFrom("badge_orders")
+    .select((eb) => [eb.fn.countAll<number>().as("approved"), eb.fn.count<number>("checked_in_at").as("arrived")])
+    .where("status", "=", "approved")
+    .executeTakeFirstOrThrow();
+  return { arrived: Number(row.arrived), approved: Number(row.approved) };
+}
+
+export type DoorEntry = {
+  id: string;
+  name: string;
+  tierName: string;
+  hardCopy: boolean;
+  hasPortrait: boolean;
+  checkedInAt: string | null;
+};
+
+const doorEntry = (r: { id: string; name: string; tier_name: string; hard_copy: number; portrait_file: string | null; checked_in_at: string | null }): DoorEntry => ({
+  id: r.id,
+  name: r.name,
+  tierName: r.tier_name,
+  hardCopy: r.hard_copy === 1,
+  hasPortrait: !!r.portrait_file,
+  checkedInAt: r.checked_in_at,
+});
+
+export const DOOR_SEARCH_LIMIT = 20;
+
+/**
+ * Approved supporters whose reference or name holds `text` (typed at the door: 'BO-7K2', '7k2q',
+ * 'wanjiru'), those not yet in first, at most 20.
+ */
+export async function findAtDoor(db: Db, text: string): Promise<DoorEntry[]> {
+  const q = text.trim().slice(0, 80);
+  if (!q) return [];
+  const rows = await db
+    .selectFrom("badge_orders")
+    .select(["id", "name", "tier_name", "hard_copy", "portrait_file", "checked_in_at"])
+    .where("status", "=", "approved")
+    .where(anyColumnContains(["id", "name"], q))
+    .orderBy((eb) => eb.case().when("checked_in_at", "is", null).then(0).else(1).end())
+    .orderBy("name")
+    .limit(DOOR_SEARCH_LIMIT)
+    .execute();
+  return rows.map(doorEntry);
+}
+
+/** One approved supporter, as the door screen shows them after a check-in. */
+export async function doorEntryOf(db: Db, id: string): Promise<DoorEntry | null> {
+  const row = await db
+    .selectFrom("badge_orders")
+    .select(["id", "name", "tier_name", "hard_copy", "portrait_file", "checked_in_at"])
+    .where("id", "=", id)
+    .where("status", "=", "approved")
+    .executeTakeFirst();
+  return row ? doorEntry(row) : null;
+}
+
+/** The badge table's list: approved supporters who asked for a hard-copy badge, by tier then name. */
+export async function hardCopyList(db: Db): Promise<{ tierKey: string; tierName: string; people: DoorEntry[] }[]> {
+  const rows = await db
+    .selectFrom("badge_orders")
+    .select(["id", "name", "tier_key", "tier_name", "hard_copy", "portrait_file", "checked_in_at"])
+    .where("status", "=", "approved")
+    .where("hard_copy", "=", 1)
+    .orderBy("tier_key")
+    .orderBy("name")
+    .execute();
+  const groups = new Map<string, { tierKey: string; tierName: string; people: DoorEntry[] }>();
+  for (const r of rows) {
+    const g = groups.get(r.tier_key) ?? { tierKey: r.tier_key, tierName: r.tier_name, people: [] };
+    g.people.push(doorEntry(r));
+    groups.set(r.tier_key, g);
+  }
+  return [...groups.values()];
 }

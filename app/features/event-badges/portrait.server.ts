@@ -15,7 +15,7 @@ import {
  * a burst of uploads waits in line instead of growing the process without bound.
  */
 export const IMAGE_DECODES_AT_ONCE = 2;
-const decodeSlot = pLimit(IMAGE_DECODES_AT_ONCE);
+export const decodeSlot = pLimit(IMAGE_DECODES_AT_ONCE);
 /** For tests: decodes running and waiting now. */
 export const decodeQueue = () => ({ active: decodeSlot.activeCount, pending: decodeSlot.pendingCount });
 

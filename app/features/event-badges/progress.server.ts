@@ -1,6 +1,8 @@
 import type { Db } from "~/lib/db.server";
 import type { EventProgress } from "./progress";
-import { EVENT, TIERS } from "./tiers";
+import { getEvent } from "./event.server";
+import { goalOf } from "./event";
+import { TIERS } from "./tiers";
 
 export async function eventProgress(db: Db): Promise<EventProgress> {
   const rows = await db
@@ -9,11 +11,12 @@ export async function eventProgress(db: Db): Promise<EventProgress> {
     .where("status", "=", "approved")
     .groupBy("tier_key")
     .execute();
+  const event = await getEvent(db);
   const byTier = new Map(rows.map((r) => [r.tier_key, r]));
   return {
-    target: EVENT.raiseTarget,
+    target: event.raiseTarget,
     raised: rows.reduce((sum, r) => sum + Number(r.raised ?? 0), 0),
     currency: "KES",
-    tiers: TIERS.map((t) => ({ key: t.key, name: t.name, goal: t.goal, supporters: Number(byTier.get(t.key)?.supporters ?? 0) })),
+    tiers: TIERS.map((t) => ({ key: t.key, name: t.name, goal: goalOf(event, t.key), supporters: Number(byTier.get(t.key)?.supporters ?? 0) })),
   };
 }

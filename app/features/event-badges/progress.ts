@@ -16,3 +16,6 @@ export const PROGRESS_REFRESH_MS = 30_000;
 export const percentOf = (value: number, goal: number) => (goal > 0 ? Math.min(100, Math.round((value / goal) * 100)) : 0);
 
 export const supportersOf = (progress: EventProgress | undefined, key: Tier["key"]) => progress?.tiers.find((t) => t.key === key)?.supporters ?? 0;
+
+/** A tier's target as the figures say (the event record's), else the tier's own. */
+export const goalIn = (progress: EventProgress | undefined, tier: Tier) => progress?.tiers.find((t) => t.key === tier.key)?.goal ?? tier.goal;

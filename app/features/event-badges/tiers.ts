@@ -72,12 +72,5 @@ export function findTier(key: string | null | undefined): Tier | undefined {
   return TIERS.find((t) => t.key === key);
 }
 
-/** The evening the badges are for (printed on every badge and poster). */
-export const EVENT = {
-  title: "Street Vespers Fundraising Concert",
-  dateText: "23 November 2025",
-  place: "Nairobi",
-  raiseTarget: 468_500,
-} as const;
 
 export const formatKes = (amount: number) => `KES ${amount.toLocaleString("en-KE")}`;

@@ -6,6 +6,8 @@ import { DomainError } from "~/lib/domain-error";
 import { env } from "~/lib/env.server";
 import { paymentsChanged } from "~/lib/payment-signal.server";
 import { logAction } from "../activity/activity.server";
+import { getEvent } from "../event-badges/event.server";
+import { salesOpenInstant } from "../event-badges/event";
 import { decidePaymentState, paymentView, type PaymentStanding, type PaymentView } from "./matching";
 import { maskPhone, type ReceivedPayment } from "./payment";
 import { parseStatement, type ParsedStatement } from "./statement";
@@ -230,7 +232,8 @@ export async function paymentStatesFor(db: Db, orders: OrderToMatch[]): Promise<
     for (const r of rows) found.set(r.code, { amount: r.amount, paidAt: r.paid_at, payerName: r.payer_name });
   }
   const context = await matchContext(db);
-  const salesOpenedAt = env().eventSalesOpen;
+  // The event record's sales opening date; EVENT_SALES_OPEN where staff have not set one.
+  const salesOpenedAt = salesOpenInstant(await getEvent(db)) ?? env().eventSalesOpen;
   for (const o of orders) {
     const code = o.code.toUpperCase();
     out.set(

@@ -9,7 +9,9 @@ import { ShareInvite } from "~/features/event-badges/components/share-invite";
 import { TierGrid } from "~/features/event-badges/components/tier-grid";
 import { useEventProgress } from "~/features/event-badges/components/goal-bar";
 import { eventProgress } from "~/features/event-badges/progress.server";
-import { EVENT, findTier, formatKes } from "~/features/event-badges/tiers";
+import { findTier, formatKes } from "~/features/event-badges/tiers";
+import { DEFAULT_EVENT, eventDateText, eventWhenText } from "~/features/event-badges/event";
+import { getEvent } from "~/features/event-badges/event.server";
 import { NewsletterForm } from "~/features/newsletter/components/newsletter-form";
 import { newsletterAction } from "~/routes/site/newsletter.server";
 import { readPage, unknownIntent } from "~/lib/submission.server";
@@ -25,15 +27,18 @@ export const handle = { page: "event.badges", cacheSeconds: 300 } satisfies Cach
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: eventCss }];
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches, {
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
+  const event = loaderData?.event ?? DEFAULT_EVENT;
+  return pageMeta(matches, {
     title: "Street Vespers badges",
-    description: `Support the ${EVENT.title} on ${EVENT.dateText}: choose a badge tier from ${formatKes(300)}, pay by M-Pesa and get a personal QR badge for the evening.`,
+    description: `Support the ${event.title} on ${eventDateText(event)}: choose a badge tier from ${formatKes(300)}, pay by M-Pesa and get a personal QR badge for the evening.`,
     path: "/event",
   });
+};
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { progress: await eventProgress(context.db) };
+  const [progress, event] = await Promise.all([eventProgress(context.db), getEvent(context.db)]);
+  return { progress, event };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -76,6 +81,8 @@ export const clientAction = ({ serverAction }: Route.ClientActionArgs) => networ
 
 export default function EventPage({ actionData, loaderData }: Route.ComponentProps) {
   const progress = useEventProgress(loaderData.progress);
+  const { event } = loaderData;
+  const dateText = eventDateText(event);
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const tier = findTier(params.get("tier"));
@@ -102,15 +109,15 @@ export default function EventPage({ actionData, loaderData }: Route.ComponentPro
       <section className="hero event-hero" aria-labelledby="event-title">
         <div className="container">
           <p className="eyebrow">
-            <time dateTime="2025-11-23">{EVENT.dateText}</time> · {EVENT.place} · Fundraising evening
+            <time dateTime={event.time ? `${event.date}T${event.time}` : event.date}>{eventWhenText(event)}</time> · {event.venue} · Fundraising evening
           </p>
           <h1 id="event-title">Wear your support at Street Vespers</h1>
           <p className="lead event-lead">
             Choose a supporter tier, pay by M-Pesa and confirm here: we email you a personal QR badge and a 'Will Be
-            Attending' poster for the {EVENT.title}.
+            Attending' poster for the {event.title}.
           </p>
           <p className="event-target">
-            <span>Raise target</span> <strong>{formatKes(EVENT.raiseTarget)}</strong>
+            <span>Raise target</span> <strong>{formatKes(progress.target)}</strong>
           </p>
         </div>
       </section>
@@ -131,7 +138,7 @@ export default function EventPage({ actionData, loaderData }: Route.ComponentPro
           <div className="form-card update-box">
             <h2 id="updates-title">Get event updates</h2>
             <p className="small">
-              On {EVENT.dateText} we gather in {EVENT.place} for songs, stories and prayer that fund a year of evenings
+              On {dateText} we gather in {event.venue} for songs, stories and prayer that fund a year of evenings
               on the streets. Concert news and vespers stories, now and then. No spam.
             </p>
             <NewsletterForm
@@ -145,7 +152,7 @@ export default function EventPage({ actionData, loaderData }: Route.ComponentPro
               <span>Bringing friends?</span>
               <ShareInvite
                 url={eventUrl}
-                text={`Join me at the ${EVENT.title} on ${EVENT.dateText} in ${EVENT.place}:`}
+                text={`Join me at the ${event.title} on ${dateText} in ${event.venue}:`}
                 statusId="share-status"
               />
             </div>

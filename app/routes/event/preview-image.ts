@@ -2,6 +2,7 @@ import { eventShareUrl } from "~/features/event-badges/kit-render/preview";
 import { PreviewImageSchema } from "~/features/event-badges/kit-render/preview.schema";
 import { PreviewBusyError, renderPreview } from "~/features/event-badges/kit-render/preview.server";
 import { SiteImageError } from "~/features/event-badges/kit-render/site-image.server";
+import { getEvent } from "~/features/event-badges/event.server";
 import { env } from "~/lib/env.server";
 import { clientAddress } from "~/lib/http.server";
 import { consume } from "~/lib/rate-limit.server";
@@ -26,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
   const share = parsed.data.share ?? eventShareUrl(env().publicUrl, parsed.data.tier);
   try {
-    const png = await renderPreview({ ...parsed.data, share });
+    const png = await renderPreview({ ...parsed.data, share, event: await getEvent(context.db) });
     return new Response(new Uint8Array(png), {
       headers: { "Content-Type": "image/png", "Cache-Control": "public, max-age=300" },
     });

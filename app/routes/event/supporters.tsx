@@ -1,7 +1,9 @@
 import { Link } from "react-router";
 import type { PageHandle } from "~/features/analytics/page-view";
 import { tierStyle } from "~/features/event-badges/components/tier-grid";
-import { findTier, EVENT } from "~/features/event-badges/tiers";
+import { findTier } from "~/features/event-badges/tiers";
+import { DEFAULT_EVENT } from "~/features/event-badges/event";
+import { getEvent } from "~/features/event-badges/event.server";
 import { listWall } from "~/features/event-badges/wall.server";
 import type { CacheHandle } from "~/lib/page-cache.server";
 import { pageMeta } from "~/lib/meta";
@@ -13,23 +15,24 @@ export const handle = { page: "event.supporters", cacheSeconds: 300 } satisfies 
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: eventCss }];
 
-export const meta: Route.MetaFunction = ({ matches }) =>
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
   pageMeta(matches, {
     title: "Supporter wall",
-    description: `The supporters of the ${EVENT.title} who chose to be named here.`,
+    description: `The supporters of the ${(loaderData?.event ?? DEFAULT_EVENT).title} who chose to be named here.`,
     path: "/event/supporters",
   });
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { supporters: await listWall(context.db) };
+  const [supporters, event] = await Promise.all([listWall(context.db), getEvent(context.db)]);
+  return { supporters, event };
 }
 
 export default function SupportersPage({ loaderData }: Route.ComponentProps) {
-  const { supporters } = loaderData;
+  const { supporters, event } = loaderData;
   return (
     <section className="section">
       <div className="container">
-        <p className="eyebrow">{EVENT.title}</p>
+        <p className="eyebrow">{event.title}</p>
         <h1>Supporter wall</h1>
         <p className="lead">
           Supporters who chose to be named here, newest first. Thank you, every one of you. <Link to="/event">Get your badge</Link> and

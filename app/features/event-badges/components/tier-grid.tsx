@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { supportersOf, type EventProgress } from "../progress";
+import { goalIn, supportersOf, type EventProgress } from "../progress";
 import { formatKes, TIERS, type Tier } from "../tiers";
 import { EveningGoal, ProgressBar } from "./goal-bar";
 
@@ -20,7 +20,7 @@ export function TierGrid({ progress }: { progress: EventProgress }) {
     <>
       <ul className="tier-grid" role="list">
         {TIERS.map((tier) => (
-          <TierCard key={tier.key} tier={tier} supporters={supportersOf(progress, tier.key)} />
+          <TierCard key={tier.key} tier={tier} goal={goalIn(progress, tier)} supporters={supportersOf(progress, tier.key)} />
         ))}
       </ul>
       <aside className="tier-targets" aria-labelledby="tier-targets-title">
@@ -28,7 +28,7 @@ export function TierGrid({ progress }: { progress: EventProgress }) {
         <ul>
           {TIERS.map((t) => (
             <li key={t.key} style={tierStyle(t)}>
-              <strong>{supportersOf(progress, t.key)} of {t.goal}</strong> <span>{t.name}</span>
+              <strong>{supportersOf(progress, t.key)} of {goalIn(progress, t)}</strong> <span>{t.name}</span>
             </li>
           ))}
         </ul>
@@ -42,8 +42,8 @@ export function TierGrid({ progress }: { progress: EventProgress }) {
   );
 }
 
-function TierCard({ tier, supporters }: { tier: Tier; supporters: number }) {
-  const reached = supporters >= tier.goal;
+function TierCard({ tier, goal, supporters }: { tier: Tier; goal: number; supporters: number }) {
+  const reached = supporters >= goal;
   const titleId = `tier-${tier.key}-title`;
   return (
     <li className={reached ? "tier-card tier-card-reached" : "tier-card"} style={tierStyle(tier)}>
@@ -64,10 +64,10 @@ function TierCard({ tier, supporters }: { tier: Tier; supporters: number }) {
         </ul>
         <p className="tier-impact">{tier.impact}</p>
         <p className="tier-goal">
-          {supporters} of {plural(tier.goal, "supporter")}
+          {supporters} of {plural(goal, "supporter")}
           {reached ? <strong className="tier-reached"> · Target reached</strong> : null}
         </p>
-        <ProgressBar value={supporters} max={tier.goal} />
+        <ProgressBar value={supporters} max={goal} />
         <Link
           to={`/event?tier=${tier.key}#confirm`}
           className="button tier-button"

@@ -1,15 +1,17 @@
 import { renderEmail } from "~/lib/email-layout";
 import { site } from "~/lib/site";
-import { EVENT, formatKes } from "../tiers";
+import { eventDateText, eventWhenText, type EventRecord } from "../event";
+import { formatKes } from "../tiers";
+import { referenceInWords } from "../ticket";
 
 type OrderForMail = { id: string; name: string; tierName: string; amount: number; paymentReference: string; hardCopy: boolean };
 
-export function orderReceivedEmail(o: OrderForMail, orderUrl: string) {
+export function orderReceivedEmail(o: OrderForMail, event: EventRecord, orderUrl: string) {
   return renderEmail({
     subject: `We received your ${o.tierName} confirmation (${o.id})`,
     heading: `Thank you, ${o.name}!`,
     paragraphs: [
-      `We have your ${o.tierName} confirmation for the ${EVENT.title} on ${EVENT.dateText}. Your reference is ${o.id}.`,
+      `We have your ${o.tierName} confirmation for the ${event.title} on ${eventDateText(event)}. Your reference is ${o.id}.`,
       `Tier: ${o.tierName} · Amount: ${formatKes(o.amount)} · M-Pesa code: ${o.paymentReference}${o.hardCopy ? " · Hard-copy badge requested" : ""}`,
       "Your confirmation is pending approval. Once our team has verified the payment, we will email you your badge and a 'Will Be Attending' poster to share.",
       "Your order's own page shows whether your payment has reached us and where your order stands; keep this email to find it.",
@@ -19,7 +21,18 @@ export function orderReceivedEmail(o: OrderForMail, orderUrl: string) {
   });
 }
 
-export function badgeKitEmail(o: OrderForMail, shareUrl: string) {
+/** The entry QR code, attached inline (cid) and shown in the message's HTML. */
+export const ENTRY_QR_CID = "entry-qr@street-vespers";
+
+/** What to show at the door: the QR and the reference, spelled out for reading aloud. */
+function entryParagraphs(o: OrderForMail) {
+  return [
+    "Your entry QR code is below (and attached): show it at the door and we will check you in. It is yours alone; please do not share it.",
+    `No QR code to hand? Give your reference at the door: ${o.id} (${referenceInWords(o.id)}).`,
+  ];
+}
+
+export function badgeKitEmail(o: OrderForMail, event: EventRecord, shareUrl: string) {
   return renderEmail({
     subject: `Your ${o.tierName} badge and 'Will Be Attending' poster`,
     heading: `You're confirmed, ${o.name}!`,
@@ -27,9 +40,26 @@ export function badgeKitEmail(o: OrderForMail, shareUrl: string) {
       `Your payment for the ${o.tierName} tier (${formatKes(o.amount)}, code ${o.paymentReference}) is verified. Thank you for standing with the streets of ${site.city}.`,
       "Attached are your badge and your 'Will Be Attending' poster (1080x1080 PNG). Share the poster on WhatsApp, Instagram or LinkedIn: its QR code brings friends to the event page.",
       ...(o.hardCopy ? ["You asked for a hard-copy badge: we will have it ready for you at the door."] : []),
-      `See you on ${EVENT.dateText}. Your reference is ${o.id}.`,
+      ...entryParagraphs(o),
+      `See you on ${eventWhenText(event)}, ${event.venue}. Your reference is ${o.id}.`,
     ],
+    image: { cid: ENTRY_QR_CID, alt: `Entry QR code for ${o.id}`, size: 240 },
     cta: { label: "Invite a friend", url: shareUrl },
+  });
+}
+
+/** The day-before reminder: when and where, and the entry QR again. */
+export function eventReminderEmail(o: OrderForMail, event: EventRecord, orderUrl: string) {
+  return renderEmail({
+    subject: `Tomorrow: ${event.title}`,
+    heading: `See you tomorrow, ${o.name}!`,
+    paragraphs: [
+      `The ${event.title} is tomorrow, ${eventWhenText(event)}, at ${event.venue}. Thank you for coming as a ${o.tierName} supporter.`,
+      ...entryParagraphs(o),
+      ...(o.hardCopy ? ["Your hard-copy badge will be waiting for you at the badge table."] : []),
+    ],
+    image: { cid: ENTRY_QR_CID, alt: `Entry QR code for ${o.id}`, size: 240 },
+    cta: { label: "See your order", url: orderUrl },
   });
 }
 

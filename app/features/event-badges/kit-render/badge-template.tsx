@@ -1,4 +1,4 @@
-import { EVENT, formatKes, type Tier } from "../tiers";
+import { formatKes, type Tier } from "../tiers";
 import { site } from "~/lib/site";
 import { alpha, inkOn, shade } from "./colour";
 import { DISPLAY } from "./fonts.server";
@@ -12,6 +12,8 @@ export type TemplateInput = {
   /** A data: URI of the square portrait, already small. */
   portrait: string | null;
   reference?: string;
+  /** The evening, from the event record, cut to what the card has room for. */
+  event: { title: string; dateText: string; venue: string };
   /** The display font's measured widths, for fitting the name. */
   measure: MeasureEm;
 };
@@ -19,7 +21,7 @@ export type TemplateInput = {
 const NAME_WIDTH = 820;
 
 /** The supporter badge: a card in the tier's colours, portrait, name, tier, amount and impact. */
-export function BadgeTemplate({ tier, name, initials, portrait, reference, measure }: TemplateInput) {
+export function BadgeTemplate({ tier, name, initials, portrait, reference, event, measure }: TemplateInput) {
   const t = tier.theme;
   const onPrimary = inkOn(t.primary, t.text);
   const onAccent = inkOn(t.accent, t.text);
@@ -174,10 +176,10 @@ export function BadgeTemplate({ tier, name, initials, portrait, reference, measu
         >
           <div style={{ display: "flex", flexDirection: "column", gap: 2 }}>
             <div style={{ display: "flex", fontFamily: DISPLAY, fontWeight: 700, fontSize: 30, lineHeight: 1.15 }}>
-              {EVENT.title}
+              {event.title}
             </div>
             <div style={{ display: "flex", fontSize: 23, fontWeight: 600, opacity: 0.9 }}>
-              {`${EVENT.dateText} · ${EVENT.place}`}
+              {`${event.dateText} · ${event.venue}`}
             </div>
           </div>
           <div

@@ -2,6 +2,7 @@ import { renderAsync } from "@resvg/resvg-js";
 import type { ReactNode } from "react";
 import satori from "satori";
 import sharp from "sharp";
+import { DEFAULT_EVENT, eventDateText, type EventRecord } from "../event";
 import { TIERS, type Tier } from "../tiers";
 import { BadgeTemplate, type TemplateInput } from "./badge-template";
 import { kitFonts } from "./fonts.server";
@@ -20,6 +21,8 @@ export type KitInput = {
   portraitPng?: Buffer | null;
   shareUrl: string;
   reference?: string;
+  /** The evening printed on the badge and poster (the event record). */
+  event: EventRecord;
 };
 
 export type TeamBadge = TeamBadgeInput;
@@ -69,6 +72,7 @@ async function prepare(input: KitInput): Promise<TemplateInput> {
     initials: initialsOf(name),
     portrait,
     reference: input.reference ? cleanText(input.reference, 24) : undefined,
+    event: { title: cleanText(input.event.title, 120), dateText: eventDateText(input.event), venue: cleanText(input.event.venue, 40) },
     measure,
   };
 }
@@ -118,5 +122,5 @@ export async function renderTeamBadgePng(badge: TeamBadge): Promise<Buffer> {
  */
 export async function warmKit(): Promise<void> {
   await Promise.all([kitFonts(), displayMeasure()]);
-  await toPng(<BadgeTemplate {...await prepare({ tier: TIERS[0]!, name: "Warm Up", shareUrl: "https://example.org" })} />);
+  await toPng(<BadgeTemplate {...await prepare({ tier: TIERS[0]!, name: "Warm Up", shareUrl: "https://example.org", event: DEFAULT_EVENT })} />);
 }

@@ -1,4 +1,4 @@
-import { EVENT, formatKes } from "../tiers";
+import { formatKes } from "../tiers";
 import { site } from "~/lib/site";
 import type { TemplateInput } from "./badge-template";
 import { alpha, inkOn, shade } from "./colour";
@@ -15,6 +15,7 @@ export function PosterTemplate({
   initials,
   portrait,
   measure,
+  event,
   qr,
 }: TemplateInput & { qr: { src: string; size: number } }) {
   const t = tier.theme;
@@ -69,7 +70,7 @@ export function PosterTemplate({
             fontWeight: 800,
           }}
         >
-          {EVENT.dateText}
+          {event.dateText}
         </div>
       </div>
 
@@ -159,10 +160,10 @@ export function PosterTemplate({
       >
         <div style={{ display: "flex", flexDirection: "column", flexGrow: 1, flexShrink: 1 }}>
           <div style={{ display: "flex", fontFamily: DISPLAY, fontWeight: 700, fontSize: 36, lineHeight: 1.12 }}>
-            {EVENT.title}
+            {event.title}
           </div>
           <div style={{ display: "flex", marginTop: 8, fontSize: 26, fontWeight: 600, color: alpha(t.text, 0.8) }}>
-            {`${EVENT.dateText} · ${EVENT.place} · ${formatKes(tier.amount)}`}
+            {`${event.dateText} · ${event.venue} · ${formatKes(tier.amount)}`}
           </div>
           <div
             style={{

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "~/lib/db.server";
 import { loader } from "~/routes/event/preview-image";
 import { PORTRAIT_URL_MESSAGE, resolveSiteImage, setPublicDirForTests } from "./site-image.server";
 
@@ -30,7 +31,7 @@ afterAll(() => {
 
 async function get(query: Record<string, string>) {
   const url = `http://site.test/event/previews/image.png?${new URLSearchParams(query)}`;
-  const args = { request: new Request(url), params: {}, context: { clientAddress: "198.51.100.7" } };
+  const args = { request: new Request(url), params: {}, context: { clientAddress: "198.51.100.7", db: await getDb() } };
   return (await loader(args as never)) as Response;
 }
 

@@ -1,3 +1,4 @@
+import type { EventRecord } from "../event";
 import { findTier } from "../tiers";
 import { renderBadgePng, renderPosterPng } from "./kit.server";
 import type { PreviewImageQuery } from "./preview.schema";
@@ -45,8 +46,9 @@ function remember(key: string, png: Buffer) {
 }
 
 /** One preview image. Throws SiteImageError for an unusable portrait URL. */
-export async function renderPreview(query: PreviewImageQuery & { share: string }): Promise<Buffer> {
-  const key = JSON.stringify([query.kind, query.tier, query.name, query.share, query.portrait ?? ""]);
+export async function renderPreview(query: PreviewImageQuery & { share: string; event: EventRecord }): Promise<Buffer> {
+  const e = query.event;
+  const key = JSON.stringify([query.kind, query.tier, query.name, query.share, query.portrait ?? "", e.title, e.date, e.venue]);
   const hit = cache.get(key);
   if (hit) {
     cache.delete(key);
@@ -55,7 +57,7 @@ export async function renderPreview(query: PreviewImageQuery & { share: string }
   }
   const tier = findTier(query.tier)!;
   const portraitPng = query.portrait ? await loadSitePortrait(query.portrait) : null;
-  const input = { tier, name: query.name, shareUrl: query.share, portraitPng };
+  const input = { tier, name: query.name, shareUrl: query.share, portraitPng, event: e };
   const png = await withSlot(() => (query.kind === "poster" ? renderPosterPng(input) : renderBadgePng(input)));
   remember(key, png);
   return png;

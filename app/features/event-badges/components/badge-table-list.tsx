@@ -1,0 +1,44 @@
+import { eventWhenText, type EventRecord } from "../event";
+import type { DoorEntry } from "../check-in.server";
+
+/**
+ * The badge table's sheet: each tier with its supporters who asked for a hard-copy badge, a box
+ * to tick as each is handed over. Printed with the staff shell hidden (admin.css, @media print).
+ */
+export function BadgeTableList({ groups, event }: { groups: { tierKey: string; tierName: string; people: DoorEntry[] }[]; event: EventRecord }) {
+  const total = groups.reduce((n, g) => n + g.people.length, 0);
+  return (
+    <div className="badge-table-sheet">
+      <p className="badge-table-event">
+        {event.title} · {eventWhenText(event)} · {event.venue} · {total} hard-copy {total === 1 ? "badge" : "badges"}
+      </p>
+      <p className="no-print small">Print this page from the browser's menu: the staff menu is left off the paper.</p>
+      {groups.length === 0 ? <p>No approved supporter has asked for a hard-copy badge yet.</p> : null}
+      {groups.map((g) => (
+        <section key={g.tierKey} className="badge-table-tier" aria-labelledby={`bt-${g.tierKey}`}>
+          <h2 id={`bt-${g.tierKey}`}>
+            {g.tierName} ({g.people.length})
+          </h2>
+          <table className="badge-table">
+            <thead>
+              <tr>
+                <th scope="col">Handed over</th>
+                <th scope="col">Name</th>
+                <th scope="col">Reference</th>
+              </tr>
+            </thead>
+            <tbody>
+              {g.people.map((p) => (
+                <tr key={p.id}>
+                  <td aria-label="Handed over">☐</td>
+                  <td>{p.name}</td>
+                  <td>{p.id}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+import { data, type AppLoadContext } from "react-router";
+import { z } from "zod";
+import { CHECK_IN_INTENTS, CHECK_IN_TEXT, TICKET_PHOTO_MAX_BYTES, type CheckInIntent, type CheckInOutcome } from "~/features/event-badges/check-in";
+import {
+  checkIn,
+  checkInCounts,
+  doorEntryOf,
+  findAtDoor,
+  orderOfTicket,
+  ReferenceSchema,
+  TicketSchema,
+  CHECK_IN_MESSAGES,
+  type CheckInInput,
+} from "~/features/event-badges/check-in.server";
+import { readQrFromPhoto } from "~/features/event-badges/ticket-photo.server";
+import { ticketFromScan, CHECK_IN_PATH } from "~/features/event-badges/ticket";
+import { staff } from "~/lib/actor";
+import { requireAdminSession } from "~/lib/admin.server";
+import type { Reply } from "~/lib/forms";
+import { clientAddress, httpErrorOf } from "~/lib/http.server";
+import { readForm } from "~/lib/submission.server";
+
+/** The door screen's data: the counts, a search's results (?q=), a ticket opened from its QR code (?ticket=). */
+export async function loadCheckInScreen(request: Request, context: AppLoadContext) {
+  const url = new URL(request.url);
+  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 80);
+  const ticket = (url.searchParams.get("ticket") ?? "").trim().slice(0, 100);
+  const [counts, results] = await Promise.all([checkInCounts(context.db), findAtDoor(context.db, q)]);
+  // A ticket opened by a phone's own camera app: shown with a button, never checked in by a GET.
+  let opened: { ticket: string; entry: Awaited<ReturnType<typeof doorEntryOf>>; problem: string | null } | null = null;
+  if (ticket) {
+    const id = orderOfTicket(ticket);
+    const entry = id ? await doorEntryOf(context.db, id) : null;
+    opened = { ticket, entry, problem: id ? (entry ? null : CHECK_IN_MESSAGES.notFound) : CHECK_IN_MESSAGES.forged };
+  }
+  return { counts, q, results, opened };
+}
+
+type CheckInReply = Reply<CheckInOutcome>;
+const reply = (body: CheckInReply, status: number) => data(body, status);
+
+/** Which form sent it, and what it asks to check in. */
+async function inputOf(intent: CheckInIntent, form: FormData): Promise<CheckInInput | string> {
+  if (intent === "check-in") {
+    const parsed = ReferenceSchema.safeParse({ reference: String(form.get("reference") ?? "") });
+    return parsed.success ? parsed.data : (parsed.error.issues[0]?.message ?? "A reference looks like BO-ABC123.");
+  }
+  let scanned: string;
+  if (intent === "scan") {
+    scanned = String(form.get("token") ?? "");
+  } else {
+    const photo = form.get("photo");
+    if (!(photo instanceof File) || photo.size === 0) return CHECK_IN_TEXT.noPhoto;
+    if (photo.size > TICKET_PHOTO_MAX_BYTES) return CHECK_IN_TEXT.tooLarge;
+    let text: string | null;
+    try {
+      text = await readQrFromPhoto(Buffer.from(await photo.arrayBuffer()));
+    } catch {
+      return CHECK_IN_TEXT.notAPicture;
+    }
+    if (!text) return CHECK_IN_TEXT.noCode;
+    scanned = text;
+  }
+  const parsed = TicketSchema.safeParse({ token: ticketFromScan(scanned) });
+  return parsed.success ? parsed.data : (parsed.error.issues[0]?.message ?? CHECK_IN_MESSAGES.forged);
+}
+
+const IntentSchema = z.enum(CHECK_IN_INTENTS);
+
+/** POST /admin/check-in: a scanned ticket (decoded in the browser, or from a photo here) or a typed reference. */
+export async function checkInAction(request: Request, context: AppLoadContext) {
+  await requireAdminSession(request, CHECK_IN_PATH);
+  let form: FormData;
+  try {
+    form = await readForm(request, TICKET_PHOTO_MAX_BYTES + 64 * 1024);
+  } catch (e) {
+    const http = httpErrorOf(e);
+    if (http) return reply({ status: "error", message: http.message }, http.status);
+    throw e;
+  }
+  const intent = IntentSchema.safeParse(String(form.get("intent") ?? ""));
+  if (!intent.success) return reply({ status: "error", message: "Unknown action." }, 400);
+  const input = await inputOf(intent.data, form);
+  if (typeof input === "string") return reply({ status: "error", message: input, intent: intent.data }, 400);
+  try {
+    const done = await checkIn(context.db, input, staff(clientAddress(context)));
+    const [entry, counts] = await Promise.all([doorEntryOf(context.db, done.order.id), checkInCounts(context.db)]);
+    if (!entry) return reply({ status: "error", message: CHECK_IN_MESSAGES.notFound, intent: intent.data }, 404);
+    return reply(
+      { status: done.already ? "error" : "success", intent: intent.data, result: { entry, already: done.already, checkedInAt: done.checkedInAt, counts } },
+      // 'Already checked in' is an answer, not a failure: 200, flagged on the page.
+      200,
+    );
+  } catch (e) {
+    const http = httpErrorOf(e);
+    if (http) return reply({ status: "error", message: http.message, intent: intent.data }, http.status);
+    throw e;
+  }
+}
