@@ -23,7 +23,8 @@ export const STAFF_SCREENS = [
   { to: "/admin/badge-orders", label: "Badge orders" },
   { to: "/admin/merch-orders", label: "Merch orders" },
   { to: "/admin/payments", label: "M-Pesa payments" },
-  { to: "/admin/check-in", label: "Door check-in" },
+  // A whole page load: the camera is allowed by that document's own Permissions-Policy header.
+  { to: "/admin/check-in", label: "Door check-in", reloadDocument: true },
   { to: "/admin/event", label: "Event" },
   { to: "/merchandise/admin", label: "Merchandise editor" },
   { to: "/blogs/admin", label: "Blog editor" },

@@ -22,7 +22,7 @@ export function StaffHeader({ signedIn, wrongKeys }: Props) {
               <ul>
                 {STAFF_SCREENS.map((s) => (
                   <li key={s.to}>
-                    <NavLink to={s.to} end>
+                    <NavLink to={s.to} end reloadDocument={"reloadDocument" in s}>
                       {s.label}
                     </NavLink>
                   </li>
