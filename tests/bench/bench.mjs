@@ -16,6 +16,8 @@
 // i. Daraja C2B confirmations (mpesa.mjs): 1,000 payments, each confirmed twice, 50 at once;
 //    p99 acknowledgement time, and the payments stored once each.
 // j. A 20,000-row M-PESA statement previewed and imported (mpesa.mjs).
+// l. 500 door check-ins (checkin.mjs): signed tickets through POST /api/checkin.php;
+//    total time and p99, and every arrival stored once (4 door phones at once; BENCH_DOORS).
 // k. Every page of --pages as first visits (no cookie) under load, beside a bare node:http server
 //    answering with the same bytes from memory in a process of its own (ceiling.mjs); the share of
 //    that ceiling and p99 are budgets for / and /blogs. --no-ceiling skips it.
@@ -39,6 +41,7 @@ import { concurrentOrders, kitTiming } from "./badges.mjs";
 import { concurrentMerchOrders } from "./store.mjs";
 import { analyticsScale } from "./analytics.mjs";
 import { callbacks, statementImport } from "./mpesa.mjs";
+import { doorCheckIns } from "./checkin.mjs";
 import { pageCeilings } from "./ceiling.mjs";
 
 const require = createRequire(import.meta.url);
@@ -580,6 +583,7 @@ try {
     await concurrentMerchOrders(site, budget);
     await callbacks(site, budget);
     await statementImport(site, budget);
+    await doorCheckIns(site, budget);
     if (!args["no-ceiling"]) await pageCeilings(site, budget, { pages, connections, duration });
   }
   if (!args["no-analytics"]) {

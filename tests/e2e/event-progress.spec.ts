@@ -1,8 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import sharp from "sharp";
 import { expect, hydrated, test } from "../support/e2e-fixtures";
-import { badgeOrderById, fillOrder, openTierDialog, placeOrderByApi, signInTo, successReference, uniqueCode } from "../support/e2e-badges";
-import { ADMIN_KEY } from "../support/e2e-env";
+import { approveOrderByApi, badgeOrderById, fillOrder, openTierDialog, placeOrderByApi, signInTo, successReference, uniqueCode } from "../support/e2e-badges";
 
 /**
  * Event night: the goal bar and the supporter wall.
@@ -15,26 +13,13 @@ type Progress = { ok: true; target: number; raised: number; tiers: { key: string
 
 const progress = async (request: APIRequestContext) => (await (await request.get("/api/event_progress.php")).json()) as Progress;
 
-let kitPng: string;
-test.beforeAll(async () => {
-  const png = await sharp({ create: { width: 1080, height: 1080, channels: 3, background: "#123b5d" } }).png().toBuffer();
-  kitPng = `data:image/png;base64,${png.toString("base64")}`;
-});
-
 async function approvedOrder(request: APIRequestContext, tierKey: string, code: string) {
   const id = await placeOrderByApi(request, { tierKey, name: "Goal Bar Supporter", email: `goal-${code.toLowerCase()}@example.org`, paymentReference: code });
-  await approveById(request, id);
+  await approveOrderByApi(request, id);
   return id;
 }
 
-/** Approved the way staff do: the kit attached, then approved. */
-async function approveById(request: APIRequestContext, id: string) {
-  const headers = { "X-Admin-Key": ADMIN_KEY };
-  const kit = await request.post("/api/badge_orders.php", { headers, data: { id, badgeDataUrl: kitPng, posterDataUrl: kitPng } });
-  expect(kit.status(), await kit.text()).toBe(200);
-  const approved = await request.post("/api/badge_orders.php", { headers, data: { id, status: "approved", paymentChecked: true } });
-  expect(approved.status(), await approved.text()).toBe(200);
-}
+
 
 const tierCard = (page: Page, name: string) => page.locator(".tier-card").filter({ has: page.getByRole("heading", { name, exact: true }) });
 
@@ -119,7 +104,7 @@ test("the supporter wall: a supporter who says yes on the order form is listed o
 
   // Not before staff approve.
   expect(await wallNames(page)).not.toContain(wallName);
-  await approveById(request, reference);
+  await approveOrderByApi(request, reference);
   expect(await wallNames(page)).toContain(wallName);
   const entry = page.locator(".wall-entry").filter({ hasText: wallName });
   await expect(entry).toContainText("Helping Hand");
@@ -143,7 +128,7 @@ test("staff hide a supporter from the wall on the badge orders screen, and show 
   const wallName = `Door ${jsEnabled ? "Keeper" : "Warden"} ${"abcdefghij"[info.workerIndex % 10]}${"abcdefghij"[Math.floor(Math.random() * 10)]}${"abcdefghij"[Math.floor(Math.random() * 10)]}`;
   const code = uniqueCode(info);
   const id = await placeOrderByApi(request, { tierKey: "t2", name, email: `hide-${code.toLowerCase()}@example.org`, paymentReference: code, showOnWall: true, wallName });
-  await approveById(request, id);
+  await approveOrderByApi(request, id);
   expect(await wallNames(page)).toContain(wallName);
 
   const main = await signInTo(page, `/admin/badge-orders?status=approved&q=${id}`, jsEnabled);

@@ -112,6 +112,22 @@ export async function placeOrderByApi(
   return json.id;
 }
 
+let kitDataUrl: Promise<string> | undefined;
+
+/** Approved the way staff do: a kit (badge and poster) attached, then approved. */
+export async function approveOrderByApi(request: APIRequestContext, id: string) {
+  kitDataUrl ??= sharp({ create: { width: 1080, height: 1080, channels: 3, background: "#123b5d" } })
+    .png()
+    .toBuffer()
+    .then((png) => `data:image/png;base64,${png.toString("base64")}`);
+  const kitPng = await kitDataUrl;
+  const headers = { "X-Admin-Key": ADMIN_KEY };
+  const kit = await request.post("/api/badge_orders.php", { headers, data: { id, badgeDataUrl: kitPng, posterDataUrl: kitPng } });
+  expect(kit.status(), await kit.text()).toBe(200);
+  const approved = await request.post("/api/badge_orders.php", { headers, data: { id, status: "approved", paymentChecked: true } });
+  expect(approved.status(), await approved.text()).toBe(200);
+}
+
 /**
  * Opens `screen` (an admin address) signed out, signs in with the form it shows (which posts to
  * /admin with returnTo) and lands back on `screen`.

@@ -83,12 +83,15 @@ export async function checkIn(db: Db, input: CheckInInput, actor: Actor): Promis
   if (!row || row.status !== "approved") throw new DomainError("not_found", CHECK_IN_MESSAGES.notFound);
   const order = { id: row.id, name: row.name, tierName: row.tier_name, hardCopy: row.hard_copy === 1 };
   const at = nowIso();
-  // Compare-and-set: of any number of scans at once, exactly one finds it still empty.
-  const first = await db.updateTable("badge_orders").set({ checked_in_at: at }).where("id", "=", id).where("checked_in_at", "is", null).executeTakeFirst();
-  if (Number(first.numUpdatedRows) === 1) {
-    await logAction(db, actor, { type: "badge_orders.check_in", message: `Order ${id} checked in`, meta: { id } });
-    return { order, checkedInAt: at, already: false };
-  }
+  // Compare-and-set: of any number of scans at once, exactly one finds it still empty. The
+  // arrival and its log line are one commit (one disk flush per check-in at the door).
+  const first = await db.transaction().execute(async (trx) => {
+    const won = await trx.updateTable("badge_orders").set({ checked_in_at: at }).where("id", "=", id).where("checked_in_at", "is", null).executeTakeFirst();
+    if (Number(won.numUpdatedRows) !== 1) return false;
+    await logAction(trx, actor, { type: "badge_orders.check_in", message: `Order ${id} checked in`, meta: { id } });
+    return true;
+  });
+  if (first) return { order, checkedInAt: at, already: false };
   const earlier = await db.selectFrom("badge_orders").select("checked_in_at").where("id", "=", id).executeTakeFirstOrThrow();
   return { order, checkedInAt: earlier.checked_in_at!, already: true };
 }
