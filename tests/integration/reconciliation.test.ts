@@ -1,3 +1,5 @@
+import { EventSchema } from "~/features/event-badges/event";
+import { getEvent, saveEvent } from "~/features/event-badges/event.server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as c2b from "~/routes/api/mpesa-c2b";
 import * as statements from "~/routes/api/mpesa-statements";
@@ -182,6 +184,19 @@ describe("payment state of real orders", () => {
     expect((await getBadgeOrder(db, id)).payment).toMatchObject({ state: "verified", beforeSales: true });
     await attachBadgeAssets(db, id, { badge: png, poster: png }, STAFF);
     await expect(setBadgeOrderStatus(db, id, "approved", STAFF)).rejects.toThrow(/made before sales opened/);
+  });
+
+  it("the sales opening date staff set on the event record is the one the rule reads", async () => {
+    const old = nextCode();
+    await paid(old, 1300, new Date(Date.now() - 30 * 86_400_000));
+    const { id } = await badge(db, old);
+    // No date set anywhere: nothing to flag.
+    expect((await getBadgeOrder(db, id)).payment).toMatchObject({ state: "verified" });
+    expect((await getBadgeOrder(db, id)).payment?.beforeSales).toBeFalsy();
+    const event = await getEvent(db);
+    const opened = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+    await saveEvent(db, EventSchema.parse({ ...event, time: "", salesOpen: opened, date: "2099-12-31", ...Object.fromEntries(Object.entries(event.tierGoals).map(([k, v]) => [`goal_${k}`, String(v)])) }), STAFF);
+    expect((await getBadgeOrder(db, id)).payment).toMatchObject({ state: "verified", beforeSales: true });
   });
 });
 
