@@ -8,6 +8,8 @@ const SCREENS = [
   ["Badge orders", "/admin/badge-orders"],
   ["Merch orders", "/admin/merch-orders"],
   ["M-Pesa payments", "/admin/payments"],
+  ["Door check-in", "/admin/check-in"],
+  ["Event", "/admin/event"],
   ["Merchandise editor", "/merchandise/admin"],
   ["Blog editor", "/blogs/admin"],
   ["Activity & analytics", "/admin/activity"],
