@@ -435,8 +435,10 @@ describe("POST /api/badge_orders.php (admin): status", () => {
     await drainOutbox();
     const kit = smtp.messages.find((m) => m.envelope.to[0] === "kit@example.org" && m.mail.attachments.length > 0);
     expect(kit).toBeDefined();
-    expect(kit!.mail.attachments.map((a) => a.contentType)).toEqual(["image/png", "image/png"]);
-    for (const a of kit!.mail.attachments) {
+    // Badge, poster and the entry QR code (shown inline).
+    expect(kit!.mail.attachments.map((a) => a.contentType)).toEqual(["image/png", "image/png", "image/png"]);
+    expect(kit!.mail.attachments.filter((a) => a.filename?.endsWith("-entry-qr.png"))).toHaveLength(1);
+    for (const a of kit!.mail.attachments.filter((x) => !x.filename?.endsWith("-entry-qr.png"))) {
       const meta = await sharp(a.content).metadata();
       expect([meta.width, meta.height]).toEqual([1080, 1080]);
     }
