@@ -174,3 +174,22 @@ test("the badge table's list prints approved hard-copy requests by tier, without
   await expect(page.locator(".staff-header")).toBeHidden();
   await expect(champion.getByRole("row").filter({ hasText: wants })).toBeVisible();
 });
+
+test("an approved supporter's order page shows the same entry code as the kit email, with the reference in words", async ({ page, request }, info) => {
+  const id = await approvedSupporter(request, info);
+  const row = (await badgeOrderById(id))!;
+  await page.goto(`/orders/${id}?t=${row.asset_token}`);
+  const box = page.getByRole("region", { name: "Your entry code" });
+  await expect(box).toContainText(`Give your reference: ${id} (`);
+  const src = await box.getByRole("img", { name: `Entry QR code for ${id}` }).getAttribute("src");
+  const svg = decodeURIComponent(src!.replace(/^data:image\/svg\+xml;charset=utf-8,/, ""));
+  const { default: jsQR } = await import("jsqr");
+  const { default: sharp } = await import("sharp");
+  const read = async (img: Buffer) => {
+    const { data, info: size } = await sharp(img, { density: 300 }).flatten({ background: "#fff" }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    return jsQR(new Uint8ClampedArray(data), size.width, size.height)?.data;
+  };
+  const fromPage = await read(Buffer.from(svg));
+  expect(fromPage).toContain(`/admin/check-in?ticket=${id}.`);
+  expect(fromPage).toBe(await read(orderFile(id, "entry-qr.png")));
+});

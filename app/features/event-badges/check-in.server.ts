@@ -46,6 +46,9 @@ export async function storeEntryQr(db: Db, id: string) {
   return entryQrKey(id);
 }
 
+/** The same code as SVG, for the supporter's own order page. */
+export const entryQrSvg = (id: string) => QRCode.toString(entryUrl(id), { type: "svg", errorCorrectionLevel: "M", margin: 4 });
+
 /** The order a ticket names, or null when it is not one of ours. */
 export function orderOfTicket(ticket: string): string | null {
   const m = TICKET.exec(ticket.trim());

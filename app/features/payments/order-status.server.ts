@@ -1,6 +1,8 @@
 import type { Db } from "~/lib/db.server";
 import { safeEqual } from "~/lib/secrets.server";
 import { getBadgeOrder } from "../event-badges/badge-orders.server";
+import { entryQrSvg } from "../event-badges/check-in.server";
+import { referenceInWords } from "../event-badges/ticket";
 import { getMerchOrderForPage } from "../merch/merch.server";
 import type { PaymentView } from "../mpesa/matching";
 import { orderPagePath } from "./order-page";
@@ -28,6 +30,8 @@ export type OrderPage = {
   kit: { badge: string; poster: string } | null;
   /** Badge orders whose supporter said yes to the supporter wall: the name shown, and whether they are off it now. */
   wall: { name: string; hidden: boolean } | null;
+  /** Approved badge orders: the entry QR code (SVG) and the reference spelled out, for the door. */
+  entry: { qrSvg: string; words: string } | null;
 };
 
 const BADGE_REF = /^BO-[0-9A-Z]{6}$/;
@@ -58,6 +62,7 @@ async function load(db: Db, reference: string): Promise<{ page: OrderPage; token
         note: o.status === "rejected" ? o.staffNote : "",
         kit: approved ? { badge: o.badgePath!, poster: o.posterPath! } : null,
         wall: o.wall.optIn ? { name: o.wall.name, hidden: o.wall.hidden } : null,
+        entry: o.status === "approved" ? { qrSvg: await entryQrSvg(o.id), words: referenceInWords(o.id) } : null,
       },
     };
   }
@@ -84,6 +89,7 @@ async function load(db: Db, reference: string): Promise<{ page: OrderPage; token
         note: o.status === "rejected" || o.status === "approved" ? o.staffNotes : "",
         kit: null,
         wall: null,
+        entry: null,
       },
     };
   }

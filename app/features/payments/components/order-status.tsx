@@ -39,6 +39,23 @@ export function OrderStatus({ order }: { order: OrderPage }) {
         ) : null}
       </section>
 
+      {order.entry ? (
+        <section className="order-box" aria-labelledby="order-entry">
+          <h2 id="order-entry">Your entry code</h2>
+          <p>Show this QR code at the door (it is also in your badge email). It is yours alone: please do not share it.</p>
+          <img
+            className="order-entry-qr"
+            src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(order.entry.qrSvg)}`}
+            alt={`Entry QR code for ${order.reference}`}
+            width={200}
+            height={200}
+          />
+          <p>
+            No QR code to hand? Give your reference: <strong>{order.reference}</strong> ({order.entry.words}).
+          </p>
+        </section>
+      ) : null}
+
       {order.wall ? (
         <section className="order-box" aria-labelledby="order-wall">
           <h2 id="order-wall">Supporter wall</h2>
