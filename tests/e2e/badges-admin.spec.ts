@@ -120,7 +120,9 @@ test("staff: find a pending order, generate its kit, approve it; the supporter g
   expect(kit.subject).toBe("Your Big Friend badge and 'Will Be Attending' poster");
   expect(kit.text).toContain(`Your reference is ${id}.`);
   expect(kit.text).toContain("hard-copy badge");
+  // The entry QR code for the door rides along, shown inline (it comes first in the message).
   expect(kit.attachments).toEqual([
+    { filename: `${id}-entry-qr.png`, contentType: "image/png", size: orderFile(id, "entry-qr.png").length },
     { filename: `${id}-badge.png`, contentType: "image/png", size: images.badge!.length },
     { filename: `${id}-will-be-attending.png`, contentType: "image/png", size: images.poster!.length },
   ]);

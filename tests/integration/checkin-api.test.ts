@@ -1,4 +1,4 @@
-import sharp from "sharp";
+import { plainKitPng } from "../support/kit-png";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { entryTicket } from "~/features/event-badges/check-in.server";
 import type { Db } from "~/lib/db.server";
@@ -25,7 +25,7 @@ let smtp: SmtpReceiver;
 let db: Db;
 beforeAll(async () => {
   smtp = await startSmtpReceiver();
-  kit = `data:image/png;base64,${(await sharp({ create: { width: 1080, height: 1080, channels: 3, background: "#123b5d" } }).png().toBuffer()).toString("base64")}`;
+  kit = `data:image/png;base64,${(await plainKitPng()).toString("base64")}`;
 });
 afterAll(async () => smtp.close());
 beforeEach(async () => {

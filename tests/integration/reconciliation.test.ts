@@ -1,4 +1,5 @@
-import { EventSchema } from "~/features/event-badges/event";
+import { plainKitPng } from "../support/kit-png";
+import { EventSchema } from "~/features/event-badges/event.schema";
 import { getEvent, saveEvent } from "~/features/event-badges/event.server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as c2b from "~/routes/api/mpesa-c2b";
@@ -20,7 +21,6 @@ import { NOT_SEEN } from "~/features/payments/order-words";
 import { staff } from "~/lib/actor";
 import type { Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
-import sharp from "sharp";
 import { ORIGIN, args, formPost, jsonPost, readJson } from "../support/http";
 import { freshApp } from "../support/reset";
 import { startSmtpReceiver, type SmtpReceiver } from "../support/smtp";
@@ -85,7 +85,7 @@ let png: Buffer;
 let smtp: SmtpReceiver;
 beforeAll(async () => {
   smtp = await startSmtpReceiver();
-  png = await sharp({ create: { width: 1080, height: 1080, channels: 3, background: "#123b5d" } }).png().toBuffer();
+  png = await plainKitPng();
 });
 afterAll(() => smtp.close());
 

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { APIRequestContext, Locator, Page, TestInfo } from "@playwright/test";
 import sharp from "sharp";
 import { withDb } from "./e2e-db";
+import { plainKitPng } from "./kit-png";
 import { ADMIN_KEY, DATA_DIR } from "./e2e-env";
 import { expect, hydrated } from "./e2e-fixtures";
 import type { BadgeOrdersTable } from "../../app/lib/db.server";
@@ -116,10 +117,7 @@ let kitDataUrl: Promise<string> | undefined;
 
 /** Approved the way staff do: a kit (badge and poster) attached, then approved. */
 export async function approveOrderByApi(request: APIRequestContext, id: string) {
-  kitDataUrl ??= sharp({ create: { width: 1080, height: 1080, channels: 3, background: "#123b5d" } })
-    .png()
-    .toBuffer()
-    .then((png) => `data:image/png;base64,${png.toString("base64")}`);
+  kitDataUrl ??= plainKitPng().then((png) => `data:image/png;base64,${png.toString("base64")}`);
   const kitPng = await kitDataUrl;
   const headers = { "X-Admin-Key": ADMIN_KEY };
   const kit = await request.post("/api/badge_orders.php", { headers, data: { id, badgeDataUrl: kitPng, posterDataUrl: kitPng } });

@@ -1,4 +1,4 @@
-import sharp from "sharp";
+import { plainKitPng } from "../../../tests/support/kit-png";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { listActivity } from "~/features/activity/activity.server";
 import { staff } from "~/lib/actor";
@@ -9,7 +9,8 @@ import { startSmtpReceiver, type SmtpReceiver } from "../../../tests/support/smt
 import { BadgeOrderSchema } from "./badge-order.schema";
 import { attachBadgeAssets, setBadgeOrderStatus, submitBadgeOrder } from "./badge-orders.server";
 import { checkInCounts, findAtDoor, hardCopyList, orderOfTicket, checkIn } from "./check-in.server";
-import { DEFAULT_EVENT, EventSchema, eventDateText, type EventInput } from "./event";
+import { DEFAULT_EVENT, eventDateText } from "./event";
+import { EventSchema, type EventInput } from "./event.schema";
 import { getEvent, saveEvent } from "./event.server";
 import { eventProgress } from "./progress.server";
 import { queueEventReminders, reminderWindow } from "./reminders.server";
@@ -40,7 +41,7 @@ let smtp: SmtpReceiver;
 let png: Buffer;
 beforeAll(async () => {
   smtp = await startSmtpReceiver();
-  png = await sharp({ create: { width: 1080, height: 1080, channels: 3, background: "#123b5d" } }).png().toBuffer();
+  png = await plainKitPng();
 });
 afterAll(() => smtp.close());
 

@@ -2,7 +2,8 @@ import type { Actor } from "~/lib/actor";
 import { nowIso, type Db } from "~/lib/db.server";
 import { clearPageCache } from "~/lib/page-cache.server";
 import { logAction } from "../activity/activity.server";
-import { DEFAULT_EVENT, recordOfInput, type EventInput, type EventRecord } from "./event";
+import { DEFAULT_EVENT, type EventRecord } from "./event";
+import { recordOfInput, type EventInput } from "./event.schema";
 import { TIERS } from "./tiers";
 
 /** The event record (one row); the first concert's figures if the row is somehow missing. */

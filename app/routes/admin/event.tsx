@@ -1,6 +1,6 @@
 import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
 import { EventForm, EVENT_PATH } from "~/features/event-badges/components/event-form";
-import { EventSchema } from "~/features/event-badges/event";
+import { EventSchema } from "~/features/event-badges/event.schema";
 import { getEvent, saveEvent } from "~/features/event-badges/event.server";
 import { staff } from "~/lib/actor";
 import { requireAdminSession, staffOnly } from "~/lib/admin.server";
