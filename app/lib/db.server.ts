@@ -27,6 +27,7 @@ import * as notifyJobs from "../../db/migrations/2026-11-25-10-notify-jobs";
 import * as supporterWall from "../../db/migrations/2026-11-25-11-supporter-wall";
 import * as doorCheckIn from "../../db/migrations/2026-11-26-12-door-check-in";
 import * as eventRecord from "../../db/migrations/2026-11-26-13-event-record";
+import * as openBadges from "../../db/migrations/2026-11-26-14-open-badges";
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import { ensurePrivateDir } from "./files.server";
 export { isPostgres } from "./dialect.server";
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-25-11-supporter-wall": supporterWall,
   "2026-11-26-12-door-check-in": doorCheckIn,
   "2026-11-26-13-event-record": eventRecord,
+  "2026-11-26-14-open-badges": openBadges,
 };
 
 export interface SubscribersTable {
@@ -196,6 +198,9 @@ export interface BadgeOrdersTable {
   checked_in_at: string | null;
   /** The event date this supporter's day-before reminder was queued for (null: not yet). */
   reminder_for: string | null;
+  /** A supporter badge staff revoked (Open Badges: the assertion then says revoked, with the reason). */
+  badge_revoked_at: string | null;
+  badge_revocation_reason: string;
 }
 
 export interface TeamBadgesTable {
@@ -212,6 +217,10 @@ export interface TeamBadgesTable {
   colour: string;
   image_src: string;
   sort: number;
+  /** The holder's email, for the Open Badges assertion's hashed recipient ('' when unknown). */
+  holder_email: string;
+  revoked_at: string | null;
+  revocation_reason: string;
 }
 
 export interface MerchItemsTable {

@@ -20,6 +20,8 @@ import { paymentsChanged } from "~/lib/payment-signal.server";
 import { STAFF_NOTE_MAX_LENGTH, type BadgeOrderInput, type BadgeOrderStatus } from "./badge-order.schema";
 import { badgeKitEmail, badgeRejectedEmail, ENTRY_QR_CID, orderReceivedEmail } from "./emails/badge-emails";
 import { getEvent } from "./event.server";
+import { bakePng } from "../open-badges/bake.server";
+import { obPaths } from "../open-badges/open-badges";
 import type { EventRecord } from "./event";
 import { entryQrKey, storeEntryQr } from "./check-in.server";
 import { findTier, type Tier } from "./tiers";
@@ -157,6 +159,7 @@ async function insertOrder(db: Db, id: string, tier: Tier, input: BadgeOrderInpu
       wall_hidden: 0,
       wall_key: randomToken(),
       checked_in_at: null,
+      badge_revocation_reason: "",
     };
     await trx.insertInto("badge_orders").values(row).execute();
     await enqueueMail(trx, {
@@ -227,7 +230,8 @@ export async function attachBadgeAssets(db: Db, id: string, images: { badge: Buf
 
 async function storeAssets(db: Db, id: string, images: { badge: Buffer; poster: Buffer }) {
   await loadRow(db, id);
-  await putBlob(db, orderFileKey(id, "badge"), images.badge);
+  // The badge carries its Open Badges assertion's address (baked), so the file itself can be verified.
+  await putBlob(db, orderFileKey(id, "badge"), bakePng(images.badge, absoluteUrl(obPaths.assertion(id))));
   await putBlob(db, orderFileKey(id, "poster"), images.poster);
   await db.updateTable("badge_orders").set({ badge_file: "badge.png", poster_file: "poster.png" }).where("id", "=", id).execute();
   return getBadgeOrder(db, id);

@@ -1,6 +1,6 @@
 import type { TeamBadgesTable } from "~/lib/db.server";
 
-type SeedBadge = Omit<TeamBadgesTable, "image_src" | "sort">;
+type SeedBadge = Omit<TeamBadgesTable, "image_src" | "sort" | "holder_email" | "revoked_at" | "revocation_reason">;
 
 const issued = (b: Omit<SeedBadge, "earned" | "progress">): SeedBadge => ({ ...b, earned: 1, progress: 100 });
 const open = (b: Omit<SeedBadge, "earned" | "owner_name" | "issued_at">): SeedBadge => ({
@@ -170,4 +170,7 @@ export const teamBadgeSeed: TeamBadgesTable[] = badges.map((b, i) => ({
   ...b,
   image_src: `/open/badges/${b.id}.png`,
   sort: (i + 1) * 10,
+  holder_email: "",
+  revoked_at: null,
+  revocation_reason: "",
 }));

@@ -8,6 +8,8 @@ import { whatsAppShareUrl } from "~/lib/share";
 import { renderShareNotFound, renderSharePage } from "~/lib/share-page.server";
 import { DomainError } from "~/lib/domain-error";
 import { absoluteUrl } from "~/lib/http.server";
+import { bakePng } from "../open-badges/bake.server";
+import { obPaths } from "../open-badges/open-badges";
 import { site } from "~/lib/site";
 import {
   BADGE_ID_PATTERN,
@@ -174,7 +176,11 @@ export async function teamBadgeImage(
   return {
     badge,
     etag: `"${hash}${width ? `-w${width}` : ""}"`,
-    bytes: () => cachedImage(db, badge, hash, width),
+    // An earned badge's file carries its Open Badges assertion's address (baked; served as is).
+    bytes: async () => {
+      const png = await cachedImage(db, badge, hash, width);
+      return badge.earned ? bakePng(png, absoluteUrl(obPaths.assertion(badge.id))) : png;
+    },
   };
 }
 

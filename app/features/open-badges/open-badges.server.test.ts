@@ -1,0 +1,180 @@
+import crypto from "node:crypto";
+import zlib from "node:zlib";
+import sharp from "sharp";
+import { beforeEach, describe, expect, it } from "vitest";
+import { staff } from "~/lib/actor";
+import type { Db } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
+import { loader as assertionLoader } from "~/routes/badges/open-badges-assertion";
+import { loader as classLoader } from "~/routes/badges/open-badges-class";
+import { loader as issuerLoader } from "~/routes/badges/open-badges-issuer";
+import { loader as teamImageLoader } from "~/routes/badges/badge-image";
+import { plainKitPng } from "../../../tests/support/kit-png";
+import { freshApp } from "../../../tests/support/reset";
+import { seedTeamBadges } from "../../../db/seed/team-badges";
+import { BadgeOrderSchema } from "../event-badges/badge-order.schema";
+import { attachBadgeAssets, readOrderAsset, setBadgeOrderStatus, submitBadgeOrder } from "../event-badges/badge-orders.server";
+import { bakePng, NotAPngError, readBakedPng } from "./bake.server";
+import { findAward, revokeSupporterBadge } from "./open-badges.server";
+import { awardIdOfBaked, VERIFY_TEXT } from "./verify.server";
+
+const STAFF = staff("203.0.113.9");
+let codes = 0;
+const nextCode = () => `QB${String(++codes).padStart(8, "0")}`;
+
+let db: Db;
+beforeEach(async () => {
+  db = await freshApp();
+  await seedTeamBadges(db);
+});
+
+/** A PNG's chunks read with code of the test's own (not the site's reader). */
+function chunksOf(png: Buffer) {
+  const out: { type: string; data: Buffer }[] = [];
+  for (let at = 8; at < png.length; ) {
+    const length = png.readUInt32BE(at);
+    out.push({ type: png.toString("ascii", at + 4, at + 8), data: png.subarray(at + 8, at + 8 + length) });
+    at += 12 + length;
+  }
+  return out;
+}
+
+const get = (loader: (args: never) => unknown, url: string, params: Record<string, string>, headers: Record<string, string> = {}) =>
+  loader({ request: new Request(url, { headers }), params, context: { db, clientAddress: "198.51.100.7" } } as never) as Promise<Response>;
+
+async function approvedOrder(email = "amani@example.org") {
+  const input = BadgeOrderSchema.parse({ tierKey: "t4", name: "Amani Wanjiku", email, paymentReference: nextCode() });
+  const { id } = await submitBadgeOrder(db, input, null);
+  const png = await plainKitPng();
+  await attachBadgeAssets(db, id, { badge: png, poster: png }, STAFF);
+  await setBadgeOrderStatus(db, id, "approved", STAFF);
+  return id;
+}
+
+describe("baking", () => {
+  it("puts one uncompressed iTXt 'openbadges' chunk in, which libpng reads back, and leaves the picture as it was", async () => {
+    const png = await plainKitPng();
+    const url = "https://site.test/badges/assertions/b5692.json";
+    const baked = bakePng(bakePng(png, "https://site.test/old"), url);
+    const chunks = chunksOf(baked).filter((c) => c.type === "iTXt");
+    expect(chunks).toHaveLength(1);
+    const data = chunks[0]!.data;
+    // keyword, NUL, compression flag 0, method 0, empty language tag, empty translated keyword, text
+    expect(data.toString("latin1", 0, 11)).toBe("openbadges\0");
+    expect([...data.subarray(11, 15)]).toEqual([0, 0, 0, 0]);
+    expect(data.subarray(15).toString("utf8")).toBe(url);
+    expect((await sharp(baked).metadata()).comments).toEqual([{ keyword: "openbadges", text: url }]);
+    expect(await sharp(baked).raw().toBuffer()).toEqual(await sharp(png).raw().toBuffer());
+    expect(readBakedPng(baked)).toBe(url);
+    expect(readBakedPng(png)).toBeNull();
+  });
+
+  it("refuses what is not a whole PNG, a damaged chunk, and a compressed badge chunk", async () => {
+    const png = await plainKitPng();
+    expect(() => readBakedPng(Buffer.from("GIF89a not a png"))).toThrow(NotAPngError);
+    expect(() => readBakedPng(png.subarray(0, png.length - 20))).toThrow("cut short");
+    const baked = bakePng(png, "https://site.test/x");
+    const damaged = Buffer.from(baked);
+    damaged[60] = damaged[60]! ^ 0xff;
+    expect(() => readBakedPng(damaged)).toThrow(NotAPngError);
+    // A compressed iTXt chunk (flag 1) where the rules forbid it.
+    const body = Buffer.concat([Buffer.from("openbadges\0", "latin1"), Buffer.from([1, 0, 0, 0]), zlib.deflateSync("https://site.test/x")]);
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(body.length);
+    head.write("iTXt", 4, "latin1");
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(Buffer.concat([head.subarray(4), body])));
+    const compressed = Buffer.concat([png.subarray(0, 33), head, body, crc, png.subarray(33)]);
+    expect(() => readBakedPng(compressed)).toThrow("compressed");
+  });
+});
+
+describe("Open Badges 2.0 documents", () => {
+  it("the issuer, a team badge's class and assertion have every required field, as JSON-LD open to other sites", async () => {
+    const origin = env().publicUrl;
+    const issuer = await get(issuerLoader, `${origin}/badges/issuer.json`, {});
+    expect(issuer.headers.get("content-type")).toBe("application/ld+json; charset=utf-8");
+    expect(issuer.headers.get("access-control-allow-origin")).toBe("*");
+    expect(await issuer.json()).toMatchObject({
+      "@context": "https://w3id.org/openbadges/v2",
+      id: `${origin}/badges/issuer.json`,
+      type: "Issuer",
+      name: expect.any(String),
+      url: origin,
+      email: expect.stringContaining("@"),
+    });
+
+    const cls = await (await get(classLoader, `${origin}/badges/classes/b5692.json`, { file: "b5692.json" })).json();
+    expect(cls).toMatchObject({
+      "@context": "https://w3id.org/openbadges/v2",
+      id: `${origin}/badges/classes/b5692.json`,
+      type: "BadgeClass",
+      name: expect.any(String),
+      description: expect.any(String),
+      image: `${origin}/open/badges/b5692.png`,
+      criteria: { narrative: expect.any(String) },
+      issuer: `${origin}/badges/issuer.json`,
+    });
+
+    const res = await get(assertionLoader, `${origin}/badges/assertions/b5692.json`, { file: "b5692.json" }, { accept: "application/json" });
+    expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    const a = (await res.json()) as Record<string, any>;
+    expect(a).toMatchObject({ id: `${origin}/badges/assertions/b5692.json`, type: "Assertion", badge: cls.id, verification: { type: "hosted" } });
+    expect(Number.isNaN(Date.parse(a.issuedOn))).toBe(false);
+    // No email on record for the holder: their public verify page, hashed with the salt.
+    expect(a.recipient).toMatchObject({ type: "url", hashed: true });
+    const expected = crypto.createHash("sha256").update(`${origin}/badges/verify/b5692${a.recipient.salt}`).digest("hex");
+    expect(a.recipient.identity).toBe(`sha256$${expected}`);
+
+    // The badge's PNG (served byte for byte) carries this assertion's address.
+    const image = await get(teamImageLoader, `${origin}/open/badges/b5692.png`, { file: "b5692.png" });
+    expect((await sharp(Buffer.from(await image.arrayBuffer())).metadata()).comments).toEqual([{ keyword: "openbadges", text: a.id }]);
+  });
+
+  it("a supporter's assertion hashes their email, names no one, and their emailed badge is baked with it", async () => {
+    const id = await approvedOrder("Amani@Example.org");
+    const origin = env().publicUrl;
+    const a = (await (await get(assertionLoader, `${origin}/badges/assertions/${id}.json`, { file: `${id}.json` })).json()) as Record<string, any>;
+    expect(a).toMatchObject({ type: "Assertion", badge: `${origin}/badges/classes/tier-t4.json`, recipient: { type: "email", hashed: true } });
+    expect(a.recipient.identity).toBe(`sha256$${crypto.createHash("sha256").update(`amani@example.org${a.recipient.salt}`).digest("hex")}`);
+    const text = JSON.stringify(a);
+    for (const secret of ["Amani", "amani@example.org", "QB"]) expect(text).not.toContain(secret);
+    const badge = await readOrderAsset(db, id, "badge", null, true);
+    expect(readBakedPng(badge)).toBe(a.id);
+    expect(await awardIdOfBaked(db, badge)).toEqual({ id });
+    // The verify page names the holder by first name only.
+    expect((await findAward(db, id))?.holder).toBe("Amani");
+  });
+
+  it("unknown ids, pending orders and other sites' badge records are not ours", async () => {
+    const origin = env().publicUrl;
+    for (const file of ["nope.json", "BO-ZZZZZZ.json", "..%2Fsite.db.json", "b5692.png"]) {
+      const res = await get(assertionLoader, `${origin}/badges/assertions/${file}`, { file });
+      expect(res.status, file).toBe(404);
+      expect(await res.json()).toEqual({ ok: false, error: "No badge with that id." });
+    }
+    const input = BadgeOrderSchema.parse({ tierKey: "t1", name: "Pending", email: "p@example.org", paymentReference: nextCode() });
+    const { id } = await submitBadgeOrder(db, input, null);
+    expect(await findAward(db, id)).toBeNull();
+    const png = await plainKitPng();
+    expect(await awardIdOfBaked(db, bakePng(png, `${origin}/badges/assertions/BO-ZZZZZZ.json`))).toEqual({ problem: VERIFY_TEXT.notOurs });
+    expect(await awardIdOfBaked(db, bakePng(png, "https://elsewhere.example/badges/assertions/b5692.json"))).toEqual({ problem: VERIFY_TEXT.notOurs });
+    expect(await awardIdOfBaked(db, bakePng(png, JSON.stringify({ id: "https://elsewhere.example/a.json", recipient: "me" })))).toEqual({ problem: VERIFY_TEXT.notOurs });
+    expect(await awardIdOfBaked(db, png)).toEqual({ problem: VERIFY_TEXT.notBaked });
+  });
+
+  it("revoked, an assertion is reduced to its id, revoked: true and the reason; the reason is required", async () => {
+    const id = await approvedOrder();
+    await expect(revokeSupporterBadge(db, id, "  ", STAFF)).rejects.toThrow("Give the reason");
+    await revokeSupporterBadge(db, id, "Payment reversed by M-Pesa.", STAFF);
+    const origin = env().publicUrl;
+    const a = await (await get(assertionLoader, `${origin}/badges/assertions/${id}.json`, { file: `${id}.json` })).json();
+    expect(a).toEqual({ "@context": "https://w3id.org/openbadges/v2", id: `${origin}/badges/assertions/${id}.json`, type: "Assertion", revoked: true, revocationReason: "Payment reversed by M-Pesa." });
+    expect((await findAward(db, id))?.revoked?.reason).toBe("Payment reversed by M-Pesa.");
+    await expect(revokeSupporterBadge(db, id, "again", STAFF)).rejects.toThrow("not revoked yet");
+    // An approved order later cancelled reads as revoked too (its badge may be out there).
+    const other = await approvedOrder("b@example.org");
+    await setBadgeOrderStatus(db, other, "rejected", STAFF, { note: "Payment not found." });
+    expect((await findAward(db, other))?.revoked?.reason).toBe("The order this badge was for was cancelled.");
+  });
+});

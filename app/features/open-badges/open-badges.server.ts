@@ -1,0 +1,133 @@
+import crypto from "node:crypto";
+import type { Actor } from "~/lib/actor";
+import { nowIso, type Db } from "~/lib/db.server";
+import { DomainError } from "~/lib/domain-error";
+import { env } from "~/lib/env.server";
+import { getSessionSecret } from "~/lib/secrets.server";
+import { site } from "~/lib/site";
+import { logAction } from "../activity/activity.server";
+import { wallNameOf } from "../event-badges/wall";
+import { findTier, formatKes } from "../event-badges/tiers";
+import { categoryLabel, parseIssuedDate } from "../team-badges/team-badges";
+import { AWARD_ID, CLASS_ID, assertionDocument, badgeClassDocument, obPaths, type Award, type IdentityObject } from "./open-badges";
+
+const origin = () => env().publicUrl;
+
+/** A tier's BadgeClass picture: the site's own badge drawing for that tier, with no one's name. */
+const tierImage = (key: string) => `/event/previews/image.png?${new URLSearchParams({ kind: "badge", tier: key, name: "Supporter" })}`;
+
+function tierClass(key: string) {
+  const tier = findTier(key);
+  if (!tier) return null;
+  return {
+    classId: `tier-${tier.key}`,
+    className: `${tier.name} supporter`,
+    classDescription: `${tier.subtitle} of ${site.name}'s fundraising evenings: ${tier.impact}`,
+    criteria: `Given to a supporter who chose the ${tier.name} tier (${formatKes(tier.amount)}) for one of ${site.name}'s fundraising evenings and whose M-Pesa payment the team verified.`,
+    tags: ["supporter", "fundraising", tier.audience],
+    classImage: tierImage(tier.key),
+  };
+}
+
+type TeamRow = { id: string; title: string; subtitle: string; description: string; category: string; earned: number; owner_name: string; issued_at: string; holder_email: string; revoked_at: string | null; revocation_reason: string };
+
+function teamClass(r: Pick<TeamRow, "id" | "title" | "subtitle" | "description" | "category">) {
+  return {
+    classId: r.id,
+    className: r.title,
+    classDescription: r.subtitle || r.description || r.title,
+    criteria: r.description || r.subtitle || `Awarded by ${site.name} to ${r.title}.`,
+    tags: ["team", categoryLabel(r.category)],
+    classImage: `/open/badges/${r.id}.png`,
+  };
+}
+
+async function teamRow(db: Db, id: string): Promise<TeamRow | undefined> {
+  return db
+    .selectFrom("team_badges")
+    .select(["id", "title", "subtitle", "description", "category", "earned", "owner_name", "issued_at", "holder_email", "revoked_at", "revocation_reason"])
+    .where((eb) => eb(eb.fn("lower", ["id"]), "=", id.toLowerCase()))
+    .executeTakeFirst();
+}
+
+/** One awarded badge by its id (a team badge's, or an approved order's reference), revoked ones too; null otherwise. */
+export async function findAward(db: Db, rawId: string): Promise<Award | null> {
+  const id = rawId.trim();
+  if (!AWARD_ID.test(id)) return null;
+  if (/^BO-/i.test(id)) {
+    const o = await db
+      .selectFrom("badge_orders")
+      .select(["id", "tier_key", "name", "email", "status", "approved_at", "rejected_at", "badge_revoked_at", "badge_revocation_reason"])
+      .where("id", "=", id.toUpperCase())
+      .executeTakeFirst();
+    const cls = o ? tierClass(o.tier_key) : null;
+    if (!o || !cls || !o.approved_at) return null;
+    // Approved once and later cancelled: its badge may be out there, so it reads as revoked.
+    const cancelled = o.status !== "approved" ? { at: o.rejected_at ?? o.approved_at, reason: "The order this badge was for was cancelled." } : null;
+    return {
+      id: o.id,
+      kind: "supporter",
+      ...cls,
+      holder: wallNameOf({ name: o.name, wallName: "" }),
+      recipient: { type: "email", value: o.email },
+      issuedOn: o.approved_at,
+      image: null,
+      revoked: o.badge_revoked_at ? { at: o.badge_revoked_at, reason: o.badge_revocation_reason } : cancelled,
+    };
+  }
+  const r = await teamRow(db, id);
+  const issued = r ? parseIssuedDate(r.issued_at) : null;
+  if (!r || !r.earned || !issued) return null;
+  return {
+    id: r.id,
+    kind: "team",
+    ...teamClass(r),
+    holder: r.owner_name,
+    // No email on record: the holder's public verify page stands for them, hashed.
+    recipient: r.holder_email ? { type: "email", value: r.holder_email } : { type: "url", value: `${origin()}${obPaths.verify(r.id)}` },
+    issuedOn: new Date(`${issued.iso}T00:00:00+03:00`).toISOString(),
+    image: `/open/badges/${r.id}.png`,
+    revoked: r.revoked_at ? { at: r.revoked_at, reason: r.revocation_reason } : null,
+  };
+}
+
+/**
+ * The recipient as the assertion names it: `sha256$` + hex(sha256(identity + salt)). The salt is
+ * the award's own (derived from the site's secret and the id, so it is the same every time and
+ * in every process); emails are compared in lower case, as verifiers do.
+ */
+export function hashedRecipient(a: Award): IdentityObject {
+  const salt = crypto.createHmac("sha256", getSessionSecret()).update(`ob-salt:${a.id}`).digest("hex").slice(0, 16);
+  const value = a.recipient.type === "email" ? a.recipient.value.trim().toLowerCase() : a.recipient.value;
+  return { type: a.recipient.type, hashed: true, salt, identity: `sha256$${crypto.createHash("sha256").update(value + salt).digest("hex")}` };
+}
+
+export async function assertionFor(db: Db, id: string) {
+  const a = await findAward(db, id);
+  return a ? assertionDocument(origin(), a, hashedRecipient(a)) : null;
+}
+
+export async function badgeClassFor(db: Db, rawId: string) {
+  const id = rawId.trim();
+  if (!CLASS_ID.test(id)) return null;
+  const fields = /^tier-/i.test(id) ? tierClass(id.slice(5).toLowerCase()) : await teamRow(db, id).then((r) => (r ? teamClass(r) : null));
+  if (!fields) return null;
+  return badgeClassDocument(origin(), { ...fields, id: "", kind: "team", holder: "", recipient: { type: "url", value: "" }, issuedOn: "", image: null, revoked: null });
+}
+
+export const REVOCATION_REASON_MAX = 300;
+
+/** Staff revoke an approved supporter's badge (its assertion then says so, with the reason). */
+export async function revokeSupporterBadge(db: Db, id: string, reason: string, actor: Actor) {
+  const why = reason.trim().slice(0, REVOCATION_REASON_MAX);
+  if (!why) throw new DomainError("invalid", "Give the reason for revoking: verifiers are shown it.", "reason");
+  const done = await db
+    .updateTable("badge_orders")
+    .set({ badge_revoked_at: nowIso(), badge_revocation_reason: why })
+    .where("id", "=", id)
+    .where("status", "=", "approved")
+    .where("badge_revoked_at", "is", null)
+    .executeTakeFirst();
+  if (Number(done.numUpdatedRows) !== 1) throw new DomainError("conflict", "Only an approved order's badge that is not revoked yet can be revoked.");
+  await logAction(db, actor, { type: "open_badges.revoke", message: `Badge ${id} revoked: ${why}`, meta: { id, reason: why } });
+}
