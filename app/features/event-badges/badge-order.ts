@@ -31,6 +31,8 @@ export type BadgeOrderView = {
   staffNote: string;
   /** The supporter wall: whether they said yes (to their name, to their portrait), the name shown, and whether staff hid them. */
   wall: { optIn: boolean; name: string; portrait: boolean; hidden: boolean };
+  /** The supporter badge revoked by staff (its Open Badges assertion says so, with this reason). */
+  badgeRevoked: { at: string; reason: string } | null;
   /** Where the payment stands in M-Pesa's records (lists and the order page carry it). */
   payment?: PaymentView;
 };

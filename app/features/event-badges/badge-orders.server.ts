@@ -89,6 +89,7 @@ function toView(r: BadgeOrdersTable, delivery: DeliveryRow): BadgeOrderView {
       portrait: r.wall_portrait === 1,
       hidden: r.wall_hidden === 1,
     },
+    badgeRevoked: r.badge_revoked_at ? { at: r.badge_revoked_at, reason: r.badge_revocation_reason } : null,
   };
 }
 

@@ -15,6 +15,7 @@ import {
 } from "~/features/event-badges/badge-orders.server";
 import type { BadgeOrderView } from "~/features/event-badges/badge-order";
 import { setWallHidden } from "~/features/event-badges/wall.server";
+import { revokeSupporterBadge } from "~/features/open-badges/open-badges.server";
 import { PAYMENT_STATES, type PaymentState } from "~/features/mpesa/matching";
 import {
   DEFAULT_STATUS,
@@ -66,7 +67,7 @@ export async function loadBadgeOrdersScreen(request: Request, context: AppLoadCo
   return { filter, filterError: error, orders, actionPath: screenHref(filter), loadedAt: Date.now() };
 }
 
-type Handler = (db: Db, id: string, actor: Actor, extra: { note: string; paymentChecked: boolean }) => Promise<BadgeOrderView>;
+type Handler = (db: Db, id: string, actor: Actor, extra: { note: string; paymentChecked: boolean; reason: string }) => Promise<BadgeOrderView>;
 
 /** Each row action: the domain function (which writes the activity log) and the words staff see. */
 const handlers: Record<OrderIntent, { run: Handler; done: string }> = {
@@ -79,6 +80,10 @@ const handlers: Record<OrderIntent, { run: Handler; done: string }> = {
   },
   reject: { run: (db, id, actor, { note }) => setBadgeOrderStatus(db, id, "rejected", actor, { note }), done: "Order rejected." },
   resend: { run: resendBadgeKit, done: "Badge kit email queued again." },
+  "revoke-badge": {
+    run: (db, id, actor, { reason }) => revokeSupporterBadge(db, id, reason, actor).then(() => getBadgeOrder(db, id)),
+    done: "Badge revoked: its verification page and assertion now say so.",
+  },
 };
 
 const reply = (body: Reply<OrderActionResult>, status: number) => data(body, status);
@@ -129,6 +134,7 @@ export async function badgeOrdersAdminAction(request: Request, context: AppLoadC
     order = await handler.run(db, id, staff(clientAddress(context)), {
       note: note.data,
       paymentChecked: form.get("paymentChecked") === "yes",
+      reason: String(form.get("reason") ?? ""),
     });
   } catch (e) {
     const http = httpErrorOf(e);

@@ -208,6 +208,21 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
             <span className={`row-note row-note-${reply.status}`}>{reply.message}</span>
           ) : null}
         </fetcher.Form>
+        {order.badgeRevoked ? (
+          <p className="order-line row-note-error">Badge revoked: {order.badgeRevoked.reason}</p>
+        ) : approved ? (
+          <details className="order-revoke">
+            <summary>Revoke badge</summary>
+            <fetcher.Form method="post" action={`${action}#row-${order.id}`}>
+              <input type="hidden" name="id" value={order.id} />
+              <label htmlFor={`${order.id}-revoke-reason`}>Reason (shown to anyone who verifies it)</label>
+              <textarea id={`${order.id}-revoke-reason`} name="reason" rows={2} maxLength={300} required />
+              <button type="submit" name="intent" value="revoke-badge" className="button-small button-reject" disabled={busy} aria-describedby={who}>
+                Revoke badge
+              </button>
+            </fetcher.Form>
+          </details>
+        ) : null}
       </td>
     </tr>
   );

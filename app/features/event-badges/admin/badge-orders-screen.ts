@@ -20,7 +20,7 @@ export const DEFAULT_STATUS: StatusFilter = "pending";
 /** `payment`: one payment state, or "" for all. */
 export type ListFilter = { status: StatusFilter; q: string; payment: PaymentState | "" };
 
-export const ORDER_INTENTS = ["generate", "approve", "reject", "resend", "wall-hide", "wall-show"] as const;
+export const ORDER_INTENTS = ["generate", "approve", "reject", "resend", "wall-hide", "wall-show", "revoke-badge"] as const;
 export type OrderIntent = (typeof ORDER_INTENTS)[number];
 
 /** What every row action's reply carries: the order it was about, as it now stands (it replaces its row). */
