@@ -79,7 +79,7 @@ export async function copySqliteToPostgres(source: Db, target: Db, dataDir: stri
   }
 
   const secrets: string[] = [];
-  for (const name of ["session-secret", "admin-key"]) {
+  for (const name of ["session-secret", "ob-signing-key", "admin-key"]) {
     const file = path.join(dataDir, name);
     if (!fs.existsSync(file)) continue;
     const value = fs.readFileSync(file, "utf8").trim();

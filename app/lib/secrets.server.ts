@@ -12,7 +12,14 @@ import { env, isOneClassKey } from "./env.server";
  */
 const shared = new Map<string, { value: string; created: boolean }>();
 
-const newSecret = () => {
+/** Secrets that are not random text: the Open Badges signing key is an Ed25519 private key (PKCS#8 PEM). */
+const MAKERS: Record<string, () => string> = {
+  "ob-signing-key": () => crypto.generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+};
+
+const newSecret = (name = "") => {
+  const make = MAKERS[name];
+  if (make) return make();
   let value: string;
   // About one in 750 draws is letters only, which ADMIN_KEY would refuse if copied there.
   do value = crypto.randomBytes(24).toString("base64url");
@@ -26,11 +33,11 @@ const newSecret = () => {
  * works on the others and one generated key opens every machine's admin screens.
  */
 export async function primeSharedSecrets(db: Db) {
-  const names = ["session-secret", ...(env().adminKey ? [] : ["admin-key"])];
+  const names = ["session-secret", "ob-signing-key", ...(env().adminKey ? [] : ["admin-key"])];
   for (const name of names) {
     const inserted = await db
       .insertInto("site_secrets")
-      .values({ name, value: newSecret(), created_at: new Date().toISOString() })
+      .values({ name, value: newSecret(name), created_at: new Date().toISOString() })
       .onConflict((oc) => oc.column("name").doNothing())
       .executeTakeFirst();
     const row = await db.selectFrom("site_secrets").select("value").where("name", "=", name).executeTakeFirstOrThrow();
@@ -50,7 +57,7 @@ function fileSecret(name: string): { value: string; created: boolean } {
     // missing: create below
   }
   ensurePrivateDir(path.dirname(file));
-  const value = newSecret();
+  const value = newSecret(name);
   fs.writeFileSync(file, value + "\n", { mode: 0o600 });
   fs.chmodSync(file, 0o600);
   return { value, created: true };
@@ -77,6 +84,20 @@ export function getSessionSecret() {
   return sessionSecret;
 }
 
+let signingKey: { privateKey: crypto.KeyObject; publicKey: crypto.KeyObject } | undefined;
+
+/**
+ * The Open Badges 3.0 signing key (Ed25519): made once, kept in DATA_DIR/ob-signing-key (mode
+ * 0600) on SQLite, in site_secrets on PostgreSQL, so every process signs with the same key.
+ */
+export function getSigningKey() {
+  if (!signingKey) {
+    const privateKey = crypto.createPrivateKey(fileSecret("ob-signing-key").value);
+    signingKey = { privateKey, publicKey: crypto.createPublicKey(privateKey) };
+  }
+  return signingKey;
+}
+
 /** Compares two strings in time that does not depend on where they differ. */
 export function safeEqual(a: string, b: string) {
   const ha = crypto.createHash("sha256").update(a, "utf8").digest();
@@ -97,4 +118,5 @@ export function resetSecretsForTests() {
   shared.clear();
   adminKey = undefined;
   sessionSecret = undefined;
+  signingKey = undefined;
 }

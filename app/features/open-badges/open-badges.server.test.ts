@@ -17,6 +17,11 @@ import { attachBadgeAssets, readOrderAsset, setBadgeOrderStatus, submitBadgeOrde
 import { bakePng, NotAPngError, readBakedPng } from "./bake.server";
 import { findAward, revokeSupporterBadge } from "./open-badges.server";
 import { awardIdOfBaked, VERIFY_TEXT } from "./verify.server";
+import { loader as credentialLoader } from "~/routes/badges/open-badges-credential";
+import { loader as keysLoader } from "~/routes/badges/open-badges-keys";
+import { createLocalJWKSet, jwtVerify } from "jose";
+import fs from "node:fs";
+import path from "node:path";
 
 const STAFF = staff("203.0.113.9");
 let codes = 0;
@@ -176,5 +181,49 @@ describe("Open Badges 2.0 documents", () => {
     const other = await approvedOrder("b@example.org");
     await setBadgeOrderStatus(db, other, "rejected", STAFF, { note: "Payment not found." });
     expect((await findAward(db, other))?.revoked?.reason).toBe("The order this badge was for was cancelled.");
+  });
+});
+
+describe("Open Badges 3.0", () => {
+  it("a credential is a VC-JWT signed with the key the site publishes, and a revoked one is on the revocation list", async () => {
+    const origin = env().publicUrl;
+    const id = await approvedOrder("ob3@example.org");
+    const res = await get(credentialLoader, `${origin}/badges/credentials/${id}.jwt`, { file: `${id}.jwt` });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/vc+jwt");
+    const jwt = await res.text();
+    const jwks = await (await get(keysLoader, `${origin}/badges/jwks.json`, {})).json();
+    expect(jwks.keys[0]).toMatchObject({ kty: "OKP", crv: "Ed25519", alg: "EdDSA" });
+    expect(jwks.keys[0].d).toBeUndefined();
+    const { payload, protectedHeader } = await jwtVerify(jwt, createLocalJWKSet(jwks));
+    expect(protectedHeader.alg).toBe("EdDSA");
+    const vc = payload.vc as Record<string, any>;
+    expect(vc.type).toEqual(["VerifiableCredential", "OpenBadgeCredential"]);
+    expect(vc.issuer.id).toBe(`${origin}/badges/issuer.json`);
+    expect(vc.credentialSubject.achievement).toMatchObject({ id: `${origin}/badges/classes/tier-t4.json`, type: ["Achievement"] });
+    expect(vc.credentialSubject.identifier[0].identityHash).toBe(`sha256$${crypto.createHash("sha256").update(`ob3@example.org${vc.credentialSubject.identifier[0].salt}`).digest("hex")}`);
+    expect(vc.credentialStatus).toEqual({ id: `${origin}/badges/revocations.json`, type: "1EdTechRevocationList" });
+    // A token altered after signing fails verification.
+    const [h, p, sig] = jwt.split(".");
+    const forged = `${h}.${Buffer.from(JSON.stringify({ ...payload, sub: "someone else" })).toString("base64url")}.${sig}`;
+    await expect(jwtVerify(forged, createLocalJWKSet(jwks))).rejects.toThrow();
+    expect(p).toBeTruthy();
+
+    const listBefore = await (await get(keysLoader, `${origin}/badges/revocations.json`, {})).json();
+    expect(listBefore.revokedCredentials.map((c: { id: string }) => c.id)).not.toContain(vc.id);
+    await revokeSupporterBadge(db, id, "Refunded.", STAFF);
+    const listAfter = await (await get(keysLoader, `${origin}/badges/revocations.json`, {})).json();
+    expect(listAfter.revokedCredentials).toContainEqual({ id: vc.id, revocationReason: "Refunded." });
+  });
+
+  it("the signing key is made once, private to the site (mode 0600 in the data folder on SQLite)", async () => {
+    const origin = env().publicUrl;
+    const a = await (await get(keysLoader, `${origin}/badges/jwks.json`, {})).json();
+    const b = await (await get(keysLoader, `${origin}/badges/jwks.json`, {})).json();
+    expect(a).toEqual(b);
+    if (!process.env.TEST_DATABASE_URL) {
+      const stat = fs.statSync(path.join(env().dataDir, "ob-signing-key"));
+      expect(stat.mode & 0o777).toBe(0o600);
+    }
   });
 });

@@ -34,7 +34,8 @@ export function VerifyResult({ award, linkedIn }: { award: Award; linkedIn: { ur
       </dl>
       <p className="small">
         For verifiers: <a href={obPaths.assertion(award.id)}>Open Badges 2.0 assertion</a> ·{" "}
-        <a href={obPaths.badgeClass(award.classId)}>badge class</a> · <a href={obPaths.issuer}>issuer</a>
+        <a href={obPaths.badgeClass(award.classId)}>badge class</a> · <a href={obPaths.issuer}>issuer</a> ·{" "}
+        <a href={obPaths.credential(award.id)}>Open Badges 3.0 credential (signed)</a>
       </p>
       {linkedIn && !revoked ? (
         <section className="verify-linkedin" aria-labelledby="linkedin-title">
