@@ -53,6 +53,7 @@ export default [
     route("admin/check-in", "routes/admin/check-in.tsx"),
     route("admin/badge-table", "routes/admin/badge-table.tsx"),
     route("admin/event", "routes/admin/event.tsx"),
+    route("admin/team-badges", "routes/admin/team-badges.tsx"),
     route("admin/activity", "routes/admin/activity.tsx"),
     route("admin/engagement", "routes/admin/engagement.tsx"),
     route("blogs/admin", "routes/blog/admin.tsx"),

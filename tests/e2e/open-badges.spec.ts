@@ -82,3 +82,46 @@ test("staff revoke a supporter's badge with a reason; its verify page and assert
   expect(assertion).toMatchObject({ type: "Assertion", revoked: true, revocationReason: "The payment was reversed." });
   expect(assertion.recipient).toBeUndefined();
 });
+
+test("staff set a team badge's holder email and date, revoke it and make it valid again; verifiers see each state", async ({ page, request }, info) => {
+  const js = info.project.name === "js-on";
+  // Each project works on its own earned badge that no other browser test reads.
+  const id = js ? "d6604" : "e1215";
+  const email = `holder-${id}@example.org`;
+  const main = await signInTo(page, "/admin/team-badges", js);
+  const card = main.getByRole("region", { name: new RegExp(`${id}$`) });
+  await card.getByLabel("Holder's email (optional)").fill(email);
+  await card.getByLabel("Issue date").fill("32 Foo 2025");
+  const save = card.getByRole("button", { name: "Save" });
+  if (js) await hydrated(save);
+  await save.click();
+  await expect(main.getByRole("region", { name: new RegExp(`${id}$`) }).getByRole("alert")).toHaveText("Issue date must be a date such as 12 Mar 2025 or 2025-03-12.");
+  await main.getByRole("region", { name: new RegExp(`${id}$`) }).getByLabel("Issue date").fill("5 Jun 2025");
+  if (js) await hydrated(main.getByRole("region", { name: new RegExp(`${id}$`) }).getByRole("button", { name: "Save" }));
+  await main.getByRole("region", { name: new RegExp(`${id}$`) }).getByRole("button", { name: "Save" }).click();
+  await expect(main.getByRole("region", { name: new RegExp(`${id}$`) }).getByRole("status")).toHaveText("Saved.");
+  const assertion = await (await request.get(`/badges/assertions/${id}.json`)).json();
+  expect(assertion.recipient.type).toBe("email");
+  const crypto = await import("node:crypto");
+  expect(assertion.recipient.identity).toBe(`sha256$${crypto.createHash("sha256").update(email + assertion.recipient.salt).digest("hex")}`);
+  expect(assertion.issuedOn.startsWith("2025-06-04T21:00")).toBe(true);
+
+  const region = () => main.getByRole("region", { name: new RegExp(`${id}$`) });
+  await region().getByText("Revoke badge", { exact: true }).first().click();
+  await region().getByLabel("Reason (shown to anyone who verifies it)").fill("Awarded in error.");
+  if (js) await hydrated(region().getByRole("button", { name: "Revoke badge" }));
+  await region().getByRole("button", { name: "Revoke badge" }).click();
+  await expect(region()).toContainText("Revoked");
+  await page.goto(`/badges/verify/${id}`);
+  await expect(page.locator(".verify-verdict")).toHaveText("Revoked");
+  await expect(page.locator(".verify-result")).toContainText("Awarded in error.");
+  expect(await (await request.get(`/badges/assertions/${id}.json`)).json()).toMatchObject({ revoked: true, revocationReason: "Awarded in error." });
+
+  await page.goto("/admin/team-badges");
+  const again = page.getByRole("main").getByRole("region", { name: new RegExp(`${id}$`) }).getByRole("button", { name: "Make valid again" });
+  if (js) await hydrated(again);
+  await again.click();
+  await expect(page.getByRole("main").getByRole("region", { name: new RegExp(`${id}$`) }).getByRole("status")).toHaveText("Valid again.");
+  await page.goto(`/badges/verify/${id}`);
+  await expect(page.locator(".verify-verdict")).toHaveText("Valid");
+});

@@ -10,6 +10,7 @@ const SCREENS = [
   ["M-Pesa payments", "/admin/payments"],
   ["Door check-in", "/admin/check-in"],
   ["Event", "/admin/event"],
+  ["Team badges", "/admin/team-badges"],
   ["Merchandise editor", "/merchandise/admin"],
   ["Blog editor", "/blogs/admin"],
   ["Activity & analytics", "/admin/activity"],

@@ -26,6 +26,7 @@ export const STAFF_SCREENS = [
   // A whole page load: the camera is allowed by that document's own Permissions-Policy header.
   { to: "/admin/check-in", label: "Door check-in", reloadDocument: true },
   { to: "/admin/event", label: "Event" },
+  { to: "/admin/team-badges", label: "Team badges" },
   { to: "/merchandise/admin", label: "Merchandise editor" },
   { to: "/blogs/admin", label: "Blog editor" },
   { to: "/admin/activity", label: "Activity & analytics" },

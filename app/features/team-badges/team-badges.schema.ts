@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BADGE_ID_PATTERN, CATEGORIES, type CategoryKey } from "./team-badges";
+import { BADGE_ID_PATTERN, CATEGORIES, parseIssuedDate, type CategoryKey } from "./team-badges";
 
 export const BadgeIdSchema = z
   .string({ message: "Badge id is required." })
@@ -76,3 +76,28 @@ export function parseBadgeQuery(params: URLSearchParams): BadgeListQuery {
     id: BADGE_ID_PATTERN.test(id) ? id : "",
   };
 }
+
+/** The staff editor's holder form: who holds an earned badge, their email (optional), when it was issued. */
+export const TeamBadgeHolderSchema = z.object({
+  id: BadgeIdSchema,
+  ownerName: z.string({ message: "Holder is required." }).trim().min(1, "Holder is required.").max(80, "Holder must be at most 80 characters."),
+  holderEmail: z
+    .string()
+    .trim()
+    .max(254, "Email must be at most 254 characters.")
+    .refine((v) => v === "" || /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(v), "Enter the holder's email address, or leave it empty.")
+    .default(""),
+  issuedAt: z
+    .string({ message: "Issue date is required." })
+    .trim()
+    .min(1, "Issue date is required.")
+    .max(40, "Issue date must be at most 40 characters.")
+    .refine((v) => parseIssuedDate(v) !== null, "Issue date must be a date such as 12 Mar 2025 or 2025-03-12."),
+});
+export type TeamBadgeHolderInput = z.output<typeof TeamBadgeHolderSchema>;
+
+/** Revoking a team badge: the reason verifiers will be shown. */
+export const TeamBadgeRevokeSchema = z.object({
+  id: BadgeIdSchema,
+  reason: z.string({ message: "Give the reason for revoking." }).trim().min(1, "Give the reason for revoking: verifiers are shown it.").max(300, "The reason must be at most 300 characters."),
+});

@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 import sharp from "sharp";
 import { logAction } from "~/features/activity/activity.server";
 import type { Actor } from "~/lib/actor";
-import type { Db, TeamBadgesTable } from "~/lib/db.server";
+import { nowIso, type Db, type TeamBadgesTable } from "~/lib/db.server";
+import { clearPageCache } from "~/lib/page-cache.server";
 import { deleteBlob, getBlob, listBlobs, putBlob } from "~/lib/blob-store.server";
 import { whatsAppShareUrl } from "~/lib/share";
 import { renderShareNotFound, renderSharePage } from "~/lib/share-page.server";
@@ -76,6 +77,7 @@ export async function findTeamBadge(db: Db, id: string): Promise<TeamBadge | nul
 
 export type VerifyResult =
   | { status: "valid"; badge: TeamBadge }
+  | { status: "revoked"; badge: TeamBadge; reason: string }
   | { status: "not-issued"; id: string }
   | { status: "not-found"; id: string };
 
@@ -84,6 +86,8 @@ export async function verifyTeamBadge(db: Db, id: string): Promise<VerifyResult>
   const badge = await findTeamBadge(db, id);
   if (!badge) return { status: "not-found", id: id.trim() };
   if (!badge.earned) return { status: "not-issued", id: badge.id };
+  const revoked = await db.selectFrom("team_badges").select(["revoked_at", "revocation_reason"]).where("id", "=", badge.id).executeTakeFirst();
+  if (revoked?.revoked_at) return { status: "revoked", badge, reason: revoked.revocation_reason };
   return { status: "valid", badge };
 }
 
@@ -290,4 +294,43 @@ export function badgeLinks(badge: TeamBadge) {
     whatsAppUrl: whatsAppShareUrl(`${badge.title} badge${holder}, ${site.name}: ${shareUrl}`),
     downloadName: badgeDownloadFilename(badge.title, badge.id),
   };
+}
+
+// ---- Staff editor (/admin/team-badges) ------------------------------------------------------
+
+export type TeamBadgeAdminRow = TeamBadge & { holderEmail: string; revoked: { at: string; reason: string } | null };
+
+/** Every team badge for the staff editor, with what the public list leaves out. */
+export async function listTeamBadgesForStaff(db: Db): Promise<TeamBadgeAdminRow[]> {
+  const rows = await db.selectFrom("team_badges").selectAll().orderBy("sort").orderBy("id").execute();
+  return rows.map((r) => ({ ...toTeamBadge(r), holderEmail: r.holder_email, revoked: r.revoked_at ? { at: r.revoked_at, reason: r.revocation_reason } : null }));
+}
+
+async function changed(db: Db, id: string, done: { numUpdatedRows: bigint }, actor: Actor, type: string, message: string, meta: Record<string, unknown>) {
+  if (Number(done.numUpdatedRows) !== 1) throw new DomainError("not_found", "No team badge with that id.");
+  // /badges and the badge's page are cached for everyone: the change shows at once.
+  clearPageCache();
+  await logAction(db, actor, { type, message, meta: { id, ...meta } });
+}
+
+/** Sets an earned badge's holder, their email (for the Open Badges recipient) and its issue date. */
+export async function updateTeamBadgeHolder(db: Db, input: { id: string; ownerName: string; holderEmail: string; issuedAt: string }, actor: Actor) {
+  const done = await db
+    .updateTable("team_badges")
+    .set({ owner_name: input.ownerName, holder_email: input.holderEmail.toLowerCase(), issued_at: input.issuedAt })
+    .where("id", "=", input.id)
+    .where("earned", "=", 1)
+    .executeTakeFirst();
+  await changed(db, input.id, done, actor, "team_badges.holder", `Team badge ${input.id} holder set to ${input.ownerName}`, { ownerName: input.ownerName, issuedAt: input.issuedAt, email: input.holderEmail ? "set" : "none" });
+}
+
+/** Revokes an earned badge (reason required) or takes the revocation back (reason null). */
+export async function setTeamBadgeRevoked(db: Db, id: string, reason: string | null, actor: Actor) {
+  const done = await db
+    .updateTable("team_badges")
+    .set(reason === null ? { revoked_at: null, revocation_reason: "" } : { revoked_at: nowIso(), revocation_reason: reason })
+    .where("id", "=", id)
+    .where("earned", "=", 1)
+    .executeTakeFirst();
+  await changed(db, id, done, actor, reason === null ? "team_badges.restore" : "team_badges.revoke", reason === null ? `Team badge ${id} valid again` : `Team badge ${id} revoked: ${reason}`, reason === null ? {} : { reason });
 }

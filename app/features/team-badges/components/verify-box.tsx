@@ -4,6 +4,7 @@ import type { TeamBadge } from "../team-badges";
 
 export type VerifyView =
   | { status: "valid"; badge: TeamBadge }
+  | { status: "revoked"; badge: TeamBadge; reason: string }
   | { status: "not-issued"; id: string }
   | { status: "not-found"; id: string };
 
@@ -61,6 +62,16 @@ export function VerifyBox({
               <dt>Issued</dt>
               <dd>{result.badge.issuedAt}</dd>
             </dl>
+            <p className="small">
+              <a href={`/badges/verify/${result.badge.id}`}>Full record, Open Badges files and LinkedIn</a>
+            </p>
+          </div>
+        ) : result?.status === "revoked" ? (
+          <div className="verify-result verify-revoked">
+            <p className="verify-verdict">Revoked</p>
+            <p>
+              {result.badge.title} ({result.badge.id}) was revoked: {result.reason || "revoked by the issuer."}
+            </p>
           </div>
         ) : result ? (
           <div className="verify-result verify-missing">
