@@ -21,6 +21,7 @@ export default [
   route("badges/classes/:file", "routes/badges/open-badges-class.ts"),
   route("badges/assertions/:file", "routes/badges/open-badges-assertion.ts"),
   route("badges/credentials/:file", "routes/badges/open-badges-credential.ts"),
+  route("badges/cards/:file", "routes/badges/open-badges-card.ts"),
   route("badges/jwks.json", "routes/badges/open-badges-keys.ts", { id: "open-badges-jwks" }),
   route("badges/revocations.json", "routes/badges/open-badges-keys.ts", { id: "open-badges-revocations" }),
   route("badges/verify", "routes/badges/verify-upload.tsx"),

@@ -137,7 +137,7 @@ test("badges: View opens the detail dialog with a download named by the spec's r
   await expect(dialog.getByRole("link", { name: /^WhatsApp/ })).toHaveAttribute("href", /^https:\/\/wa\.me\/\?text=/);
   await expect(dialog.getByLabel("Share link")).toHaveValue(`${BASE_URL}/share/m3318.html`);
 
-  // The image answers a 1080x1080 PNG; the share page carries it as og:image and leads back here.
+  // The image answers a 1080x1080 PNG; the share page carries the 1200x630 card as og:image and leads back here.
   const image = await page.request.get("/open/badges/m3318.png");
   expect(image.status()).toBe(200);
   expect(image.headers()["content-type"]).toBe("image/png");
@@ -145,7 +145,10 @@ test("badges: View opens the detail dialog with a download named by the spec's r
   const share = await page.request.get("/share/m3318.html");
   expect(share.status()).toBe(200);
   const html = await share.text();
-  expect(html).toContain(`<meta property="og:image" content="${BASE_URL}/open/badges/m3318.png">`);
+  expect(html).toContain(`<meta property="og:image" content="${BASE_URL}/badges/cards/m3318.png">`);
+  const card = await page.request.get("/badges/cards/m3318.png");
+  expect(card.status()).toBe(200);
+  expect(await imageInfo(await card.body())).toEqual({ format: "png", width: 1200, height: 630 });
   expect(html).toContain('<meta http-equiv="refresh" content="0; url=/badges?id=m3318">');
 
   if (jsEnabled) {

@@ -15,7 +15,7 @@ import { seedTeamBadges } from "../../../db/seed/team-badges";
 import { BadgeOrderSchema } from "../event-badges/badge-order.schema";
 import { attachBadgeAssets, readOrderAsset, setBadgeOrderStatus, submitBadgeOrder } from "../event-badges/badge-orders.server";
 import { bakePng, NotAPngError, readBakedPng } from "./bake.server";
-import { findAward, revokeSupporterBadge } from "./open-badges.server";
+import { findAward, revokeSupporterBadge, shareCardFor } from "./open-badges.server";
 import { awardIdOfBaked, VERIFY_TEXT } from "./verify.server";
 import { loader as credentialLoader } from "~/routes/badges/open-badges-credential";
 import { loader as keysLoader } from "~/routes/badges/open-badges-keys";
@@ -225,5 +225,22 @@ describe("Open Badges 3.0", () => {
       const stat = fs.statSync(path.join(env().dataDir, "ob-signing-key"));
       expect(stat.mode & 0o777).toBe(0o600);
     }
+  });
+});
+
+describe("share cards", () => {
+  it("a badge's link-preview card is a 1200x630 PNG under 300 kB, drawn anew when it is revoked", async () => {
+    const team = await shareCardFor(db, "b5692");
+    expect(await sharp(team!.png).metadata()).toMatchObject({ format: "png", width: 1200, height: 630 });
+    expect(team!.png.length).toBeLessThan(300 * 1024);
+    const id = await approvedOrder("card@example.org");
+    const before = await shareCardFor(db, id);
+    expect(await sharp(before!.png).metadata()).toMatchObject({ width: 1200, height: 630 });
+    expect(before!.png.length).toBeLessThan(300 * 1024);
+    await revokeSupporterBadge(db, id, "Refunded.", STAFF);
+    const after = await shareCardFor(db, id);
+    expect(after!.etag).not.toBe(before!.etag);
+    expect(after!.png.equals(before!.png)).toBe(false);
+    expect(await shareCardFor(db, "no-such-badge")).toBeNull();
   });
 });

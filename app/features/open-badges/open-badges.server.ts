@@ -9,6 +9,9 @@ import { logAction } from "../activity/activity.server";
 import { wallNameOf } from "../event-badges/wall";
 import { findTier, formatKes } from "../event-badges/tiers";
 import { categoryLabel, parseIssuedDate } from "../team-badges/team-badges";
+import { categoryStyle } from "../event-badges/kit-render/team-badge-template";
+import { formatDateInWords } from "~/lib/nairobi-time";
+import { keptPromises } from "~/lib/kept-promises.server";
 import { AWARD_ID, CLASS_ID, assertionDocument, badgeClassDocument, obPaths, type Award, type IdentityObject } from "./open-badges";
 
 const origin = () => env().publicUrl;
@@ -73,6 +76,7 @@ export async function findAward(db: Db, rawId: string): Promise<Award | null> {
       issuedOn: o.approved_at,
       image: null,
       revoked: o.badge_revoked_at ? { at: o.badge_revoked_at, reason: o.badge_revocation_reason } : cancelled,
+      colour: findTier(o.tier_key)?.theme.primary ?? "#123b5d",
     };
   }
   const r = await teamRow(db, id);
@@ -88,6 +92,7 @@ export async function findAward(db: Db, rawId: string): Promise<Award | null> {
     issuedOn: new Date(`${issued.iso}T00:00:00+03:00`).toISOString(),
     image: `/open/badges/${r.id}.png`,
     revoked: r.revoked_at ? { at: r.revoked_at, reason: r.revocation_reason } : null,
+    colour: categoryStyle(r.category).primary,
   };
 }
 
@@ -112,7 +117,7 @@ export async function badgeClassFor(db: Db, rawId: string) {
   if (!CLASS_ID.test(id)) return null;
   const fields = /^tier-/i.test(id) ? tierClass(id.slice(5).toLowerCase()) : await teamRow(db, id).then((r) => (r ? teamClass(r) : null));
   if (!fields) return null;
-  return badgeClassDocument(origin(), { ...fields, id: "", kind: "team", holder: "", recipient: { type: "url", value: "" }, issuedOn: "", image: null, revoked: null });
+  return badgeClassDocument(origin(), { ...fields, id: "", kind: "team", holder: "", recipient: { type: "url", value: "" }, issuedOn: "", image: null, revoked: null, colour: "" });
 }
 
 export const REVOCATION_REASON_MAX = 300;
@@ -130,4 +135,35 @@ export async function revokeSupporterBadge(db: Db, id: string, reason: string, a
     .executeTakeFirst();
   if (Number(done.numUpdatedRows) !== 1) throw new DomainError("conflict", "Only an approved order's badge that is not revoked yet can be revoked.");
   await logAction(db, actor, { type: "open_badges.revoke", message: `Badge ${id} revoked: ${why}`, meta: { id, reason: why } });
+}
+
+/**
+ * An award's 1200x630 link-preview card (og:image of its verify page and share page), drawn on
+ * first request and kept in memory by what it shows, so an edit or a revocation draws it anew.
+ */
+const cards = keptPromises<Buffer>(64);
+
+export async function shareCardFor(db: Db, id: string): Promise<{ png: Buffer; etag: string } | null> {
+  const a = await findAward(db, id);
+  if (!a) return null;
+  const picture = a.kind === "team" ? await teamBadgePicture(db, a.id) : null;
+  const fields = {
+    title: a.className,
+    holder: a.holder,
+    line: `Issued ${formatDateInWords(a.issuedOn)} by ${site.name}`,
+    verifyText: `${origin().replace(/^https?:\/\//, "")}${obPaths.verify(a.id)}`,
+    colour: a.colour,
+    verdict: a.revoked ? ("Revoked" as const) : ("Verified" as const),
+  };
+  const key = crypto.createHash("sha256").update(JSON.stringify([fields, picture?.etag ?? ""])).digest("base64url").slice(0, 22);
+  const png = await cards(key, async () => {
+    const { renderShareCardPng } = await import("../event-badges/kit-render/kit.server");
+    return renderShareCardPng({ ...fields, picture: picture ? `data:image/png;base64,${(await picture.bytes()).toString("base64")}` : null });
+  });
+  return { png, etag: `"${key}"` };
+}
+
+async function teamBadgePicture(db: Db, id: string) {
+  const { teamBadgeImage } = await import("../team-badges/team-badges.server");
+  return teamBadgeImage(db, id);
 }

@@ -18,6 +18,7 @@ export const obPaths = {
   assertion: (id: string) => `/badges/assertions/${id}.json`,
   credential: (id: string) => `/badges/credentials/${id}.jwt`,
   verify: (id: string) => `/badges/verify/${id}`,
+  card: (id: string) => `/badges/cards/${id}.png`,
 };
 
 export type IdentityObject = { type: "email" | "url"; hashed: true; salt: string; identity: string };
@@ -93,6 +94,8 @@ export type Award = {
   /** The award's own picture, baked (team badges; a supporter's badge is private to them). */
   image: string | null;
   revoked: { at: string; reason: string } | null;
+  /** The colour its pictures are drawn in (the tier's, or the team category's). */
+  colour: string;
 };
 
 export function badgeClassDocument(origin: string, a: Award): BadgeClass {

@@ -228,7 +228,7 @@ describe("/share/{id}.html", () => {
     expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
     expect(html).toContain(`<meta property="og:description" content="Fish &amp; &quot;chips&quot; &lt;b&gt;">`);
     expect(html).toContain("O&#39;Neil &lt;img&gt;");
-    expect(html).toContain(`<meta property="og:image" content="http://site.test/open/badges/c4410.png">`);
+    expect(html).toContain(`<meta property="og:image" content="http://site.test/badges/cards/c4410.png">`);
     expect(html).toContain(`<meta property="og:url" content="http://site.test/share/c4410.html">`);
     expect(html).toContain(`<meta name="twitter:card" content="summary_large_image">`);
     expect(html).toContain(`<meta http-equiv="refresh" content="0; url=/badges?id=c4410">`);

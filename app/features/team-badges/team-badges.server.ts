@@ -252,7 +252,8 @@ export function badgeSharePage(badge: TeamBadge, overrides: BadgeShareOverrides 
     ? /^https?:\/\//i.test(o.image)
       ? o.image
       : absoluteUrl(o.image)
-    : absoluteUrl(badgeImagePath(badge.id));
+    : // An earned badge's preview is its 1200x630 card (the square badge is the wrong shape for link previews).
+      absoluteUrl(badge.earned ? obPaths.card(badge.id) : badgeImagePath(badge.id));
   const target = badgeVerifyPath(badge.id);
   const pageTitle = `${holder ? `${title}: ${holder}` : title} | ${site.name}`;
   const ogTitle = holder ? `${title}: ${holder}` : title;

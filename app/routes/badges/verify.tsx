@@ -17,6 +17,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData, params }) =>
     title: loaderData?.award ? `Verify ${loaderData.award.className} (${loaderData.award.id})` : "Badge not found",
     description: loaderData?.award ? `${loaderData.award.revoked ? "Revoked" : "Valid"}: ${loaderData.award.className}, issued by the organisation.` : "No badge with that ID.",
     path: obPaths.verify(params.id ?? ""),
+    ...(loaderData?.award ? { image: obPaths.card(loaderData.award.id) } : {}),
     noindex: !loaderData?.award,
   });
 

@@ -12,6 +12,8 @@ import { SIZE } from "./parts";
 import { PosterTemplate } from "./poster-template";
 import { qrSvg } from "./qr.server";
 import { TeamBadgeTemplate, type TeamBadgeInput } from "./team-badge-template";
+import { CARD_HEIGHT, CARD_WIDTH, ShareCardTemplate, type ShareCardInput } from "./share-card-template";
+import { site } from "~/lib/site";
 import { cleanText, formatIssuedDate, initialsOf } from "./text";
 
 export type KitInput = {
@@ -34,8 +36,8 @@ const PORTRAIT_PX = 300;
  * JSX -> SVG (satori, on this thread) -> pixels (resvg, on a libuv worker) -> PNG (sharp, also
  * off this thread). Only the layout step occupies the event loop.
  */
-async function toPng(node: ReactNode): Promise<Buffer> {
-  const svg = await satori(node, { width: SIZE, height: SIZE, fonts: await kitFonts() });
+async function toPng(node: ReactNode, size = { width: SIZE, height: SIZE }): Promise<Buffer> {
+  const svg = await satori(node, { ...size, fonts: await kitFonts() });
   const image = await renderAsync(svg, {
     fitTo: { mode: "original" },
     font: { loadSystemFonts: false },
@@ -114,6 +116,21 @@ export async function renderTeamBadgePng(badge: TeamBadge): Promise<Buffer> {
       measure={await displayMeasure()}
     />,
   );
+}
+
+/**
+ * A badge's 1200x630 link-preview card. The square picture (if any) is scaled down and sent as
+ * JPEG inside the layout, and the card is a palette PNG, to keep it well under 300 kB.
+ */
+export async function renderShareCardPng(card: ShareCardInput): Promise<Buffer> {
+  const picture = card.picture
+    ? `data:image/jpeg;base64,${(await sharp(Buffer.from(card.picture.split(",")[1] ?? "", "base64")).resize(500, 500).flatten({ background: "#ffffff" }).jpeg({ quality: 85 }).toBuffer()).toString("base64")}`
+    : null;
+  const png = await toPng(
+    <ShareCardTemplate {...card} title={cleanText(card.title, 80)} holder={cleanText(card.holder, 60)} line={cleanText(card.line, 80)} picture={picture} issuer={site.name} />,
+    { width: CARD_WIDTH, height: CARD_HEIGHT },
+  );
+  return sharp(png).png({ palette: true, quality: 90, compressionLevel: 9 }).toBuffer();
 }
 
 /**
