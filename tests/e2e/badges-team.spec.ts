@@ -146,9 +146,9 @@ test("badges: View opens the detail dialog with a download named by the spec's r
   expect(share.status()).toBe(200);
   const html = await share.text();
   expect(html).toContain(`<meta property="og:image" content="${BASE_URL}/badges/cards/m3318.png">`);
-  const card = await page.request.get("/badges/cards/m3318.png");
-  expect(card.status()).toBe(200);
-  expect(await imageInfo(await card.body())).toEqual({ format: "png", width: 1200, height: 630 });
+  const previewCard = await page.request.get("/badges/cards/m3318.png");
+  expect(previewCard.status()).toBe(200);
+  expect(await imageInfo(await previewCard.body())).toEqual({ format: "png", width: 1200, height: 630 });
   expect(html).toContain('<meta http-equiv="refresh" content="0; url=/badges?id=m3318">');
 
   if (jsEnabled) {

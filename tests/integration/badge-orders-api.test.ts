@@ -47,6 +47,8 @@ const ADMIN_FIELDS = [
   "payment",
   // Added for the supporter wall: the supporter's choices and whether staff hid them.
   "wall",
+  // Added for verifiable badges: a revoked supporter badge (when, and the reason), or null.
+  "badgeRevoked",
 ].sort();
 
 type Order = Record<string, unknown> & {

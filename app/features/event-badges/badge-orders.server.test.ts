@@ -20,12 +20,15 @@ import {
   submitBadgeOrder,
 } from "./badge-orders.server";
 import { processPortrait } from "./portrait.server";
+import { bakePng } from "../open-badges/bake.server";
 import { orderOfTicket } from "./check-in.server";
 import { readQrFromPhoto } from "./ticket-photo.server";
 import { referenceInWords, ticketFromScan } from "./ticket";
 import { readStored, removeStored, storedNames } from "../../../tests/support/stored-files";
 
 const ID = /^BO-[0-9A-Z]{6}$/;
+/** What the site stores for a badge PNG: the same file with its assertion's address baked in. */
+const baked = (id: string, png: Buffer) => bakePng(png, `${env().publicUrl}/badges/assertions/${id}.json`);
 /** The staff member doing the work, by the address they came from. */
 const STAFF = staff("203.0.113.9");
 const USED =
@@ -258,6 +261,7 @@ describe("getBadgeOrder", () => {
       staffNote: "",
       // Not on the supporter wall unless they say so.
       wall: { optIn: false, name: "", portrait: false, hidden: false },
+      badgeRevoked: null,
       // No payment with that code in M-Pesa's records yet.
       payment: { state: "unmatched", receivedAmount: null, receivedAt: null, payerName: null },
     });
@@ -320,7 +324,8 @@ describe("status rules", () => {
     const token = (await rowOf(db, id)).asset_token;
     expect(order.badgePath).toBe(`/admin/badge-orders/${id}/badge.png?t=${token}`);
     expect(order.posterPath).toBe(`/admin/badge-orders/${id}/poster.png?t=${token}`);
-    expect((await readStored(`badge-orders/${id}/badge.png`))!.equals(BADGE)).toBe(true);
+    // The badge is stored baked with its Open Badges assertion's address; the poster as sent.
+    expect((await readStored(`badge-orders/${id}/badge.png`))!.equals(baked(id, BADGE))).toBe(true);
     expect((await readStored(`badge-orders/${id}/poster.png`))!.equals(POSTER)).toBe(true);
   });
 
@@ -330,7 +335,7 @@ describe("status rules", () => {
     const settled = await Promise.allSettled([withAssets(db, id), attachBadgeAssets(db, id, other, STAFF)]);
     expect(settled.map((s) => (s.status === "rejected" ? String(s.reason) : s.status))).toEqual(["fulfilled", "fulfilled"]);
     const badge = (await readStored(`badge-orders/${id}/badge.png`))!;
-    expect(badge.equals(BADGE) || badge.equals(other.badge)).toBe(true);
+    expect(badge.equals(baked(id, BADGE)) || badge.equals(baked(id, other.badge))).toBe(true);
     expect((await storedNames(`badge-orders/${id}`)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
 
@@ -384,7 +389,7 @@ describe("status rules", () => {
       const meta = await sharp(a.content).metadata();
       expect([meta.format, meta.width, meta.height]).toEqual(["png", 1080, 1080]);
     }
-    expect(named("badge.png").content.equals(BADGE)).toBe(true);
+    expect(named("badge.png").content.equals(baked(id, BADGE))).toBe(true);
     expect(named("will-be-attending.png").content.equals(POSTER)).toBe(true);
 
     const delivered = await getBadgeOrder(db, id);
