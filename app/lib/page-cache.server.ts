@@ -140,8 +140,8 @@ export function storePage(
 }
 
 /** The scopes a change can forget on its own; anything else empties the whole cache. */
-export type CacheScope = "/blogs" | "/event";
-const SCOPES: readonly CacheScope[] = ["/blogs", "/event"];
+export type CacheScope = "/blogs" | "/event" | "/badges";
+const SCOPES: readonly CacheScope[] = ["/blogs", "/event", "/badges"];
 
 function forget(scope?: CacheScope) {
   if (!scope) return entries.clear();

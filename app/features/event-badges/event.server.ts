@@ -48,8 +48,8 @@ export async function saveEvent(db: Db, input: EventInput, actor: Actor): Promis
     .values({ id: 1, ...values })
     .onConflict((oc) => oc.column("id").doUpdateSet(values))
     .execute();
-  // Every cached page may name the event (the event pages, their share text): forget them all.
-  clearPageCache();
+  // The pages that name the event are /event and those under it: forget them.
+  clearPageCache("/event");
   await logAction(db, actor, { type: "event.update", message: `Event set to ${e.title} on ${e.date}`, meta: { ...values, tier_goals: e.tierGoals } });
   return getEvent(db);
 }

@@ -309,8 +309,8 @@ export async function listTeamBadgesForStaff(db: Db): Promise<TeamBadgeAdminRow[
 
 async function changed(db: Db, id: string, done: { numUpdatedRows: bigint }, actor: Actor, type: string, message: string, meta: Record<string, unknown>) {
   if (Number(done.numUpdatedRows) !== 1) throw new DomainError("not_found", "No team badge with that id.");
-  // /badges and the badge's page are cached for everyone: the change shows at once.
-  clearPageCache();
+  // /badges (and the verify pages under it) are cached for everyone: the change shows at once.
+  clearPageCache("/badges");
   await logAction(db, actor, { type, message, meta: { id, ...meta } });
 }
 
