@@ -11,6 +11,8 @@ export const PAGES = [
   "/event",
   "/event/supporters",
   "/badges",
+  "/badges/verify",
+  "/badges/verify/b5692",
   "/merchandise",
   "/blogs",
   "/blogs/campus-mission-week",

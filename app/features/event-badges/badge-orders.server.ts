@@ -318,8 +318,10 @@ export async function setBadgeOrderStatus(
     });
     void kickMailWorker();
   }
-  // The event page's goal bar counts approved orders: the next visitor sees this one.
+  // The event page's goal bar counts approved orders: the next visitor sees this one. An
+  // approved order's badge verify page (under /badges) changes with a later rejection too.
   clearPageCache("/event");
+  clearPageCache("/badges");
   const verb = status === "approved" ? "approve" : "reject";
   await logAction(db, actor, {
     type: `badge_orders.${verb}`,

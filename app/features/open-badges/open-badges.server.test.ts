@@ -195,7 +195,11 @@ describe("Open Badges 3.0", () => {
     const jwks = await (await get(keysLoader, `${origin}/badges/jwks.json`, {})).json();
     expect(jwks.keys[0]).toMatchObject({ kty: "OKP", crv: "Ed25519", alg: "EdDSA" });
     expect(jwks.keys[0].d).toBeUndefined();
-    const { payload, protectedHeader } = await jwtVerify(jwt, createLocalJWKSet(jwks));
+    // The issuer profile publishes the same key.
+    const issuer = await (await get(issuerLoader, `${origin}/badges/issuer.json`, {})).json();
+    expect(issuer.verificationMethod[0].publicKeyJwk).toEqual(jwks.keys[0]);
+    const { payload, protectedHeader } = await jwtVerify(jwt, createLocalJWKSet({ keys: [issuer.verificationMethod[0].publicKeyJwk] }));
+    expect(protectedHeader.kid).toBe(jwks.keys[0].kid);
     expect(protectedHeader.alg).toBe("EdDSA");
     const vc = payload.vc as Record<string, any>;
     expect(vc.type).toEqual(["VerifiableCredential", "OpenBadgeCredential"]);

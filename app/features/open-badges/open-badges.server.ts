@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import type { Actor } from "~/lib/actor";
 import { nowIso, type Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
+import { clearPageCache } from "~/lib/page-cache.server";
 import { env } from "~/lib/env.server";
 import { getSessionSecret } from "~/lib/secrets.server";
 import { site } from "~/lib/site";
@@ -134,6 +135,8 @@ export async function revokeSupporterBadge(db: Db, id: string, reason: string, a
     .where("badge_revoked_at", "is", null)
     .executeTakeFirst();
   if (Number(done.numUpdatedRows) !== 1) throw new DomainError("conflict", "Only an approved order's badge that is not revoked yet can be revoked.");
+  // Its verify page is cached for everyone: the next visitor sees Revoked.
+  clearPageCache("/badges");
   await logAction(db, actor, { type: "open_badges.revoke", message: `Badge ${id} revoked: ${why}`, meta: { id, reason: why } });
 }
 

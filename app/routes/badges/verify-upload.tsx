@@ -6,9 +6,11 @@ import { httpErrorOf } from "~/lib/http.server";
 import { pageMeta } from "~/lib/meta";
 import { readForm } from "~/lib/submission.server";
 import badgesCss from "~/styles/badges.css?url";
+import type { CacheHandle } from "~/lib/page-cache.server";
+import type { PageHandle } from "~/features/analytics/page-view";
 import type { Route } from "./+types/verify-upload";
 
-export const handle = { page: "badges.verify" };
+export const handle = { page: "badges.verify", cacheSeconds: 300 } satisfies CacheHandle & PageHandle;
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: badgesCss }];
 

@@ -6,9 +6,13 @@ import { findAward } from "~/features/open-badges/open-badges.server";
 import { env } from "~/lib/env.server";
 import { pageMeta } from "~/lib/meta";
 import badgesCss from "~/styles/badges.css?url";
+import type { CacheHandle } from "~/lib/page-cache.server";
+import type { PageHandle } from "~/features/analytics/page-view";
 import type { Route } from "./+types/verify";
 
-export const handle = { page: "badges.verify" };
+// The same for everyone (no one's private data): served from the page cache, and forgotten at
+// once when a badge is revoked, restored or edited (the "/badges" scope).
+export const handle = { page: "badges.verify", cacheSeconds: 300 } satisfies CacheHandle & PageHandle;
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: badgesCss }];
 
