@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import { formatDateInWords } from "~/lib/nairobi-time";
 import { site } from "~/lib/site";
 import type { Award } from "../open-badges";
@@ -47,26 +48,20 @@ export function VerifyResult({ award, linkedIn }: { award: Award; linkedIn: { ur
           </p>
           <p className="small">LinkedIn may not fill these in for you; copy them into its form:</p>
           <dl className="facts">
-            <dt>Name</dt>
-            <dd>
-              <input readOnly value={linkedIn.fields.name} aria-label="Name" />
-            </dd>
-            <dt>Issuing organisation</dt>
-            <dd>
-              <input readOnly value={linkedIn.fields.organizationName} aria-label="Issuing organisation" />
-            </dd>
-            <dt>Issue date</dt>
-            <dd>
-              <input readOnly value={`${linkedIn.fields.issueMonth}/${linkedIn.fields.issueYear}`} aria-label="Issue date" />
-            </dd>
-            <dt>Credential ID</dt>
-            <dd>
-              <input readOnly value={linkedIn.fields.certId} aria-label="Credential ID" />
-            </dd>
-            <dt>Credential URL</dt>
-            <dd>
-              <input readOnly value={linkedIn.fields.certUrl} aria-label="Credential URL" />
-            </dd>
+            {[
+              ["Name", linkedIn.fields.name],
+              ["Issuing organisation", linkedIn.fields.organizationName],
+              ["Issue date", `${linkedIn.fields.issueMonth}/${linkedIn.fields.issueYear}`],
+              ["Credential ID", linkedIn.fields.certId],
+              ["Credential URL", linkedIn.fields.certUrl],
+            ].map(([label, value]) => (
+              <Fragment key={label}>
+                <dt>{label}</dt>
+                <dd>
+                  <input readOnly value={value} aria-label={label} />
+                </dd>
+              </Fragment>
+            ))}
           </dl>
         </section>
       ) : null}
