@@ -61,6 +61,7 @@ export default [
     route("merchandise/admin", "routes/merch/admin.tsx"),
   ]),
   route("admin/badge-orders/:id/:file", "routes/admin/badge-order-asset.ts"),
+  route("admin/check-in/portrait/:file", "routes/admin/check-in-portrait.ts"),
 
   // The JSON calls existing clients depend on (spec section 7)
   route("api/send.php", "routes/api/send.ts"),

@@ -64,9 +64,11 @@ test("a supporter is checked in by reference once; the second time is flagged wi
   await expect(result(page)).toContainText("No approved order with that reference.");
 });
 
-test("a supporter found by name is checked in from the results", async ({ page, request }, info) => {
+test("a supporter found by name is checked in from the results, with a small portrait", async ({ page, request }, info) => {
   const js = info.project.name === "js-on";
-  const id = await approvedSupporter(request, info);
+  const { default: sharp } = await import("sharp");
+  const face = await sharp({ create: { width: 900, height: 900, channels: 3, background: "#c0392b" } }).jpeg().toBuffer();
+  const id = await approvedSupporter(request, info, { portraitDataUrl: `data:image/jpeg;base64,${face.toString("base64")}` });
   const name = (await badgeOrderById(id))!.name;
   const main = await signInTo(page, "/admin/check-in", js);
   const search = main.getByRole("search");
@@ -80,6 +82,14 @@ test("a supporter found by name is checked in from the results", async ({ page, 
   await expect(result(page)).toContainText("Checked in");
   await expect(result(page)).toContainText(name);
   await expect.poll(async () => (await badgeOrderById(id))!.checked_in_at).not.toBeNull();
+  // The portrait comes small (a door phone pays for its data), and only to staff.
+  const portrait = result(page).getByRole("img", { name: `Portrait of ${name}` });
+  await expect.poll(() => portrait.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(192);
+  const src = (await portrait.getAttribute("src"))!;
+  const asStaff = await page.request.get(src);
+  expect(asStaff.headers()["content-type"]).toBe("image/webp");
+  expect((await asStaff.body()).length).toBeLessThan(10_000);
+  expect((await request.get(src)).status()).toBe(404);
 });
 
 test("a photo of the kit's entry QR code checks its supporter in (read in the browser with JavaScript, on the server without)", async ({ page, request }, info) => {

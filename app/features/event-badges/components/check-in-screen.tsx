@@ -13,7 +13,7 @@ type Data = {
   opened: { ticket: string; entry: DoorEntry | null; problem: string | null } | null;
 };
 
-const portraitSrc = (id: string) => `/admin/badge-orders/${id}/portrait.png`;
+const portraitSrc = (id: string) => `${CHECK_IN_PATH}/portrait/${id}.webp`;
 
 /** The result of a check-in, the way the door needs it: who, which tier, the badge to hand over, and 'already' flagged. */
 function Outcome({ reply }: { reply: Reply<CheckInOutcome> }) {
@@ -31,7 +31,7 @@ function Outcome({ reply }: { reply: Reply<CheckInOutcome> }) {
     <div className={r.already ? "door-result door-result-already" : "door-result door-result-ok"} role={r.already ? "alert" : "status"}>
       <p className="door-verdict">{r.already ? `Already checked in at ${formatNairobiClock(r.checkedInAt)}` : "Checked in"}</p>
       <div className="door-person">
-        {entry.hasPortrait ? <img src={portraitSrc(entry.id)} alt="" width={96} height={96} className="door-portrait" /> : null}
+        {entry.hasPortrait ? <img src={portraitSrc(entry.id)} alt={`Portrait of ${entry.name}`} width={96} height={96} className="door-portrait" /> : null}
         <div>
           <p className="door-name">{entry.name}</p>
           <p>
