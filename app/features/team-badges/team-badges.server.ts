@@ -179,7 +179,8 @@ export async function teamBadgeImage(
   const hash = imageHash(badge);
   return {
     badge,
-    etag: `"${hash}${width ? `-w${width}` : ""}"`,
+    // "-ob": the served file is baked with its Open Badges assertion (a different file from before baking).
+    etag: `"${hash}${width ? `-w${width}` : ""}${badge.earned ? "-ob" : ""}"`,
     // An earned badge's file carries its Open Badges assertion's address (baked; served as is).
     bytes: async () => {
       const png = await cachedImage(db, badge, hash, width);
