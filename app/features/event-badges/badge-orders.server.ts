@@ -5,7 +5,9 @@ import { lockedForUpdate } from "~/lib/dialect.server";
 import type { Actor } from "~/lib/actor";
 import { logAction } from "../activity/activity.server";
 import { enqueueMail, kickMailWorker, MAX_ATTEMPTS, randomToken } from "~/lib/email.server";
+import sharp from "sharp";
 import { deleteBlobs, getBlob, hasBlob, putBlob } from "~/lib/blob-store.server";
+import { keptPromises } from "~/lib/kept-promises.server";
 import { DomainError } from "~/lib/domain-error";
 import { absoluteUrl } from "~/lib/http.server";
 import { formatNairobiTimeEat } from "~/lib/nairobi-time";
@@ -247,6 +249,20 @@ export async function readOrderAsset(db: Db, id: string, kind: "portrait" | "bad
   const bytes = file ? await getBlob(db, orderFileKey(id, kind)) : null;
   if (!bytes) throw new DomainError("not_found", "No such image.");
   return bytes;
+}
+
+const smallPortraits = keptPromises<Buffer | null>(300);
+
+/**
+ * An order's stored portrait scaled down to `size` px WebP (a few kB), made once per order and
+ * size and kept in memory (a portrait never changes after the order). Null when there is none.
+ * Callers decide who may see it.
+ */
+export function smallPortrait(db: Db, id: string, size: number): Promise<Buffer | null> {
+  return smallPortraits(`${id}:${size}`, async () => {
+    const original = await getBlob(db, orderFileKey(id, "portrait"));
+    return original ? sharp(original).resize(size, size, { fit: "cover" }).webp({ quality: 75 }).toBuffer() : null;
+  }).catch(() => null);
 }
 
 export async function readPortrait(db: Db, id: string): Promise<Buffer | null> {

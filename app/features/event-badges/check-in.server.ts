@@ -5,9 +5,7 @@ import type { Actor } from "~/lib/actor";
 import { nowIso, type Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { getSessionSecret, safeEqual } from "~/lib/secrets.server";
-import { getBlob, putBlob } from "~/lib/blob-store.server";
-import { keptPromises } from "~/lib/kept-promises.server";
-import sharp from "sharp";
+import { putBlob } from "~/lib/blob-store.server";
 import { absoluteUrl } from "~/lib/http.server";
 import { CHECK_IN_PATH } from "./ticket";
 import { anyColumnContains } from "~/lib/sql.server";
@@ -182,15 +180,11 @@ export async function hardCopyList(db: Db): Promise<{ tierKey: string; tierName:
 
 /** A door phone shows a small portrait: 192 px WebP (a few kB), not the stored 720 px PNG. */
 export const DOOR_PORTRAIT_SIZE = 192;
-const doorPortraits = keptPromises<Buffer | null>(200);
 
 /** The small portrait of an approved order, or null (no such order, not approved, no portrait). */
 export async function doorPortrait(db: Db, id: string): Promise<Buffer | null> {
   if (!/^BO-[0-9A-Z]{6}$/.test(id)) return null;
   const row = await db.selectFrom("badge_orders").select(["portrait_file"]).where("id", "=", id).where("status", "=", "approved").executeTakeFirst();
-  if (!row?.portrait_file) return null;
-  return doorPortraits(id, async () => {
-    const original = await getBlob(db, `badge-orders/${id}/portrait.png`);
-    return original ? sharp(original).resize(DOOR_PORTRAIT_SIZE, DOOR_PORTRAIT_SIZE, { fit: "cover" }).webp({ quality: 75 }).toBuffer() : null;
-  }).catch(() => null);
+  const { smallPortrait } = await import("./badge-orders.server");
+  return row?.portrait_file ? smallPortrait(db, id, DOOR_PORTRAIT_SIZE) : null;
 }

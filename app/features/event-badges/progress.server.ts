@@ -1,17 +1,18 @@
 import type { Db } from "~/lib/db.server";
 import type { EventProgress } from "./progress";
 import { getEvent } from "./event.server";
-import { goalOf } from "./event";
+import { goalOf, type EventRecord } from "./event";
 import { TIERS } from "./tiers";
 
-export async function eventProgress(db: Db): Promise<EventProgress> {
+/** The figures of the goal bar; pass the event record when the caller has read it already. */
+export async function eventProgress(db: Db, known?: EventRecord): Promise<EventProgress> {
   const rows = await db
     .selectFrom("badge_orders")
     .select((eb) => ["tier_key", eb.fn.countAll<number>().as("supporters"), eb.fn.sum<number>("amount").as("raised")])
     .where("status", "=", "approved")
     .groupBy("tier_key")
     .execute();
-  const event = await getEvent(db);
+  const event = known ?? (await getEvent(db));
   const byTier = new Map(rows.map((r) => [r.tier_key, r]));
   return {
     target: event.raiseTarget,

@@ -1,13 +1,10 @@
-import sharp from "sharp";
 import type { Actor } from "~/lib/actor";
-import { getBlob } from "~/lib/blob-store.server";
-import { keptPromises } from "~/lib/kept-promises.server";
 import type { Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { clearPageCache } from "~/lib/page-cache.server";
 import { logAction } from "../activity/activity.server";
 import { wallNameOf } from "./wall";
-import { orderFileKey } from "./badge-orders.server";
+import { smallPortrait } from "./badge-orders.server";
 import { findTier } from "./tiers";
 
 /**
@@ -43,8 +40,6 @@ export async function listWall(db: Db): Promise<WallEntry[]> {
   }));
 }
 
-const portraits = keptPromises<Buffer | null>(300);
-
 /**
  * A listed supporter's portrait, small (160 px WebP), or null when the key names no portrait
  * that may be shown now (not approved, not opted in, hidden by staff). Checked on every request;
@@ -61,11 +56,7 @@ export async function wallPortrait(db: Db, key: string): Promise<Buffer | null> 
     .where("wall_portrait", "=", 1)
     .where("wall_hidden", "=", 0)
     .executeTakeFirst();
-  if (!row?.portrait_file) return null;
-  return portraits(key, async () => {
-    const original = await getBlob(db, orderFileKey(row.id, "portrait"));
-    return original ? sharp(original).resize(WALL_PORTRAIT_SIZE, WALL_PORTRAIT_SIZE, { fit: "cover" }).webp({ quality: 75 }).toBuffer() : null;
-  }).catch(() => null);
+  return row?.portrait_file ? smallPortrait(db, row.id, WALL_PORTRAIT_SIZE) : null;
 }
 
 /** Staff take a supporter off the wall (or put them back); logged, and the wall is redrawn at once. */

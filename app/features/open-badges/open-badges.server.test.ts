@@ -134,6 +134,9 @@ describe("Open Badges 2.0 documents", () => {
     // The badge's PNG (served byte for byte) carries this assertion's address.
     const image = await get(teamImageLoader, `${origin}/open/badges/b5692.png`, { file: "b5692.png" });
     expect((await sharp(Buffer.from(await image.arrayBuffer())).metadata()).comments).toEqual([{ keyword: "openbadges", text: a.id }]);
+    // The smaller sizes too (a resize drops the chunk, so each size is baked when stored).
+    const small = await get(teamImageLoader, `${origin}/open/badges/b5692.png?w=256`, { file: "b5692.png" });
+    expect((await sharp(Buffer.from(await small.arrayBuffer())).metadata()).comments).toEqual([{ keyword: "openbadges", text: a.id }]);
   });
 
   it("a supporter's assertion hashes their email, names no one, and their emailed badge is baked with it", async () => {

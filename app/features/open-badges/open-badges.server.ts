@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Actor } from "~/lib/actor";
-import { nowIso, type Db } from "~/lib/db.server";
+import { nowIso, type Db, type TeamBadgesTable } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { clearPageCache } from "~/lib/page-cache.server";
 import { env } from "~/lib/env.server";
@@ -10,6 +10,7 @@ import { logAction } from "../activity/activity.server";
 import { wallNameOf } from "../event-badges/wall";
 import { findTier, formatKes } from "../event-badges/tiers";
 import { categoryLabel, parseIssuedDate } from "../team-badges/team-badges";
+import { findTeamBadgeRow, teamBadgeImage } from "../team-badges/team-badges.server";
 import { categoryStyle } from "../event-badges/kit-render/team-badge-template";
 import { formatDateInWords } from "~/lib/nairobi-time";
 import { keptPromises } from "~/lib/kept-promises.server";
@@ -33,9 +34,7 @@ function tierClass(key: string) {
   };
 }
 
-type TeamRow = { id: string; title: string; subtitle: string; description: string; category: string; earned: number; owner_name: string; issued_at: string; holder_email: string; revoked_at: string | null; revocation_reason: string };
-
-function teamClass(r: Pick<TeamRow, "id" | "title" | "subtitle" | "description" | "category">) {
+function teamClass(r: Pick<TeamBadgesTable, "id" | "title" | "subtitle" | "description" | "category">) {
   return {
     classId: r.id,
     className: r.title,
@@ -46,13 +45,6 @@ function teamClass(r: Pick<TeamRow, "id" | "title" | "subtitle" | "description" 
   };
 }
 
-async function teamRow(db: Db, id: string): Promise<TeamRow | undefined> {
-  return db
-    .selectFrom("team_badges")
-    .select(["id", "title", "subtitle", "description", "category", "earned", "owner_name", "issued_at", "holder_email", "revoked_at", "revocation_reason"])
-    .where((eb) => eb(eb.fn("lower", ["id"]), "=", id.toLowerCase()))
-    .executeTakeFirst();
-}
 
 /** One awarded badge by its id (a team badge's, or an approved order's reference), revoked ones too; null otherwise. */
 export async function findAward(db: Db, rawId: string): Promise<Award | null> {
@@ -80,7 +72,7 @@ export async function findAward(db: Db, rawId: string): Promise<Award | null> {
       colour: findTier(o.tier_key)?.theme.primary ?? "#123b5d",
     };
   }
-  const r = await teamRow(db, id);
+  const r = await findTeamBadgeRow(db, id);
   const issued = r ? parseIssuedDate(r.issued_at) : null;
   if (!r || !r.earned || !issued) return null;
   return {
@@ -116,7 +108,7 @@ export async function assertionFor(db: Db, id: string) {
 export async function badgeClassFor(db: Db, rawId: string) {
   const id = rawId.trim();
   if (!CLASS_ID.test(id)) return null;
-  const fields = /^tier-/i.test(id) ? tierClass(id.slice(5).toLowerCase()) : await teamRow(db, id).then((r) => (r ? teamClass(r) : null));
+  const fields = /^tier-/i.test(id) ? tierClass(id.slice(5).toLowerCase()) : await findTeamBadgeRow(db, id).then((r) => (r ? teamClass(r) : null));
   if (!fields) return null;
   return badgeClassDocument(origin(), { ...fields, id: "", kind: "team", holder: "", recipient: { type: "url", value: "" }, issuedOn: "", image: null, revoked: null, colour: "" });
 }
@@ -149,7 +141,7 @@ const cards = keptPromises<Buffer>(64);
 export async function shareCardFor(db: Db, id: string): Promise<{ png: Buffer; etag: string } | null> {
   const a = await findAward(db, id);
   if (!a) return null;
-  const picture = a.kind === "team" ? await teamBadgePicture(db, a.id) : null;
+  const picture = a.kind === "team" ? await teamBadgeImage(db, a.id) : null;
   const fields = {
     title: a.className,
     holder: a.holder,
@@ -164,9 +156,4 @@ export async function shareCardFor(db: Db, id: string): Promise<{ png: Buffer; e
     return renderShareCardPng({ ...fields, picture: picture ? `data:image/png;base64,${(await picture.bytes()).toString("base64")}` : null });
   });
   return { png, etag: `"${key}"` };
-}
-
-async function teamBadgePicture(db: Db, id: string) {
-  const { teamBadgeImage } = await import("../team-badges/team-badges.server");
-  return teamBadgeImage(db, id);
 }

@@ -63,8 +63,8 @@ export async function listTeamBadges(
   );
 }
 
-/** One badge by id, ignoring case; ids that could not be a badge id are not looked up. */
-export async function findTeamBadge(db: Db, id: string): Promise<TeamBadge | null> {
+/** One badge's row by id, ignoring case; ids that could not be a badge id are not looked up. */
+export async function findTeamBadgeRow(db: Db, id: string): Promise<TeamBadgesTable | null> {
   const wanted = id.trim();
   if (!BADGE_ID_PATTERN.test(wanted)) return null;
   const row = await db
@@ -72,6 +72,12 @@ export async function findTeamBadge(db: Db, id: string): Promise<TeamBadge | nul
     .selectAll()
     .where((eb) => eb(eb.fn("lower", ["id"]), "=", wanted.toLowerCase()))
     .executeTakeFirst();
+  return row ?? null;
+}
+
+/** One badge by id, ignoring case. */
+export async function findTeamBadge(db: Db, id: string): Promise<TeamBadge | null> {
+  const row = await findTeamBadgeRow(db, id);
   return row ? toTeamBadge(row) : null;
 }
 
@@ -83,11 +89,11 @@ export type VerifyResult =
 
 /** 'Verify a badge by ID': an exact id match, any case, of a badge issued to someone. */
 export async function verifyTeamBadge(db: Db, id: string): Promise<VerifyResult> {
-  const badge = await findTeamBadge(db, id);
-  if (!badge) return { status: "not-found", id: id.trim() };
+  const row = await findTeamBadgeRow(db, id);
+  if (!row) return { status: "not-found", id: id.trim() };
+  const badge = toTeamBadge(row);
   if (!badge.earned) return { status: "not-issued", id: badge.id };
-  const revoked = await db.selectFrom("team_badges").select(["revoked_at", "revocation_reason"]).where("id", "=", badge.id).executeTakeFirst();
-  if (revoked?.revoked_at) return { status: "revoked", badge, reason: revoked.revocation_reason };
+  if (row.revoked_at) return { status: "revoked", badge, reason: row.revocation_reason };
   return { status: "valid", badge };
 }
 
@@ -102,9 +108,12 @@ export const IMAGE_WIDTHS = [256, 512] as const;
 const IMAGE_FOLDER = "team-badges";
 const inFlight = new Map<string, Promise<Buffer>>();
 
-/** A hash of everything the picture shows: a staff edit gives a new file and a new ETag. */
+/** An earned badge's file carries its Open Badges assertion's address (baked once, when stored). */
+const bakedRecord = (b: TeamBadge) => (b.earned ? absoluteUrl(obPaths.assertion(b.id)) : null);
+
+/** A hash of everything the file holds: a staff edit gives a new file and a new ETag. */
 function imageHash(b: TeamBadge): string {
-  const drawn = [RENDER_VERSION, b.id, b.title, b.subtitle, b.ownerName, b.issuedAt, b.category, b.earned];
+  const drawn = [RENDER_VERSION, b.id, b.title, b.subtitle, b.ownerName, b.issuedAt, b.category, b.earned, bakedRecord(b)];
   return crypto.createHash("sha256").update(JSON.stringify(drawn)).digest("hex").slice(0, 16);
 }
 
@@ -156,6 +165,9 @@ async function cachedImage(db: Db, badge: TeamBadge, hash: string, width: number
         bytes = await renderFull(badge);
         await pruneImages(db, badge.id, hash);
       }
+      // Every size is baked (a resize drops the chunk); served as stored, byte for byte.
+      const record = bakedRecord(badge);
+      if (record) bytes = bakePng(bytes, record);
       await putBlob(db, key, bytes);
       return bytes;
     })().finally(() => inFlight.delete(name));
@@ -179,13 +191,8 @@ export async function teamBadgeImage(
   const hash = imageHash(badge);
   return {
     badge,
-    // "-ob": the served file is baked with its Open Badges assertion (a different file from before baking).
-    etag: `"${hash}${width ? `-w${width}` : ""}${badge.earned ? "-ob" : ""}"`,
-    // An earned badge's file carries its Open Badges assertion's address (baked; served as is).
-    bytes: async () => {
-      const png = await cachedImage(db, badge, hash, width);
-      return badge.earned ? bakePng(png, absoluteUrl(obPaths.assertion(badge.id))) : png;
-    },
+    etag: `"${hash}${width ? `-w${width}` : ""}"`,
+    bytes: () => cachedImage(db, badge, hash, width),
   };
 }
 

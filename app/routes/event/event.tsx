@@ -37,7 +37,8 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
 };
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const [progress, event] = await Promise.all([eventProgress(context.db), getEvent(context.db)]);
+  const event = await getEvent(context.db);
+  const progress = await eventProgress(context.db, event);
   return { progress, event };
 }
 

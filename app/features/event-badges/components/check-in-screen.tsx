@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useFetcher } from "react-router";
+import { useHydrated } from "~/components/ui/form-parts";
 import type { Reply } from "~/lib/forms";
 import { formatNairobiClock } from "~/lib/nairobi-time";
 import type { CheckInOutcome } from "../check-in";
@@ -130,8 +131,7 @@ async function readPhoto(file: File): Promise<string | null> {
 
 export function CheckInScreen({ data: d, reply }: { data: Data; reply: Reply<CheckInOutcome> | undefined }) {
   const scan = useFetcher<Reply<CheckInOutcome>>({ key: "door-scan" });
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   // The newest answer on the page: a scan sent by script, or a form the browser posted.
   const [latest, setLatest] = useState(reply);
   useEffect(() => setLatest(reply), [reply]);
