@@ -62,6 +62,8 @@ export async function credentialJwt(db: Db, id: string): Promise<string | null> 
   const a = await findAward(db, id);
   if (!a) return null;
   const vc = credentialOf(a);
+  // The credential both as the payload (VC 2.0's JOSE securing, what OB 3.0 moved to) and in the
+  // `vc` claim (the VC 1.1 JWT form earlier OB 3.0 verifiers read): either kind finds it.
   return new SignJWT({ vc, ...vc })
     .setProtectedHeader({ alg: "EdDSA", typ: "JWT", kid: `${origin()}${ob3Paths.jwks}#${KEY_ID}` })
     .setIssuer(vc.issuer.id)
