@@ -233,7 +233,7 @@ export async function paymentStatesFor(db: Db, orders: OrderToMatch[]): Promise<
   }
   const context = await matchContext(db);
   // The event record's sales opening date; EVENT_SALES_OPEN where staff have not set one.
-  const salesOpenedAt = salesOpenInstant(await getEvent(db)) ?? env().eventSalesOpen;
+  const salesOpenedAt = orders.some((o) => o.kind === "badge") ? (salesOpenInstant(await getEvent(db)) ?? env().eventSalesOpen) : null;
   for (const o of orders) {
     const code = o.code.toUpperCase();
     out.set(
