@@ -7,7 +7,7 @@ import { withDb } from "./e2e-db";
 import { plainKitPng } from "./kit-png";
 import { ADMIN_KEY, DATA_DIR } from "./e2e-env";
 import { expect, hydrated } from "./e2e-fixtures";
-import type { BadgeOrdersTable } from "../../app/lib/db.server";
+import type { BadgeOrdersTable } from "../../app/features/event-badges/event-badges.tables";
 
 /** Helpers for the badge programme's browser tests (tests/e2e/badges-*.spec.ts). */
 

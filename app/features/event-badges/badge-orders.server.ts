@@ -1,5 +1,6 @@
 import { clearPageCache } from "~/lib/page-cache.server";
-import type { BadgeOrdersTable, Db } from "~/lib/db.server";
+import type { Db } from "~/lib/db.server";
+import type { BadgeOrdersTable } from "./event-badges.tables";
 import { nowIso } from "~/lib/db.server";
 import { lockedForUpdate } from "~/lib/dialect.server";
 import type { Actor } from "~/lib/actor";

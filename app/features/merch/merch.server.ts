@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
-import type { Db, MerchItemsTable, MerchOrdersTable } from "~/lib/db.server";
+import type { Db } from "~/lib/db.server";
+import type { MerchItemsTable, MerchOrdersTable } from "./merch.tables";
 import { nowIso } from "~/lib/db.server";
 import { lockedForUpdate } from "~/lib/dialect.server";
 import { enqueueMail, kickMailWorker, randomToken } from "~/lib/email.server";

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { Actor } from "~/lib/actor";
-import { nowIso, type Db, type TeamBadgesTable } from "~/lib/db.server";
+import { nowIso, type Db } from "~/lib/db.server";
+import type { TeamBadgesTable } from "../team-badges/team-badges.tables";
 import { DomainError } from "~/lib/domain-error";
 import { clearPageCache } from "~/lib/page-cache.server";
 import { env } from "~/lib/env.server";
