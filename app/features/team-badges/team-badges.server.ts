@@ -22,6 +22,7 @@ import {
   parseIssuedDate,
   type CategoryKey,
   type TeamBadge,
+  type TeamBadgeAdminRow,
 } from "./team-badges";
 import {
   BadgeShareOverridesSchema,
@@ -307,8 +308,6 @@ export function badgeLinks(badge: TeamBadge) {
 }
 
 // ---- Staff editor (/admin/team-badges) ------------------------------------------------------
-
-export type TeamBadgeAdminRow = TeamBadge & { holderEmail: string; revoked: { at: string; reason: string } | null };
 
 /** Every team badge for the staff editor, with what the public list leaves out. */
 export async function listTeamBadgesForStaff(db: Db): Promise<TeamBadgeAdminRow[]> {

@@ -16,6 +16,9 @@ export type TeamBadge = {
   imageSrc: string;
 };
 
+/** A team badge in the staff editor, with what the public list leaves out. */
+export type TeamBadgeAdminRow = TeamBadge & { holderEmail: string; revoked: { at: string; reason: string } | null };
+
 export const CATEGORIES = [
   { key: "all", label: "All" },
   { key: "dev", label: "Developers" },
