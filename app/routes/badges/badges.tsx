@@ -47,7 +47,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     listTeamBadges(db, { q: searchText, wonOnly: query.wonOnly, category: query.category }),
     verifyText ? verifyTeamBadge(db, verifyText) : null,
     query.id ? findTeamBadge(db, query.id) : null,
-    isAdminSession(request),
+    isAdminSession(context.db, request),
   ]);
   return {
     query,
