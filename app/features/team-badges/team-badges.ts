@@ -1,4 +1,5 @@
 /** Team badges: the shape the pages use and the rules both server and browser need. */
+import { linkedInAddToProfileUrl } from "~/lib/share";
 
 export type TeamBadge = {
   id: string;
@@ -71,8 +72,7 @@ export function parseIssuedDate(value: string): { year: number; month: number; i
 /** LinkedIn's add-to-profile link for a certification, pointing back at our verify page. */
 export function linkedInAddUrl(badge: TeamBadge, opts: { organizationName: string; verifyUrl: string }) {
   const date = parseIssuedDate(badge.issuedAt);
-  const params = new URLSearchParams({
-    startTask: "CERTIFICATION_NAME",
+  return linkedInAddToProfileUrl({
     name: badge.title,
     organizationName: opts.organizationName,
     issueYear: date ? String(date.year) : "",
@@ -80,7 +80,6 @@ export function linkedInAddUrl(badge: TeamBadge, opts: { organizationName: strin
     certUrl: opts.verifyUrl,
     certId: badge.id,
   });
-  return `https://www.linkedin.com/profile/add?${params}`;
 }
 
 /** A colour staff typed, if it is a plain hex colour; anything else is ignored. */
