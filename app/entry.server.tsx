@@ -8,7 +8,8 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
 import { capturePageView, documentViewOf } from "~/server/page-views.server";
-import { cachedDocument, cachePolicyFor, inlineScriptHashes, pageCacheKey, storePage, type PersonalPart } from "~/lib/page-cache.server";
+import { cachedDocument, cachePolicyFor, inlineScriptHashes, pageCacheKey, storePage } from "~/lib/page-cache.server";
+import type { PersonalPart } from "~/lib/page-cache";
 import { prepareForFirstPaint } from "~/lib/first-paint.server";
 import { contentSecurityPolicy, routeCspSources } from "~/lib/security-headers.server";
 

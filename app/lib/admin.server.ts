@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { createCookie, data, redirect, type AppLoadContext, type Cookie } from "react-router";
 import { recordWrongKey } from "~/features/admin/wrong-keys.server";
 import { endStaffSession, findStaffSession, openStaffSession, type StaffSessionRow } from "~/features/admin/staff-sessions.server";
-import { getDb } from "./db.server";
+import type { Db } from "./db.server";
 import { env } from "./env.server";
 import { clientAddress, HttpError, isCrossSiteBrowserRequest, isSameSiteFormPost } from "./http.server";
 import { consume, tooManyMessage, type LimitRule } from "./rate-limit.server";
@@ -41,11 +41,11 @@ export type KeyCheck =
  * keys are counted per address: after five in 15 minutes that address's wrong keys get a 429
  * for 15 minutes, which costs it one hash comparison each. A missing key is not a guess.
  */
-export async function checkAdminKey(key: string, address: string, via: "form" | "api"): Promise<KeyCheck> {
+export async function checkAdminKey(db: Db, key: string, address: string, via: "form" | "api"): Promise<KeyCheck> {
   if (!key) return { ok: false, status: 401, error: "Admin key required." };
   if (safeEqual(key, getAdminKey())) return { ok: true };
   const after = await consume("admin-key", WRONG_KEY_RULE, address, { force: true });
-  await recordWrongKey(await getDb(), { address, via, throttled: !after.ok });
+  await recordWrongKey(db, { address, via, throttled: !after.ok });
   if (!after.ok) {
     const s = after.retryAfterSeconds;
     return { ok: false, status: 429, error: tooManyMessage(s), retryAfterSeconds: s };
@@ -59,10 +59,10 @@ export type StaffSession = StaffSessionRow;
 const lookups = new WeakMap<Request, Promise<StaffSession | null>>();
 
 /** The staff session the request's cookie names: signed, still in the table, unexpired, opened under this key. */
-export function getStaffSession(request: Request): Promise<StaffSession | null> {
+export function getStaffSession(db: Db, request: Request): Promise<StaffSession | null> {
   let lookup = lookups.get(request);
   if (!lookup) {
-    lookup = readStaffSession(request);
+    lookup = readStaffSession(db, request);
     lookups.set(request, lookup);
   }
   return lookup;
@@ -73,14 +73,14 @@ async function readSessionId(request: Request): Promise<string | null> {
   return typeof value === "string" && SESSION_ID.test(value) ? value : null;
 }
 
-async function readStaffSession(request: Request): Promise<StaffSession | null> {
+async function readStaffSession(db: Db, request: Request): Promise<StaffSession | null> {
   const sessionId = await readSessionId(request);
   if (!sessionId) return null;
-  return findStaffSession(await getDb(), rowId(sessionId), adminKeyFingerprint(), safeEqual);
+  return findStaffSession(db, rowId(sessionId), adminKeyFingerprint(), safeEqual);
 }
 
-export async function isAdminSession(request: Request): Promise<boolean> {
-  return (await getStaffSession(request)) !== null;
+export async function isAdminSession(db: Db, request: Request): Promise<boolean> {
+  return (await getStaffSession(db, request)) !== null;
 }
 
 /**
@@ -88,10 +88,10 @@ export async function isAdminSession(request: Request): Promise<boolean> {
  * the request's cookie named, if any, is ended, and expired sessions and those of an earlier
  * key are deleted.
  */
-export async function createAdminSessionCookie(request: Request, address = ""): Promise<string> {
+export async function createAdminSessionCookie(db: Db, request: Request, address = ""): Promise<string> {
   const sessionId = crypto.randomBytes(32).toString("base64url");
   const previous = await readSessionId(request);
-  await openStaffSession(await getDb(), {
+  await openStaffSession(db, {
     rowId: rowId(sessionId),
     replaces: previous ? rowId(previous) : null,
     fingerprint: adminKeyFingerprint(),
@@ -102,9 +102,9 @@ export async function createAdminSessionCookie(request: Request, address = ""): 
 }
 
 /** Ends the request's session on the server and answers the Set-Cookie value that clears it. */
-export async function destroyAdminSessionCookie(request: Request): Promise<string> {
+export async function destroyAdminSessionCookie(db: Db, request: Request): Promise<string> {
   const sessionId = await readSessionId(request);
-  if (sessionId) await endStaffSession(await getDb(), rowId(sessionId));
+  if (sessionId) await endStaffSession(db, rowId(sessionId));
   return sessionCookie().serialize("", { maxAge: undefined, expires: new Date(0) });
 }
 
@@ -120,14 +120,14 @@ export function requireSameSiteForm(request: Request) {
  * For the loader of a staff screen: its data for signed-in staff, null for anyone else (the
  * staff layout shows the sign-in form then, and never the screen).
  */
-export async function staffOnly<T>(request: Request, load: () => Promise<T>): Promise<T | null> {
-  return (await isAdminSession(request)) ? load() : null;
+export async function staffOnly<T>(db: Db, request: Request, load: () => Promise<T>): Promise<T | null> {
+  return (await isAdminSession(db, request)) ? load() : null;
 }
 
 /** For the actions of staff screens: a signed-in session posting from this site, or a 403/redirect. */
-export async function requireAdminSession(request: Request, returnTo = "/admin") {
+export async function requireAdminSession(db: Db, request: Request, returnTo = "/admin") {
   requireSameSiteForm(request);
-  if (!(await isAdminSession(request))) {
+  if (!(await isAdminSession(db, request))) {
     throw redirect(`/admin?returnTo=${encodeURIComponent(returnTo)}`);
   }
 }
@@ -136,13 +136,13 @@ export async function requireAdminSession(request: Request, returnTo = "/admin")
  * For the JSON API: the X-Admin-Key header (or a staff session cookie), from this site only.
  * Throws HttpError with the status and message to send back.
  */
-export async function requireAdminApi(request: Request, context: AppLoadContext | undefined) {
+export async function requireAdminApi(request: Request, context: AppLoadContext) {
   if (isCrossSiteBrowserRequest(request)) {
     throw new HttpError(403, "Admin calls are accepted from this site only.");
   }
   const key = request.headers.get("x-admin-key")?.trim() ?? "";
-  if (!key && (await isAdminSession(request))) return;
-  const check = await checkAdminKey(key, clientAddress(context), "api");
+  if (!key && (await isAdminSession(context.db, request))) return;
+  const check = await checkAdminKey(context.db, key, clientAddress(context), "api");
   if (!check.ok) {
     const headers: Record<string, string> = check.retryAfterSeconds
       ? { "Retry-After": String(check.retryAfterSeconds) }

@@ -5,6 +5,7 @@ import { nowIso } from "./db.server";
 import { isPostgres } from "./dialect.server";
 import { env } from "./env.server";
 import { writePrivateFile } from "./files.server";
+import { escapeLike } from "./sql.server";
 
 /**
  * Stored files (order images, staff-set share pages) by key, such as
@@ -22,7 +23,7 @@ function checkedKey(key: string) {
 }
 
 /** `prefix/%` as a LIKE pattern, its own %, _ and \ matched as themselves. */
-const under = (prefix: string) => `${checkedKey(prefix).replace(/[\\%_]/g, (c) => `\\${c}`)}/%`;
+const under = (prefix: string) => `${escapeLike(checkedKey(prefix))}/%`;
 
 const fileOf = (key: string) => path.join(env().dataDir, ...checkedKey(key).split("/"));
 

@@ -1,11 +1,13 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import type { Selectable } from "kysely";
 import nodemailer, { type Transporter } from "nodemailer";
 import { site } from "./site";
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "./files.server";
 import { env } from "./env.server";
 import { getDb, nowIso, type Db } from "./db.server";
+import type { OutboxTable } from "./infra.tables";
 import { isPostgres } from "./dialect.server";
 import { getBlob } from "./blob-store.server";
 import { singleFlight } from "./single-flight";
@@ -82,17 +84,13 @@ export function outboxDir() {
   return path.join(env().dataDir, "outbox");
 }
 
-async function deliver(db: Db, row: {
-  id: number;
-  to_address: string;
-  reply_to: string | null;
-  subject: string;
-  text_body: string;
-  html_body: string | null;
-  headers: string;
-  attachments: string;
-  kind: string;
-}) {
+async function deliver(
+  db: Db,
+  row: Pick<
+    Selectable<OutboxTable>,
+    "id" | "to_address" | "reply_to" | "subject" | "text_body" | "html_body" | "headers" | "attachments" | "kind"
+  >,
+) {
   const attachments = await Promise.all(
     (JSON.parse(row.attachments) as MailAttachment[]).map(async (a) => {
       const content = await getBlob(db, a.dataPath);

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { nairobiInstant } from "./nairobi-time";
 import { site } from "./site";
 import { z } from "zod";
 
@@ -179,7 +180,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     autoApproveVerified: e.AUTO_APPROVE_VERIFIED,
     // A bare date is midnight in Nairobi (UTC+3).
     eventSalesOpen: e.EVENT_SALES_OPEN
-      ? new Date(/^\d{4}-\d{2}-\d{2}$/.test(e.EVENT_SALES_OPEN) ? `${e.EVENT_SALES_OPEN}T00:00:00+03:00` : e.EVENT_SALES_OPEN).toISOString()
+      ? (/^\d{4}-\d{2}-\d{2}$/.test(e.EVENT_SALES_OPEN) ? nairobiInstant(e.EVENT_SALES_OPEN) : new Date(e.EVENT_SALES_OPEN)).toISOString()
       : null,
     workers: e.WORKERS,
     backupDir: e.BACKUP_DIR ? path.resolve(e.BACKUP_DIR) : undefined,

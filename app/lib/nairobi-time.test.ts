@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDateInWords, formatNairobiTime, formatNairobiTimeEat } from "./nairobi-time";
+import { formatDateInWords, formatNairobiDayAt, formatNairobiTime, formatNairobiTimeEat, nairobiInstant } from "./nairobi-time";
 
 describe("Nairobi time", () => {
   it("shows a UTC time three hours on, day first, 24-hour clock", () => {
@@ -29,5 +29,19 @@ describe("dates in words (emails)", () => {
     expect(formatDateInWords("")).toBe("");
     expect(formatDateInWords(null)).toBe("");
     expect(formatDateInWords("soon")).toBe("");
+  });
+});
+
+describe("Nairobi calendar days and payment times", () => {
+  it("reads a Nairobi day as the instant it begins, or its clock time", () => {
+    expect(nairobiInstant("2026-12-05").toISOString()).toBe("2026-12-04T21:00:00.000Z");
+    expect(nairobiInstant("2026-12-05", "18:30").toISOString()).toBe("2026-12-05T15:30:00.000Z");
+    expect(Number.isNaN(nairobiInstant("soon").getTime())).toBe(true);
+  });
+
+  it("says when a payment came in, day and clock time without the year", () => {
+    expect(formatNairobiDayAt("2025-11-12T16:42:10Z")).toBe("12 Nov at 19:42");
+    expect(formatNairobiDayAt("2025-12-31T22:30:00Z")).toBe("1 Jan at 01:30");
+    expect(formatNairobiDayAt("not a date")).toBe("");
   });
 });

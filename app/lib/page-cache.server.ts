@@ -3,6 +3,7 @@ import zlib from "node:zlib";
 import type { EntryContext } from "react-router";
 import { broadcast, onBroadcast } from "./cluster-bus.server";
 import { prefersLite } from "./data-saver";
+import type { CacheHandle, PersonalPart } from "./page-cache";
 
 /**
  * Rendered pages that are the same for every visitor, kept in memory as the bytes to send: the
@@ -17,10 +18,6 @@ import { prefersLite } from "./data-saver";
  * requests are never answered from here nor stored. Staff changes forget the pages they touch
  * at once (clearPageCache), in every server process; the lifetime is only a backstop.
  */
-export type PersonalPart = "visitor" | "bag" | "staff";
-
-export type CacheHandle = { cacheSeconds?: number; personalBy?: readonly PersonalPart[] };
-
 /** The page view a cached document counts: its page name and path, and the post it counts a view of. */
 export type DocumentView = { page: string; path: string; blogSlug?: string };
 

@@ -60,3 +60,17 @@ export const whatsAppShareUrl = (text: string) => `https://wa.me/?text=${encodeU
 export const twitterShareUrl = (url: string, text: string) =>
   `https://twitter.com/intent/tweet?url=${encodeURIComponent(url)}&text=${encodeURIComponent(text)}`;
 export const facebookShareUrl = (url: string) => `https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(url)}`;
+
+/** What LinkedIn's add-to-profile form takes for a certification (month 1-12; year and month may be ''). */
+export type LinkedInCertification = {
+  name: string;
+  organizationName: string;
+  issueYear: string;
+  issueMonth: string;
+  certUrl: string;
+  certId: string;
+};
+
+/** LinkedIn's add-to-profile link for a certification (best effort: LinkedIn may not prefill). */
+export const linkedInAddToProfileUrl = (fields: LinkedInCertification) =>
+  `https://www.linkedin.com/profile/add?${new URLSearchParams({ startTask: "CERTIFICATION_NAME", ...fields })}`;

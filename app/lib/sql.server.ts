@@ -1,7 +1,10 @@
 import { sql, type RawBuilder, type SqlBool } from "kysely";
 
+/** `text` for a LIKE pattern (with `escape '\'`): its %, _ and \ stand only for themselves. */
+export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 /** `text` as a LIKE pattern that finds it anywhere: %, _ and \ in it stand only for themselves. */
-export const likeContaining = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export const likeContaining = (text: string) => `%${escapeLike(text)}%`;
 
 /**
  * A staff search: true where any of `columns` holds `text`, ignoring case. The text is matched

@@ -1,7 +1,11 @@
 import type { Kysely } from "kysely";
+import type { MerchItem } from "../../app/features/merch/merch";
+import { merchItemRow } from "../../app/features/merch/merch.server";
+
+type SeedItem = Omit<MerchItem, "currency" | "available"> & { available?: false };
 
 /** The pop-up store's starting catalogue (whole KES). Staff edit it at /merchandise/admin. */
-const items = [
+const items: SeedItem[] = [
   {
     id: "SL-HOODIE",
     slug: "street-light-hoodie",
@@ -90,21 +94,7 @@ export const merchSeed = {
     for (const [i, item] of items.entries()) {
       await db
         .insertInto("merch_items")
-        .values({
-          id: item.id,
-          slug: item.slug,
-          name: item.name,
-          description: item.description,
-          price: item.price,
-          currency: "KES",
-          impact: item.impact,
-          image: item.image,
-          tags: JSON.stringify(item.tags),
-          available: item.available === false ? 0 : 1,
-          colors: JSON.stringify(item.colors),
-          sizes: JSON.stringify(item.sizes),
-          sort: i,
-        })
+        .values(merchItemRow({ ...item, currency: "KES", available: item.available !== false }, i))
         .onConflict((oc) => oc.column("id").doNothing())
         .execute();
     }

@@ -53,7 +53,7 @@ describe("who may read analytics", () => {
     expect(none.status).toBe(401);
     expect(none.body).toEqual({ ok: false, error: "Admin key required." });
     expect((await call<ApiError>("?mode=active_now", { "X-Admin-Key": "wrong-key-0123456789" })).status).toBe(401);
-    const cookie = (await createAdminSessionCookie(get("/admin"))).split(";")[0]!;
+    const cookie = (await createAdminSessionCookie(db, get("/admin"))).split(";")[0]!;
     expect((await call("?mode=active_now", { Cookie: cookie })).body).toEqual({ ok: true, total: 0 });
   });
 

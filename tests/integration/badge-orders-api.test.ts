@@ -562,7 +562,7 @@ describe("asset links (GET /admin/badge-orders/:id/:file)", () => {
 
   it("are served to a signed-in staff session without a token; a forged cookie is not", async () => {
     const o = await withAssets();
-    const setCookie = await createAdminSessionCookie(new Request(ORIGIN + "/admin"));
+    const setCookie = await createAdminSessionCookie(db, new Request(ORIGIN + "/admin"));
     const cookie = setCookie.split(";")[0]!;
     expect(cookie).toMatch(/^__admin=/);
     const bare = `/admin/badge-orders/${o.id}/poster.png`;

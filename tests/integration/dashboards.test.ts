@@ -32,7 +32,7 @@ beforeEach(async () => {
   db = await freshApp({ ADMIN_KEY: KEY });
   vi.useFakeTimers({ toFake: ["Date"] });
   vi.setSystemTime(NOW);
-  cookie = (await createAdminSessionCookie(get("/admin"))).split(";")[0]!;
+  cookie = (await createAdminSessionCookie(db, get("/admin"))).split(";")[0]!;
 });
 afterEach(() => {
   vi.useRealTimers();

@@ -21,7 +21,7 @@ let cookie: string;
 
 beforeEach(async () => {
   db = await freshApp({ SMTP_URL: undefined });
-  cookie = (await createAdminSessionCookie(new Request(`${ORIGIN}/admin`), STAFF)).split(";")[0]!;
+  cookie = (await createAdminSessionCookie(db, new Request(`${ORIGIN}/admin`), STAFF)).split(";")[0]!;
 });
 
 type Action = (args: never) => Promise<unknown>;

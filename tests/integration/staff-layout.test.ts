@@ -25,8 +25,8 @@ const STAFF = "10.0.0.42";
 let cookie: string;
 
 beforeEach(async () => {
-  await freshApp({ SMTP_URL: undefined });
-  cookie = (await createAdminSessionCookie(get("/admin"), STAFF)).split(";")[0]!;
+  const db = await freshApp({ SMTP_URL: undefined });
+  cookie = (await createAdminSessionCookie(db, get("/admin"), STAFF)).split(";")[0]!;
 });
 
 type Module = { loader: (a: never) => Promise<unknown>; action?: unknown; default: unknown; handle?: unknown; ErrorBoundary?: unknown };

@@ -7,7 +7,8 @@ import { withDb } from "./e2e-db";
 import { plainKitPng } from "./kit-png";
 import { ADMIN_KEY, DATA_DIR } from "./e2e-env";
 import { expect, hydrated } from "./e2e-fixtures";
-import type { BadgeOrdersTable } from "../../app/lib/db.server";
+import type { Selectable } from "kysely";
+import type { BadgeOrdersTable } from "../../app/features/event-badges/event-badges.tables";
 
 /** Helpers for the badge programme's browser tests (tests/e2e/badges-*.spec.ts). */
 
@@ -15,7 +16,7 @@ export const ORDER_SUCCESS =
   "Thank you! Your confirmation is pending approval. We will email the badge kit once verified.";
 export const ORDER_REF = /^BO-[0-9A-Z]{6}$/;
 
-export type BadgeOrderRow = BadgeOrdersTable;
+export type BadgeOrderRow = Selectable<BadgeOrdersTable>;
 
 export const badgeOrdersByEmail = (email: string) =>
   withDb(

@@ -2,6 +2,8 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { APIRequestContext, BrowserContext, Locator, TestInfo } from "@playwright/test";
+import type { Selectable } from "kysely";
+import type { BlogPostsTable, BlogReactionsTable, PollVotesTable } from "../../app/features/blog/blog.tables";
 import { withDb } from "./e2e-db";
 import { ADMIN_KEY, BASE_URL, TMP_DIR } from "./e2e-env";
 import { expect, test as base } from "./e2e-fixtures";
@@ -215,9 +217,9 @@ export { expect };
 
 // ---------------------------------------------------------------- database and page reads
 
-export type PostRow = { slug: string; title: string; tags: string; content_html: string | null; sort: number };
-export type ReactionRow = { reaction: string; cid: string };
-export type VoteRow = { option: string; cid: string };
+export type PostRow = Pick<Selectable<BlogPostsTable>, "slug" | "title" | "tags" | "content_html" | "sort">;
+export type ReactionRow = Pick<Selectable<BlogReactionsTable>, "reaction" | "cid">;
+export type VoteRow = Pick<Selectable<PollVotesTable>, "option" | "cid">;
 
 export const postRow = (slug: string) =>
   withDb((db) => db.prepare("select * from blog_posts where slug = ?").get(slug) as PostRow | undefined);

@@ -1,36 +1,15 @@
 import Database from "better-sqlite3";
+import type { Selectable } from "kysely";
+import type { ActivityTable } from "../../app/features/activity/activity.tables";
+import type { ApplicationsTable } from "../../app/features/applications/applications.tables";
+import type { SubscribersTable } from "../../app/features/newsletter/newsletter.tables";
+import type { OutboxTable } from "../../app/lib/infra.tables";
 import { DB_FILE } from "./e2e-env";
 
-export type SubscriberRow = {
-  id: number;
-  email: string;
-  status: string;
-  source: string;
-  token: string;
-  created_at: string;
-  updated_at: string;
-  unsubscribed_at: string | null;
-};
-export type ApplicationRow = {
-  id: number;
-  name: string;
-  email: string;
-  phone: string;
-  role: string;
-  message: string;
-  source: string;
-  created_at: string;
-};
-export type OutboxRow = {
-  id: number;
-  kind: string;
-  to_address: string;
-  reply_to: string | null;
-  subject: string;
-  status: string;
-  headers: string;
-};
-export type ActivityRow = { id: number; ts: string; type: string; message: string; actor_ip: string };
+export type SubscriberRow = Selectable<SubscribersTable>;
+export type ApplicationRow = Selectable<ApplicationsTable>;
+export type OutboxRow = Pick<Selectable<OutboxTable>, "id" | "kind" | "to_address" | "reply_to" | "subject" | "status" | "headers">;
+export type ActivityRow = Omit<Selectable<ActivityTable>, "meta">;
 
 /**
  * Runs `fn` against the running site's database, opened read-only for this one call, so

@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import type { Selectable } from "kysely";
+import type { MerchOrdersTable } from "../../app/features/merch/merch.tables";
 import { withDb } from "./e2e-db";
 import { ADMIN_KEY, BASE_URL, TMP_DIR } from "./e2e-env";
 import { expect, hydrated } from "./e2e-fixtures";
@@ -124,21 +126,7 @@ export async function placedOrderId(page: Page) {
   return id;
 }
 
-export type MerchOrderRow = {
-  id: string;
-  customer_name: string;
-  customer_email: string;
-  customer_phone: string;
-  notes: string;
-  payment_reference: string;
-  total: number;
-  currency: string;
-  items: string;
-  status: string;
-  ts: string;
-  reviewed_at: string | null;
-  staff_notes: string;
-};
+export type MerchOrderRow = Selectable<MerchOrdersTable>;
 
 export const merchOrderById = (id: string) =>
   withDb((db) => db.prepare("select * from merch_orders where id = ?").get(id) as MerchOrderRow | undefined);

@@ -1,14 +1,7 @@
 import { actorLabel, type Actor } from "~/lib/actor";
 import type { Db } from "~/lib/db.server";
 import { nowIso } from "~/lib/db.server";
-
-export type ActivityItem = {
-  ts: string;
-  type: string;
-  message: string;
-  meta: Record<string, unknown>;
-  actorIp: string;
-};
+import type { ActivityItem } from "./activity";
 
 /** Adds one entry to the activity log; returns its id. */
 export async function recordActivity(

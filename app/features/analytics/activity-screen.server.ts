@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { listActivity, type ActivityItem } from "~/features/activity/activity.server";
+import { listActivity } from "~/features/activity/activity.server";
+import type { ActivityItem } from "~/features/activity/activity";
 import type { Db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { NAME_PATTERN } from "./analytics.schema";
@@ -11,10 +12,9 @@ import {
   dailyPageViews,
   tallyByName,
   topReferrers,
-  type DayCount,
-  type Referrer,
   type Tally,
 } from "./reports.server";
+import type { DayCount, Referrer } from "./reports";
 
 const TypeSchema = z.preprocess(
   (v) => (v === null || v === "" ? undefined : v),

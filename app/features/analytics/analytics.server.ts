@@ -3,18 +3,11 @@ import { isbot } from "isbot";
 import type { Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { getDb, nowIso } from "~/lib/db.server";
+import type { Selectable } from "kysely";
 import type { TrackInput } from "./analytics.schema";
+import type { AnalyticsEventsTable } from "./analytics.tables";
 
-export type TrackRow = {
-  ts: string;
-  type: string;
-  name: string;
-  path: string;
-  ref: string;
-  src: string;
-  meta: string;
-  cid: string;
-};
+export type TrackRow = Omit<Selectable<AnalyticsEventsTable>, "id">;
 
 /** Keeps a path or referrer without its query string or fragment, which may carry personal data. */
 export function stripQuery(value: string | undefined | null, max = 300): string {

@@ -14,6 +14,7 @@ import {
   type TrackedType,
 } from "./rollup.server";
 import type { AnalyticsQuery } from "./reports.schema";
+import type { DayCount, Referrer } from "./reports";
 
 /**
  * What staff read about the site's use (spec sections 3 and 7), from the summaries that
@@ -150,8 +151,6 @@ export async function activeNow(db: Db, opts: { windowMinutes: number; now?: num
   return Number(r.rows[0]?.n ?? 0);
 }
 
-export type DayCount = { day: string; views: number };
-
 /** Page views per UTC day for the last `days` days, today included, zeros filled in. */
 export async function dailyPageViews(db: Db, opts: { days?: number; now?: number } = {}): Promise<DayCount[]> {
   const count = opts.days ?? 30;
@@ -173,8 +172,6 @@ export async function dailyPageViews(db: Db, opts: { days?: number; now?: number
     return { day, views: byDay.get(day) ?? 0 };
   });
 }
-
-export type Referrer = { host: string; views: number };
 
 /** Page views by referring host (host only), busiest first, leaving out `exclude` (this site). */
 export async function topReferrers(

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
-import type { BlogPostsTable, Db } from "~/lib/db.server";
+import type { Db } from "~/lib/db.server";
+import type { BlogPostsTable } from "./blog.tables";
 import { getDb, nowIso } from "~/lib/db.server";
 import { singleFlight } from "~/lib/single-flight";
 import { enqueueMail, kickMailWorker } from "~/lib/email.server";

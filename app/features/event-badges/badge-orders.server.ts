@@ -1,5 +1,8 @@
 import { clearPageCache } from "~/lib/page-cache.server";
-import type { BadgeOrdersTable, Db } from "~/lib/db.server";
+import type { Db } from "~/lib/db.server";
+import type { Selectable } from "kysely";
+import type { OutboxTable } from "~/lib/infra.tables";
+import type { BadgeOrdersTable } from "./event-badges.tables";
 import { nowIso } from "~/lib/db.server";
 import { lockedForUpdate } from "~/lib/dialect.server";
 import type { Actor } from "~/lib/actor";
@@ -48,7 +51,7 @@ export const orderFileKey = (id: string, kind: "portrait" | "badge" | "poster") 
 export const assetPath = (id: string, kind: "portrait" | "badge" | "poster", token: string) =>
   `/admin/badge-orders/${id}/${kind}.png?t=${token}`;
 
-type DeliveryRow = { status: string; last_error: string | null; sent_at: string | null; attempts: number } | undefined;
+type DeliveryRow = Pick<Selectable<OutboxTable>, "status" | "last_error" | "sent_at" | "attempts"> | undefined;
 
 function deliveryOf(row: DeliveryRow): Delivery {
   if (!row) return null;

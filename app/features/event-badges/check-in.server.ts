@@ -8,6 +8,8 @@ import { getSessionSecret, safeEqual } from "~/lib/secrets.server";
 import { putBlob } from "~/lib/blob-store.server";
 import { absoluteUrl } from "~/lib/http.server";
 import { CHECK_IN_PATH } from "./ticket";
+import type { DoorEntry } from "./check-in";
+import type { BadgeOrdersTable } from "./event-badges.tables";
 import { anyColumnContains } from "~/lib/sql.server";
 import { logAction } from "../activity/activity.server";
 
@@ -109,16 +111,7 @@ export async function checkInCounts(db: Db): Promise<{ arrived: number; approved
   return { arrived: Number(row.arrived), approved: Number(row.approved) };
 }
 
-export type DoorEntry = {
-  id: string;
-  name: string;
-  tierName: string;
-  hardCopy: boolean;
-  hasPortrait: boolean;
-  checkedInAt: string | null;
-};
-
-const doorEntry = (r: { id: string; name: string; tier_name: string; hard_copy: number; portrait_file: string | null; checked_in_at: string | null }): DoorEntry => ({
+const doorEntry = (r: Pick<BadgeOrdersTable, "id" | "name" | "tier_name" | "hard_copy" | "portrait_file" | "checked_in_at">): DoorEntry => ({
   id: r.id,
   name: r.name,
   tierName: r.tier_name,

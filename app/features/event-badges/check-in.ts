@@ -1,4 +1,12 @@
-import type { DoorEntry } from "./check-in.server";
+/** A supporter as the door screen and the badge table show them. */
+export type DoorEntry = {
+  id: string;
+  name: string;
+  tierName: string;
+  hardCopy: boolean;
+  hasPortrait: boolean;
+  checkedInAt: string | null;
+};
 
 /** What the check-in screen's forms answer (and what the page shows after a scan). */
 export type CheckInOutcome = {

@@ -1,4 +1,4 @@
-import { formatDateInWords } from "~/lib/nairobi-time";
+import { formatDateInWords, nairobiInstant } from "~/lib/nairobi-time";
 import { TIERS, type Tier } from "./tiers";
 
 /**
@@ -40,4 +40,4 @@ export const eventWhenText = (e: EventRecord) => `${eventDateText(e)}${e.time ? 
 export const goalOf = (e: EventRecord, key: Tier["key"]) => e.tierGoals[key] ?? TIERS.find((t) => t.key === key)?.goal ?? 0;
 
 /** When ticket sales opened, as an instant (midnight in Nairobi), or null when not set. */
-export const salesOpenInstant = (e: EventRecord) => (e.salesOpen ? new Date(`${e.salesOpen}T00:00:00+03:00`).toISOString() : null);
+export const salesOpenInstant = (e: EventRecord) => (e.salesOpen ? nairobiInstant(e.salesOpen).toISOString() : null);

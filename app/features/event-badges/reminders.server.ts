@@ -1,5 +1,6 @@
 import type { Db } from "~/lib/db.server";
 import { enqueueMail, kickMailWorker } from "~/lib/email.server";
+import { nairobiInstant } from "~/lib/nairobi-time";
 import { absoluteUrl } from "~/lib/http.server";
 import { orderPagePath } from "../payments/order-page";
 import { storeEntryQr } from "./check-in.server";
@@ -18,9 +19,9 @@ const BATCH = 100;
  * was down at 09:00 catches up when it comes back; none is sent once the evening has begun.
  */
 export function reminderWindow(e: EventRecord): { from: Date; until: Date } {
-  const day = new Date(`${e.date}T00:00:00+03:00`);
+  const day = nairobiInstant(e.date);
   const from = new Date(day.getTime() - 24 * 3600_000 + REMINDER_HOUR * 3600_000);
-  const until = e.time ? new Date(`${e.date}T${e.time}:00+03:00`) : new Date(day.getTime() + 24 * 3600_000);
+  const until = e.time ? nairobiInstant(e.date, e.time) : new Date(day.getTime() + 24 * 3600_000);
   return { from, until };
 }
 

@@ -1,5 +1,7 @@
 import crypto from "node:crypto";
-import type { Db, MerchItemsTable, MerchOrdersTable } from "~/lib/db.server";
+import type { Insertable } from "kysely";
+import type { Db } from "~/lib/db.server";
+import type { MerchItemsTable, MerchOrdersTable } from "./merch.tables";
 import { nowIso } from "~/lib/db.server";
 import { lockedForUpdate } from "~/lib/dialect.server";
 import { enqueueMail, kickMailWorker, randomToken } from "~/lib/email.server";
@@ -50,6 +52,25 @@ function toItem(r: MerchItemsTable): MerchItem {
   };
 }
 
+/** An item as stored, at place `sort` in the catalogue (the staff editor and the seed both write these). */
+export function merchItemRow(item: MerchItem, sort: number): Insertable<MerchItemsTable> {
+  return {
+    id: item.id,
+    slug: item.slug,
+    name: item.name,
+    description: item.description,
+    price: item.price,
+    currency: item.currency,
+    impact: item.impact,
+    image: item.image,
+    tags: JSON.stringify(item.tags),
+    available: item.available ? 1 : 0,
+    colors: JSON.stringify(item.colors),
+    sizes: JSON.stringify(item.sizes),
+    sort,
+  };
+}
+
 export async function listItems(db: Db): Promise<MerchItem[]> {
   const rows = await db.selectFrom("merch_items").selectAll().orderBy("sort").orderBy("name").execute();
   return rows.map(toItem);
@@ -70,24 +91,7 @@ export async function saveCatalogue(db: Db, items: MerchItem[]) {
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom("merch_items").execute();
     for (const [i, item] of items.entries()) {
-      await trx
-        .insertInto("merch_items")
-        .values({
-          id: item.id,
-          slug: item.slug,
-          name: item.name,
-          description: item.description,
-          price: item.price,
-          currency: item.currency,
-          impact: item.impact,
-          image: item.image,
-          tags: JSON.stringify(item.tags),
-          available: item.available ? 1 : 0,
-          colors: JSON.stringify(item.colors),
-          sizes: JSON.stringify(item.sizes),
-          sort: i,
-        })
-        .execute();
+      await trx.insertInto("merch_items").values(merchItemRow(item, i)).execute();
     }
   });
   return listItems(db);

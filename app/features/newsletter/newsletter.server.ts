@@ -1,9 +1,11 @@
+import type { Selectable } from "kysely";
 import type { Db } from "~/lib/db.server";
 import { nowIso } from "~/lib/db.server";
 import { enqueueMail, kickMailWorker, randomToken } from "~/lib/email.server";
 import { absoluteUrl } from "~/lib/http.server";
 import { welcomeEmail } from "./emails/welcome";
 import type { SubscribeInput } from "./newsletter.schema";
+import type { SubscribersTable } from "./newsletter.tables";
 
 export type SubscribeOutcome = "created" | "reactivated" | "already";
 
@@ -95,7 +97,7 @@ export async function unsubscribe(db: Db, token: string): Promise<boolean> {
   return Number(res.numUpdatedRows) > 0;
 }
 
-export type SubscriberView = { email: string; status: string; source: string; created_at: string };
+export type SubscriberView = Pick<Selectable<SubscribersTable>, "email" | "status" | "source" | "created_at">;
 
 export async function listSubscribers(db: Db, limit = 100): Promise<SubscriberView[]> {
   return db.selectFrom("subscribers").select(["email", "status", "source", "created_at"]).orderBy("id", "desc").limit(limit).execute();

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { Actor } from "~/lib/actor";
-import { nowIso, type Db, type TeamBadgesTable } from "~/lib/db.server";
+import { nowIso, type Db } from "~/lib/db.server";
+import type { TeamBadgesTable } from "../team-badges/team-badges.tables";
 import { DomainError } from "~/lib/domain-error";
 import { clearPageCache } from "~/lib/page-cache.server";
 import { env } from "~/lib/env.server";
@@ -12,7 +13,7 @@ import { findTier, formatKes } from "../event-badges/tiers";
 import { categoryLabel, parseIssuedDate } from "../team-badges/team-badges";
 import { findTeamBadgeRow, teamBadgeImage } from "../team-badges/team-badges.server";
 import { categoryStyle } from "../event-badges/kit-render/team-badge-template";
-import { formatDateInWords } from "~/lib/nairobi-time";
+import { formatDateInWords, nairobiInstant } from "~/lib/nairobi-time";
 import { keptPromises } from "~/lib/kept-promises.server";
 import { AWARD_ID, CLASS_ID, assertionDocument, badgeClassDocument, obPaths, type Award, type IdentityObject } from "./open-badges";
 
@@ -82,7 +83,7 @@ export async function findAward(db: Db, rawId: string): Promise<Award | null> {
     holder: r.owner_name,
     // No email on record: the holder's public verify page stands for them, hashed.
     recipient: r.holder_email ? { type: "email", value: r.holder_email } : { type: "url", value: `${origin()}${obPaths.verify(r.id)}` },
-    issuedOn: new Date(`${issued.iso}T00:00:00+03:00`).toISOString(),
+    issuedOn: nairobiInstant(issued.iso).toISOString(),
     image: `/open/badges/${r.id}.png`,
     revoked: r.revoked_at ? { at: r.revoked_at, reason: r.revocation_reason } : null,
     colour: categoryStyle(r.category).primary,

@@ -1,3 +1,4 @@
+import { linkedInAddToProfileUrl, type LinkedInCertification } from "~/lib/share";
 import { site } from "~/lib/site";
 
 /**
@@ -131,7 +132,7 @@ export function assertionDocument(origin: string, a: Award, recipient: IdentityO
 /** LinkedIn's add-to-profile link (best effort: LinkedIn may not prefill), and the same values to copy. */
 export function linkedInFields(a: Award, verifyUrl: string) {
   const d = new Date(a.issuedOn);
-  const fields = {
+  const fields: LinkedInCertification = {
     name: a.className,
     organizationName: site.name,
     issueYear: String(d.getUTCFullYear()),
@@ -139,6 +140,5 @@ export function linkedInFields(a: Award, verifyUrl: string) {
     certUrl: verifyUrl,
     certId: a.id,
   };
-  const url = `https://www.linkedin.com/profile/add?${new URLSearchParams({ startTask: "CERTIFICATION_NAME", ...fields })}`;
-  return { url, fields };
+  return { url: linkedInAddToProfileUrl(fields), fields };
 }

@@ -4,28 +4,15 @@ import type { PaymentView } from "../mpesa/matching";
  * What a supporter reads about their order on its private page: plain words, no staff terms.
  * Safe for the browser (no server code).
  */
-const paidAt = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "Africa/Nairobi",
-  day: "numeric",
-  month: "short",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-});
+import { formatNairobiDayAt } from "~/lib/nairobi-time";
 
 const money = (amount: number, currency: string) => `${currency} ${amount.toLocaleString("en-KE")}`;
-
-/** '2025-11-12T16:42:10Z' -> '12 Nov at 19:42' (Nairobi time). */
-export function whenPaid(iso: string): string {
-  const parts = Object.fromEntries(paidAt.formatToParts(new Date(iso)).map((p) => [p.type, p.value]));
-  return `${parts.day} ${parts.month} at ${parts.hour}:${parts.minute}`;
-}
 
 export const NOT_SEEN = "We have not seen this payment yet";
 
 export function paymentWords(p: PaymentView, order: { amount: number; currency: string }): { headline: string; detail: string } {
   if ((p.state === "verified" || p.state === "short") && p.receivedAmount !== null && p.receivedAt) {
-    const headline = `Payment received: ${money(p.receivedAmount, order.currency)} on ${whenPaid(p.receivedAt)}`;
+    const headline = `Payment received: ${money(p.receivedAmount, order.currency)} on ${formatNairobiDayAt(p.receivedAt)}`;
     if (p.state === "verified") return { headline, detail: "Thank you: M-Pesa's records show your payment in full." };
     const missing = order.amount - p.receivedAmount;
     return {

@@ -1,4 +1,4 @@
-import type { TeamBadgesTable } from "~/lib/db.server";
+import type { TeamBadgesTable } from "./team-badges.tables";
 
 type SeedBadge = Omit<TeamBadgesTable, "image_src" | "sort" | "holder_email" | "revoked_at" | "revocation_reason">;
 

@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 import sharp from "sharp";
 import { logAction } from "~/features/activity/activity.server";
 import type { Actor } from "~/lib/actor";
-import { nowIso, type Db, type TeamBadgesTable } from "~/lib/db.server";
+import { nowIso, type Db } from "~/lib/db.server";
+import type { TeamBadgesTable } from "./team-badges.tables";
 import { clearPageCache } from "~/lib/page-cache.server";
 import { deleteBlob, getBlob, listBlobs, putBlob } from "~/lib/blob-store.server";
 import { whatsAppShareUrl } from "~/lib/share";
@@ -21,6 +22,7 @@ import {
   parseIssuedDate,
   type CategoryKey,
   type TeamBadge,
+  type TeamBadgeAdminRow,
 } from "./team-badges";
 import {
   BadgeShareOverridesSchema,
@@ -306,8 +308,6 @@ export function badgeLinks(badge: TeamBadge) {
 }
 
 // ---- Staff editor (/admin/team-badges) ------------------------------------------------------
-
-export type TeamBadgeAdminRow = TeamBadge & { holderEmail: string; revoked: { at: string; reason: string } | null };
 
 /** Every team badge for the staff editor, with what the public list leaves out. */
 export async function listTeamBadgesForStaff(db: Db): Promise<TeamBadgeAdminRow[]> {

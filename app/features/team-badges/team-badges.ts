@@ -1,4 +1,5 @@
 /** Team badges: the shape the pages use and the rules both server and browser need. */
+import { linkedInAddToProfileUrl } from "~/lib/share";
 
 export type TeamBadge = {
   id: string;
@@ -15,6 +16,9 @@ export type TeamBadge = {
   colour: string;
   imageSrc: string;
 };
+
+/** A team badge in the staff editor, with what the public list leaves out. */
+export type TeamBadgeAdminRow = TeamBadge & { holderEmail: string; revoked: { at: string; reason: string } | null };
 
 export const CATEGORIES = [
   { key: "all", label: "All" },
@@ -68,8 +72,7 @@ export function parseIssuedDate(value: string): { year: number; month: number; i
 /** LinkedIn's add-to-profile link for a certification, pointing back at our verify page. */
 export function linkedInAddUrl(badge: TeamBadge, opts: { organizationName: string; verifyUrl: string }) {
   const date = parseIssuedDate(badge.issuedAt);
-  const params = new URLSearchParams({
-    startTask: "CERTIFICATION_NAME",
+  return linkedInAddToProfileUrl({
     name: badge.title,
     organizationName: opts.organizationName,
     issueYear: date ? String(date.year) : "",
@@ -77,7 +80,6 @@ export function linkedInAddUrl(badge: TeamBadge, opts: { organizationName: strin
     certUrl: opts.verifyUrl,
     certId: badge.id,
   });
-  return `https://www.linkedin.com/profile/add?${params}`;
 }
 
 /** A colour staff typed, if it is a plain hex colour; anything else is ignored. */

@@ -11,7 +11,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!kind || !/^BO-[0-9A-Z]{6}$/.test(params.id)) return new Response("Not found", { status: 404 });
   try {
     const token = new URL(request.url).searchParams.get("t");
-    const bytes = await readOrderAsset(context.db, params.id, kind, token, await isAdminSession(request));
+    const bytes = await readOrderAsset(context.db, params.id, kind, token, await isAdminSession(context.db, request));
     return new Response(new Uint8Array(bytes), {
       headers: {
         "Content-Type": "image/png",

@@ -100,7 +100,7 @@ export async function badgeOrdersAdminAction(request: Request, context: AppLoadC
   let form: FormData;
   try {
     // Signed out: a redirect to the sign-in form (thrown through). Another site's page: a 403.
-    await requireAdminSession(request, `${SCREEN_PATH}${url.search}`);
+    await requireAdminSession(context.db, request, `${SCREEN_PATH}${url.search}`);
     form = await readForm(request, 4096);
   } catch (e) {
     const http = httpErrorOf(e);

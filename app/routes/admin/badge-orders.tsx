@@ -12,7 +12,7 @@ export const handle: StaffHandle = { page: "admin", title: "Badge Orders", descr
 export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return staffOnly(request, () => loadBadgeOrdersScreen(request, context));
+  return staffOnly(context.db, request, () => loadBadgeOrdersScreen(request, context));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -14,7 +14,7 @@ export const handle: StaffHandle = {
 export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return staffOnly(request, async () => {
+  return staffOnly(context.db, request, async () => {
     const [groups, event] = await Promise.all([hardCopyList(context.db), getEvent(context.db)]);
     return { groups, event };
   });

@@ -69,7 +69,7 @@ const IntentSchema = z.enum(CHECK_IN_INTENTS);
 
 /** POST /admin/check-in: a scanned ticket (decoded in the browser, or from a photo here) or a typed reference. */
 export async function checkInAction(request: Request, context: AppLoadContext) {
-  await requireAdminSession(request, CHECK_IN_PATH);
+  await requireAdminSession(context.db, request, CHECK_IN_PATH);
   let form: FormData;
   try {
     form = await readForm(request, TICKET_PHOTO_MAX_BYTES + 64 * 1024);

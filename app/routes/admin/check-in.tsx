@@ -21,7 +21,7 @@ export const headers: Route.HeadersFunction = () => ({
 });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return staffOnly(request, () => loadCheckInScreen(request, context));
+  return staffOnly(context.db, request, () => loadCheckInScreen(request, context));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -24,7 +24,7 @@ const reply = (body: Reply<PollResult>, status: number) => data(body, status);
  */
 export async function ensurePollAction(request: Request, context: AppLoadContext) {
   requireSameSiteForm(request);
-  if (!(await isAdminSession(request))) return reply({ status: "error", message: M.enterKey }, 401);
+  if (!(await isAdminSession(context.db, request))) return reply({ status: "error", message: M.enterKey }, 401);
   const form = await asRouteError(() => readForm(request, 8 * 1024));
   const values = {
     id: String(form.get("id") ?? "").slice(0, 200),

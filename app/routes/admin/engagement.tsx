@@ -16,7 +16,7 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: dash
 export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return staffOnly(request, () => loadEngagementScreen(context));
+  return staffOnly(context.db, request, () => loadEngagementScreen(context));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

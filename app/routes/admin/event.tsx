@@ -17,11 +17,11 @@ export const handle: StaffHandle = {
 export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return staffOnly(request, async () => ({ event: await getEvent(context.db) }));
+  return staffOnly(context.db, request, async () => ({ event: await getEvent(context.db) }));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireAdminSession(request, EVENT_PATH);
+  await requireAdminSession(context.db, request, EVENT_PATH);
   return handleForm({
     request,
     context,

@@ -12,7 +12,7 @@ export const handle: StaffHandle = { page: "admin", title: "Staff", description:
 export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return staffOnly(request, () => loadStaffHome(context));
+  return staffOnly(context.db, request, () => loadStaffHome(context));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

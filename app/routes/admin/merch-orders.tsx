@@ -14,7 +14,7 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: merc
 export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return staffOnly(request, () => loadMerchOrdersScreen(request, context));
+  return staffOnly(context.db, request, () => loadMerchOrdersScreen(request, context));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

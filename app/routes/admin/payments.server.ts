@@ -47,7 +47,7 @@ const reply = (body: Reply<StatementResult>, status: number) => data(body, statu
  * 'Import' imports that draft once. A malformed file is a 400 naming its line; nothing is kept.
  */
 export async function paymentsAction(request: Request, context: AppLoadContext) {
-  await requireAdminSession(request, PAYMENTS_PATH);
+  await requireAdminSession(context.db, request, PAYMENTS_PATH);
   let form: FormData;
   try {
     form = await readForm(request, MAX_BYTES + 64 * 1024);

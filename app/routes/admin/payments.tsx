@@ -15,7 +15,7 @@ export const handle: StaffHandle = {
 export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return staffOnly(request, () => loadPaymentsScreen(context));
+  return staffOnly(context.db, request, () => loadPaymentsScreen(context));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -31,7 +31,7 @@ function signInReturnTo(url: URL) {
  * where the sign-in form returns to. Screens below load their own data with staffOnly.
  */
 export async function loadStaffShell(request: Request, context: AppLoadContext) {
-  if (!(await isAdminSession(request))) {
+  if (!(await isAdminSession(context.db, request))) {
     return { signedIn: false as const, returnTo: signInReturnTo(new URL(request.url)) };
   }
   return { signedIn: true as const, wrongKeys: await wrongKeySummary(context.db) };
@@ -49,15 +49,15 @@ export async function staffSessionAction(request: Request, context: AppLoadConte
   const intent = form.get("intent");
   if (intent === "sign-out" || intent === "sign-out-everywhere") {
     // Only a signed-in session can end the others, and only those are worth a log entry.
-    if (await isAdminSession(request)) {
+    if (await isAdminSession(context.db, request)) {
       await staffSignedOut(db, staff(address), intent === "sign-out-everywhere");
     }
-    throw redirect(STAFF_HOME, { headers: { "Set-Cookie": await destroyAdminSessionCookie(request) } });
+    throw redirect(STAFF_HOME, { headers: { "Set-Cookie": await destroyAdminSessionCookie(context.db, request) } });
   }
   const key = String(form.get("key") ?? "").trim();
   const returnTo = safeReturnPath(form.get("returnTo"));
   if (!key) return data<Reply<SignInResult>>({ status: "error", message: "Admin key required.", result: { returnTo } }, 400);
-  const check = await checkAdminKey(key, address, "form");
+  const check = await checkAdminKey(context.db, key, address, "form");
   if (!check.ok) {
     const headers: Record<string, string> = check.retryAfterSeconds
       ? { "Retry-After": String(check.retryAfterSeconds) }
@@ -68,7 +68,7 @@ export async function staffSessionAction(request: Request, context: AppLoadConte
     );
   }
   await staffSignedIn(db, staff(address));
-  throw redirect(returnTo, { headers: { "Set-Cookie": await createAdminSessionCookie(request, address) } });
+  throw redirect(returnTo, { headers: { "Set-Cookie": await createAdminSessionCookie(context.db, request, address) } });
 }
 
 /** The staff home: the latest log entries, newest first, and the outbox's counts. */

@@ -19,7 +19,7 @@ export const handle: StaffHandle = {
 export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return staffOnly(request, async () => ({ badges: await listTeamBadgesForStaff(context.db) }));
+  return staffOnly(context.db, request, async () => ({ badges: await listTeamBadgesForStaff(context.db) }));
 }
 
 const reply = (body: Reply<TeamBadgeEditResult>, status: number) => data(body, status);
@@ -27,7 +27,7 @@ const reply = (body: Reply<TeamBadgeEditResult>, status: number) => data(body, s
 export async function action({ request, context }: Route.ActionArgs) {
   let form: FormData;
   try {
-    await requireAdminSession(request, TEAM_BADGES_EDITOR_PATH);
+    await requireAdminSession(context.db, request, TEAM_BADGES_EDITOR_PATH);
     form = await readForm(request, 8 * 1024);
   } catch (e) {
     const http = httpErrorOf(e);

@@ -54,7 +54,7 @@ const api = jsonApi({
     // key is refused at once, and the public is admitted (counted, capped) before reading.
     const staff = request.headers.has("x-admin-key")
       ? (await requireAdminApi(request, context), true)
-      : await isAdminSession(request);
+      : await isAdminSession(context.db, request);
     const slot = staff ? null : await admitPublicBody(request, context, PUBLIC_MAX_BYTES);
     try {
       return await post(request, context, await readObjectBody(request, staff ? STAFF_MAX_BYTES : PUBLIC_MAX_BYTES));

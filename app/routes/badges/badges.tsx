@@ -11,7 +11,7 @@ import { readPage, unknownIntent } from "~/lib/submission.server";
 import { pageMeta } from "~/lib/meta";
 import badgesCss from "~/styles/badges.css?url";
 import type { PageHandle } from "~/features/analytics/page-view";
-import type { CacheHandle } from "~/lib/page-cache.server";
+import type { CacheHandle } from "~/lib/page-cache";
 import type { Route } from "./+types/badges";
 
 // Staff see more on this page: a staff session is never answered from the cache.
@@ -47,7 +47,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     listTeamBadges(db, { q: searchText, wonOnly: query.wonOnly, category: query.category }),
     verifyText ? verifyTeamBadge(db, verifyText) : null,
     query.id ? findTeamBadge(db, query.id) : null,
-    isAdminSession(request),
+    isAdminSession(context.db, request),
   ]);
   return {
     query,

@@ -13,7 +13,7 @@ import { generateBadgeShare } from "~/features/team-badges/team-badges.server";
  */
 export async function genShareAction(request: Request, context: AppLoadContext, submission: Submission) {
   const id = typeof submission.fields.id === "string" ? submission.fields.id : "";
-  await requireAdminSession(request, `/badges?id=${encodeURIComponent(id)}`);
+  await requireAdminSession(context.db, request, `/badges?id=${encodeURIComponent(id)}`);
   const parsed = GenerateBadgeShareSchema.safeParse({ id });
   if (!parsed.success) {
     return data<Reply>({ intent: "gen-share", status: "error", message: `Failed: ${parsed.error.issues[0]?.message}` }, 400);

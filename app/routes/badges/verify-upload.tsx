@@ -6,7 +6,7 @@ import { httpErrorOf } from "~/lib/http.server";
 import { pageMeta } from "~/lib/meta";
 import { readForm } from "~/lib/submission.server";
 import badgesCss from "~/styles/badges.css?url";
-import type { CacheHandle } from "~/lib/page-cache.server";
+import type { CacheHandle } from "~/lib/page-cache";
 import type { PageHandle } from "~/features/analytics/page-view";
 import type { Route } from "./+types/verify-upload";
 

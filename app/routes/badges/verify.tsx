@@ -6,7 +6,7 @@ import { findAward } from "~/features/open-badges/open-badges.server";
 import { env } from "~/lib/env.server";
 import { pageMeta } from "~/lib/meta";
 import badgesCss from "~/styles/badges.css?url";
-import type { CacheHandle } from "~/lib/page-cache.server";
+import type { CacheHandle } from "~/lib/page-cache";
 import type { PageHandle } from "~/features/analytics/page-view";
 import type { Route } from "./+types/verify";
 

@@ -14,7 +14,7 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: blog
 export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return staffOnly(request, () => loadBlogEditorScreen(context));
+  return staffOnly(context.db, request, () => loadBlogEditorScreen(context));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

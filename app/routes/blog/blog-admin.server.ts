@@ -117,7 +117,7 @@ async function notifyEditor(db: Db, rawSlug: string, actor: Actor, confirmed: bo
 
 /** The screen's forms: intent save or share (the editor form), or notify with a slug. */
 export async function blogEditorAction(request: Request, context: AppLoadContext) {
-  await requireAdminSession(request, EDITOR_PATH);
+  await requireAdminSession(context.db, request, EDITOR_PATH);
   let form: FormData;
   try {
     form = await readForm(request, 4 * 1024 * 1024);

@@ -30,7 +30,7 @@ import { pageMeta, publicOrigin } from "~/lib/meta";
 import { site } from "~/lib/site";
 import blogCss from "~/styles/blog.css?url";
 import type { PageHandle } from "~/features/analytics/page-view";
-import type { CacheHandle } from "~/lib/page-cache.server";
+import type { CacheHandle } from "~/lib/page-cache";
 import type { Route } from "./+types/post";
 
 // Its own chunk: posts without background audio never download the player code.

@@ -16,11 +16,11 @@ import { NewsletterForm } from "~/features/newsletter/components/newsletter-form
 import { newsletterAction } from "~/routes/site/newsletter.server";
 import { readPage, unknownIntent } from "~/lib/submission.server";
 import { HttpError } from "~/lib/http.server";
-import { admitPublicBody, type BodySlot } from "~/lib/upload-guard.server";
+import { admitPublicBody } from "~/lib/upload-guard.server";
 import { pageMeta, publicOrigin } from "~/lib/meta";
 import eventCss from "~/styles/event.css?url";
 import type { PageHandle } from "~/features/analytics/page-view";
-import type { CacheHandle } from "~/lib/page-cache.server";
+import type { CacheHandle } from "~/lib/page-cache";
 import type { Route } from "./+types/event";
 
 export const handle = { page: "event.badges", cacheSeconds: 300 } satisfies CacheHandle & PageHandle;
@@ -44,7 +44,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   // A portrait upload is admitted (counted against the address, a site-wide slot) before it is read.
-  let slot: BodySlot | undefined;
+  let slot;
   try {
     slot = await admitPublicBody(request, context, BADGE_FORM_MAX_BYTES);
   } catch (e) {

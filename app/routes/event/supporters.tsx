@@ -5,7 +5,7 @@ import { findTier } from "~/features/event-badges/tiers";
 import { DEFAULT_EVENT } from "~/features/event-badges/event";
 import { getEvent } from "~/features/event-badges/event.server";
 import { listWall } from "~/features/event-badges/wall.server";
-import type { CacheHandle } from "~/lib/page-cache.server";
+import type { CacheHandle } from "~/lib/page-cache";
 import { pageMeta } from "~/lib/meta";
 import eventCss from "~/styles/event.css?url";
 import type { Route } from "./+types/supporters";

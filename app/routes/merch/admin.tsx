@@ -18,7 +18,7 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: merc
 export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return staffOnly(request, () => loadMerchEditorScreen(context));
+  return staffOnly(context.db, request, () => loadMerchEditorScreen(context));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

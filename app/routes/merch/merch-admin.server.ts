@@ -89,7 +89,7 @@ async function shareEditor(db: Db, typed: TypedRow[], actor: Actor) {
 
 /** The editor's one form: intent save (Save Changes) or share (Generate Share Files). */
 export async function merchEditorAction(request: Request, context: AppLoadContext) {
-  await requireAdminSession(request, EDITOR_PATH);
+  await requireAdminSession(context.db, request, EDITOR_PATH);
   let form: FormData;
   try {
     form = await readForm(request, 512 * 1024);
@@ -132,7 +132,7 @@ const failed = (reason: string | null) => (reason ? `${M.updateFailed}: ${reason
 /** A card's buttons: intent status, id, status and the staff note. Answers with the order. */
 export async function merchOrdersAction(request: Request, context: AppLoadContext) {
   const url = new URL(request.url);
-  await requireAdminSession(request, `${ORDERS_PATH}${url.search}`);
+  await requireAdminSession(context.db, request, `${ORDERS_PATH}${url.search}`);
   let form: FormData;
   try {
     form = await readForm(request, 8 * 1024);

@@ -22,7 +22,7 @@ import { trackEvent } from "~/lib/track";
 import storeCss from "~/styles/store.css?url";
 import { networkSafe } from "~/lib/client-action";
 import type { PageHandle } from "~/features/analytics/page-view";
-import type { CacheHandle } from "~/lib/page-cache.server";
+import type { CacheHandle } from "~/lib/page-cache";
 import type { Route } from "./+types/store";
 
 // Cached until staff change the catalogue; a visitor with a bag gets their own page.

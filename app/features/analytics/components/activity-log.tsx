@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import type { ActivityItem } from "~/features/activity/activity.server";
+import type { ActivityItem } from "~/features/activity/activity";
 import { formatNairobiTime } from "~/lib/nairobi-time";
 import { ACTIVITY_LIMIT, ACTIVITY_PATH, type ActivityParams } from "../activity-screen";
 import { KeepParams } from "./keep-params";

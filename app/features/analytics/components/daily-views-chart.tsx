@@ -1,5 +1,5 @@
 import { useId } from "react";
-import type { DayCount } from "../reports.server";
+import type { DayCount } from "../reports";
 import { formatCount, formatDay, formatDayLong, niceCeiling } from "../activity-screen";
 
 const W = 760;

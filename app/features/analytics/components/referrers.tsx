@@ -1,4 +1,4 @@
-import type { Referrer } from "../reports.server";
+import type { Referrer } from "../reports";
 import { formatCount } from "../activity-screen";
 
 /** Where visitors came from: the referring host only, never the full address. */

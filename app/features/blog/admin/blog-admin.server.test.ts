@@ -43,7 +43,7 @@ beforeEach(async () => {
   db = await freshApp({ SMTP_URL: smtp.url });
   smtp.clear();
   await savePosts(db, [VESPERS, CAMPUS]);
-  cookie = (await createAdminSessionCookie(new Request(`${ORIGIN}/admin`))).split(";")[0]!;
+  cookie = (await createAdminSessionCookie(db, new Request(`${ORIGIN}/admin`))).split(";")[0]!;
 });
 
 /** The editor's form as a browser sends it. */

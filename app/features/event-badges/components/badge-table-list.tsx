@@ -1,5 +1,5 @@
 import { eventWhenText, type EventRecord } from "../event";
-import type { DoorEntry } from "../check-in.server";
+import type { DoorEntry } from "../check-in";
 
 /**
  * The badge table's sheet: each tier with its supporters who asked for a hard-copy badge, a box

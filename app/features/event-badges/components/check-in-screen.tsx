@@ -4,7 +4,7 @@ import { useHydrated } from "~/components/ui/form-parts";
 import type { Reply } from "~/lib/forms";
 import { formatNairobiClock } from "~/lib/nairobi-time";
 import type { CheckInOutcome } from "../check-in";
-import type { DoorEntry } from "../check-in.server";
+import type { DoorEntry } from "../check-in";
 import { CHECK_IN_PATH, ticketFromScan } from "../ticket";
 
 type Data = {

@@ -41,7 +41,7 @@ let cookie: string;
 beforeEach(async () => {
   db = await freshApp({ SMTP_URL: undefined, ORG_INBOX: undefined });
   await saveCatalogue(db, [HOODIE, TOTE, MUG]);
-  const set = await createAdminSessionCookie(new Request(`${ORIGIN}/admin`));
+  const set = await createAdminSessionCookie(db, new Request(`${ORIGIN}/admin`));
   cookie = set.split(";")[0]!;
 });
 

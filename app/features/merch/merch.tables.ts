@@ -1,0 +1,48 @@
+export interface MerchItemsTable {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  /** Whole units of `currency` (KES has no cents in use). */
+  price: number;
+  currency: string;
+  impact: string;
+  image: string;
+  /** JSON arrays. */
+  tags: string;
+  available: number;
+  colors: string;
+  sizes: string;
+  sort: number;
+}
+
+export interface BagsTable {
+  id: string;
+  lines: string;
+  updated_at: string;
+}
+
+export interface MerchOrdersTable {
+  id: string;
+  customer_name: string;
+  customer_email: string;
+  customer_phone: string;
+  notes: string;
+  payment_reference: string;
+  total: number;
+  currency: string;
+  /** JSON: the lines as priced by the server when the order was placed. */
+  items: string;
+  status: "pending" | "approved" | "rejected";
+  ts: string;
+  reviewed_at: string | null;
+  staff_notes: string;
+  /** The secret in the link to the order's private page. */
+  view_token: string;
+}
+
+export interface MerchTables {
+  merch_items: MerchItemsTable;
+  bags: BagsTable;
+  merch_orders: MerchOrdersTable;
+}
