@@ -28,6 +28,7 @@ import * as supporterWall from "../../db/migrations/2026-11-25-11-supporter-wall
 import * as doorCheckIn from "../../db/migrations/2026-11-26-12-door-check-in";
 import * as eventRecord from "../../db/migrations/2026-11-26-13-event-record";
 import * as openBadges from "../../db/migrations/2026-11-26-14-open-badges";
+import * as callbacksOnDoubt from "../../db/migrations/2026-11-26-15-callbacks-on-doubt";
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import { ensurePrivateDir } from "./files.server";
 export { isPostgres } from "./dialect.server";
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-26-12-door-check-in": doorCheckIn,
   "2026-11-26-13-event-record": eventRecord,
   "2026-11-26-14-open-badges": openBadges,
+  "2026-11-26-15-callbacks-on-doubt": callbacksOnDoubt,
 };
 
 export interface SubscribersTable {
@@ -318,6 +320,24 @@ export interface ReceivedPaymentsTable {
   source: "callback" | "statement";
   raw: string;
   received_at: string;
+  /** JSON list of the confirmation's odd fields ({field, value, note}); '' when none. */
+  odd_parts: string;
+}
+
+/** Confirmations for another number, or whose TransID, amount or time could not be read. */
+export interface CallbacksSetAsideTable {
+  id: Generated<number>;
+  trans_id: string;
+  reason: "other_number" | "unreadable";
+  note: string;
+  shortcode: string;
+  amount: number | null;
+  paid_at: string | null;
+  payer_name: string;
+  payer_phone: string;
+  account_ref: string;
+  body: string;
+  received_at: string;
 }
 
 export interface MpesaImportsTable {
@@ -412,6 +432,7 @@ export interface DB {
   poll_options: PollOptionsTable;
   poll_votes: PollVotesTable;
   received_payments: ReceivedPaymentsTable;
+  callbacks_set_aside: CallbacksSetAsideTable;
   mpesa_imports: MpesaImportsTable;
   mpesa_statement_drafts: MpesaStatementDraftsTable;
   blog_notifications: BlogNotificationsTable;
