@@ -83,6 +83,7 @@ export default [
   route("api/event_progress.php", "routes/api/event-progress.ts"),
   route("api/checkin.php", "routes/api/checkin.ts"),
 
+  route("api/pay/c2b/:kind/:secret", "routes/api/mpesa-c2b.ts", { id: "pay-c2b" }),
   route("api/mpesa/c2b/:kind/:secret", "routes/api/mpesa-c2b.ts"),
   route("api/mpesa_statements.php", "routes/api/mpesa-statements.ts"),
   route("api/*", "routes/api/not-found.ts"),

@@ -27,6 +27,7 @@ import * as supporterWall from "../../db/migrations/2026-11-25-11-supporter-wall
 import * as doorCheckIn from "../../db/migrations/2026-11-26-12-door-check-in";
 import * as eventRecord from "../../db/migrations/2026-11-26-13-event-record";
 import * as openBadges from "../../db/migrations/2026-11-26-14-open-badges";
+import * as callbacksOnDoubt from "../../db/migrations/2026-11-26-15-callbacks-on-doubt";
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import type { DB } from "../database";
 import { ensurePrivateDir } from "./files.server";
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-26-12-door-check-in": doorCheckIn,
   "2026-11-26-13-event-record": eventRecord,
   "2026-11-26-14-open-badges": openBadges,
+  "2026-11-26-15-callbacks-on-doubt": callbacksOnDoubt,
 };
 
 export type { DB };

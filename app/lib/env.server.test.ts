@@ -110,6 +110,23 @@ describe("M-Pesa settings", () => {
     expect(() => parseEnv({ MPESA_SHORTCODE: "12ab" })).toThrow(/MPESA_SHORTCODE/);
   });
 
+  it("a callback secret with a word Safaricom refuses in callback URLs stops start-up, naming the variable", () => {
+    for (const secret of ["my-mpesa-callbacks-2026", "M-PESA-callbacks-2026-xyz", "SafaricomCallbacks2026xyz", "callbacks-EXEC-2026-abcdef", "a1b2c3-cmd-d4e5f6g7h8", "outreach-sql-0123456789", "the-Query-0123456789abc"]) {
+      expect(configError({ MPESA_CALLBACK_SECRET: secret }).message).toMatch(
+        /MPESA_CALLBACK_SECRET: must not contain '[^']+': Safaricom refuses callback URLs containing M-PESA, mpesa, Safaricom, exe, exec, cmd, sql or query/,
+      );
+    }
+    expect(configError({ MPESA_CALLBACK_SECRET: "my-mpesa-callbacks-2026" }).message).toContain("must not contain 'mpesa'");
+    expect(parseEnv({ MPESA_CALLBACK_SECRET: "k7Qm2-xP9w_Lr4tZ8vB3" }).mpesaCallbackSecret).toBe("k7Qm2-xP9w_Lr4tZ8vB3");
+  });
+
+  it("MPESA_SHORTCODE takes a comma-separated list (a paybill and a till); the first is the paybill", () => {
+    expect(parseEnv({ MPESA_SHORTCODE: "880100, 5123456" })).toMatchObject({ mpesaShortcode: "880100", mpesaShortcodes: ["880100", "5123456"] });
+    expect(parseEnv({})).toMatchObject({ mpesaShortcodes: ["880100"] });
+    expect(configError({ MPESA_SHORTCODE: "880100,till" }).message).toMatch(/MPESA_SHORTCODE: must be the paybill's 5-7 digit business number, or several/);
+    expect(configError({ MPESA_SHORTCODE: "880100," }).message).toMatch(/MPESA_SHORTCODE/);
+  });
+
   it("backups: off until BACKUP_DIR is set, hourly and keeping 48 by default; durations are checked", () => {
     expect(parseEnv({})).toMatchObject({ backupDir: undefined, backupEveryMs: 3_600_000, backupKeep: 48 });
     expect(parseEnv({ BACKUP_DIR: "/srv/backups", BACKUP_EVERY: "30m", BACKUP_KEEP: "7" })).toMatchObject({

@@ -15,6 +15,14 @@ const Switch = z
   })
   .transform((v) => v === "on" || v === "true" || v === "1" || v === "yes");
 
+/**
+ * The word in a callback URL (or part of one) that Safaricom refuses to register, or null:
+ * M-PESA, mpesa, Safaricom, exe (so exec), cmd, sql or query, in any case.
+ */
+export function refusedCallbackWord(text: string): string | null {
+  return /m-?pesa|safaricom|exe|cmd|sql|query/i.exec(text)?.[0] ?? null;
+}
+
 /** Letters only, digits only, or symbols only: a guessable shape for a typed-in key. */
 export function isOneClassKey(key: string): boolean {
   const classes = [/\p{L}/u, /\p{N}/u, /[^\p{L}\p{N}]/u].filter((re) => re.test(key));
@@ -64,8 +72,15 @@ const EnvSchema = z.object({
     .min(16, "must be at least 16 characters (it is the only thing that makes a callback URL private)")
     .max(128, "must be at most 128 characters")
     .regex(/^[A-Za-z0-9_-]+$/, "must be letters, digits, _ or - (it is part of a URL)")
+    .superRefine((secret, ctx) => {
+      const word = refusedCallbackWord(secret);
+      if (word) ctx.addIssue({ code: "custom", message: `must not contain '${word}': Safaricom refuses callback URLs containing M-PESA, mpesa, Safaricom, exe, exec, cmd, sql or query` });
+    })
     .optional(),
-  MPESA_SHORTCODE: z.string().regex(/^\d{5,7}$/, "must be the paybill's 5-7 digit business number").optional(),
+  MPESA_SHORTCODE: z
+    .string()
+    .regex(/^\s*\d{5,7}\s*(,\s*\d{5,7}\s*)*$/, "must be the paybill's 5-7 digit business number, or several (a paybill and a till) separated by commas")
+    .optional(),
   AUTO_APPROVE_VERIFIED: Switch.default(false),
   WORKERS: z.coerce
     .number({ message: "must be a whole number from 1 to 64" })
@@ -120,8 +135,10 @@ export type Env = {
   connectionsPerAddress: number;
   /** The secret path part of the Daraja C2B callback URLs; unset, they answer 404. */
   mpesaCallbackSecret: string | undefined;
-  /** The paybill whose payments count (Daraja's BusinessShortCode). */
+  /** The paybill whose payments count (Daraja's BusinessShortCode); the first of mpesaShortcodes. */
   mpesaShortcode: string;
+  /** Every number of the site (a paybill and a till): callbacks for another are set aside as 'other number'. */
+  mpesaShortcodes: string[];
   /** A verified badge order gets its kit, a verified merch order is approved, with no click. */
   autoApproveVerified: boolean;
   /** When the event's badge sales opened (ISO UTC): a payment made before it is flagged. */
@@ -139,6 +156,12 @@ export function durationMs(text: string): number {
   const m = /^(\d+)(s|m|h|d)$/.exec(text);
   if (!m) return NaN;
   return Number(m[1]) * { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as "s" | "m" | "h" | "d"];
+}
+
+/** '880100, 5123456' -> ['880100', '5123456'] (each once); unset, the site's paybill. */
+function shortcodes(list: string | undefined): string[] {
+  if (!list) return [site.payments.merchPaybill];
+  return [...new Set(list.split(",").map((s) => s.trim()))];
 }
 
 export class ConfigError extends Error {}
@@ -176,7 +199,8 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
     connectionsPerAddress: e.CONNECTIONS_PER_ADDRESS,
     mpesaCallbackSecret: e.MPESA_CALLBACK_SECRET,
-    mpesaShortcode: e.MPESA_SHORTCODE ?? site.payments.merchPaybill,
+    mpesaShortcode: shortcodes(e.MPESA_SHORTCODE)[0]!,
+    mpesaShortcodes: shortcodes(e.MPESA_SHORTCODE),
     autoApproveVerified: e.AUTO_APPROVE_VERIFIED,
     // A bare date is midnight in Nairobi (UTC+3).
     eventSalesOpen: e.EVENT_SALES_OPEN

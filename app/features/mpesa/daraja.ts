@@ -1,54 +1,110 @@
-import { z } from "zod";
-import { MPESA_CODE, nairobiToIso, wholeShillings, type ReceivedPayment } from "./payment";
-
-/** A text field of Daraja's body: strings or numbers (some gateways send amounts as numbers). */
-const text = (max: number) =>
-  z
-    .union([z.string(), z.number()])
-    .transform((v) => String(v).trim())
-    .pipe(z.string().max(max, `at most ${max} characters`));
+import { MPESA_CODE, nairobiToIso, type OddPart, type ReceivedPayment } from "./payment";
 
 /**
- * Daraja's C2B confirmation (and validation) body, field names as Safaricom sends them. Only
- * what reconciliation needs is required; the rest is kept as given.
+ * Reading Daraja's C2B confirmation (and validation) body as Safaricom really sends it: the
+ * MSISDN hashed (v1, 64 hex characters) or masked (v2, '2547 ***** 126'), optional fields
+ * empty, the text "null" or JSON null, amounts as strings ("5.00", "1500") or numbers.
+ * Confirmations are told once, so the reading is lenient: whatever names a TransID is kept,
+ * either as a payment (odd fields kept as they came, for staff) or set aside for staff.
  */
-export const C2BSchema = z.object({
-  TransactionType: text(40).optional(),
-  TransID: text(20)
-    .transform((v) => v.toUpperCase())
-    .pipe(z.string().regex(MPESA_CODE, "TransID must be ten letters and digits")),
-  TransTime: text(14).pipe(z.string().regex(/^\d{14}$/, "TransTime must be YYYYMMDDHHmmss")),
-  TransAmount: text(20),
-  BusinessShortCode: text(10),
-  BillRefNumber: text(40).optional(),
-  InvoiceNumber: text(40).optional(),
-  OrgAccountBalance: text(30).optional(),
-  ThirdPartyTransID: text(40).optional(),
-  MSISDN: text(40).optional(),
-  FirstName: text(60).optional(),
-  MiddleName: text(60).optional(),
-  LastName: text(60).optional(),
-});
-export type C2BBody = z.output<typeof C2BSchema>;
+export type C2BReading =
+  /** A payment into one of the site's numbers, for the ledger. */
+  | { kind: "payment"; payment: ReceivedPayment }
+  /** Names a TransID but is no payment of ours (another number) or cannot be read: kept for staff. */
+  | { kind: "set_aside"; entry: SetAsideEntry }
+  /** No TransID, or not a JSON object: not a confirmation at all. */
+  | { kind: "not_a_confirmation"; why: string };
 
-/** The callback as a payment, or the reason it is not one. */
-export function paymentFromC2B(body: C2BBody): ReceivedPayment | { error: string } {
-  const t = body.TransTime;
-  const paidAt = nairobiToIso(+t.slice(0, 4), +t.slice(4, 6), +t.slice(6, 8), +t.slice(8, 10), +t.slice(10, 12), +t.slice(12, 14));
-  if (!paidAt) return { error: "TransTime is not a real time" };
-  const amount = wholeShillings(body.TransAmount);
-  if (amount === null) return { error: "TransAmount must be a positive whole-shilling amount" };
-  const raw: Record<string, string> = {};
-  for (const [k, v] of Object.entries(body)) if (typeof v === "string") raw[k] = v;
+export type SetAsideEntry = {
+  transId: string;
+  reason: "other_number" | "unreadable";
+  /** Why, in a sentence staff read. */
+  note: string;
+  shortcode: string;
+  amount: number | null;
+  paidAt: string | null;
+  payerName: string;
+  payerPhone: string;
+  accountRef: string;
+};
+
+/** Longer than the staff lists keep in their column; the record keeps them whole. */
+const LIST_LIMITS: Record<string, number> = { BillRefNumber: 40, FirstName: 60, MiddleName: 60, LastName: 60, MSISDN: 128 };
+
+/** A plausible receipt number: letters and digits (the usual ten, a few more or fewer on doubt). */
+const RECEIPT_ON_DOUBT = /^[A-Z0-9]{6,20}$/;
+
+/** Reads a parsed JSON body. `shortcodes` are the site's numbers (MPESA_SHORTCODE). */
+export function readC2B(body: unknown, shortcodes: readonly string[]): C2BReading {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    return { kind: "not_a_confirmation", why: "body: not a C2B confirmation (a JSON object with a TransID)" };
+  }
+  const fields = body as Record<string, unknown>;
+  const odd: OddPart[] = [];
+  /** A field as text: null, "" and "null" alike are empty; numbers as written; anything else is odd. */
+  const text = (name: string): string => {
+    const v = fields[name];
+    if (v === undefined || v === null) return "";
+    if (typeof v === "number" && Number.isFinite(v)) return String(v);
+    if (typeof v !== "string") {
+      odd.push({ field: name, value: v, note: "not text; left out" });
+      return "";
+    }
+    const t = v.trim();
+    return t.toLowerCase() === "null" ? "" : t;
+  };
+
+  const transId = text("TransID").toUpperCase();
+  if (!transId) return { kind: "not_a_confirmation", why: "TransID: missing, so this is not a C2B confirmation" };
+
+  const problems: string[] = [];
+  if (!RECEIPT_ON_DOUBT.test(transId)) problems.push(`TransID '${transId.slice(0, 40)}' is not a receipt number`);
+  else if (!MPESA_CODE.test(transId)) odd.push({ field: "TransID", value: fields.TransID, note: "not the usual ten letters and digits" });
+
+  const time = text("TransTime");
+  const paidAt = /^\d{14}$/.test(time)
+    ? nairobiToIso(+time.slice(0, 4), +time.slice(4, 6), +time.slice(6, 8), +time.slice(8, 10), +time.slice(10, 12), +time.slice(12, 14))
+    : null;
+  if (!paidAt) problems.push(`TransTime '${time.slice(0, 40)}' is not a time (YYYYMMDDHHmmss)`);
+
+  const amountText = text("TransAmount").replace(/,/g, "");
+  const paid = /^\d+(\.\d+)?$/.test(amountText) ? Number(amountText) : NaN;
+  // Whole shillings; a fraction is never counted up (no order is credited more than arrived).
+  const amount = paid >= 1 ? Math.floor(paid) : null;
+  if (amount === null) problems.push(`TransAmount '${amountText.slice(0, 40)}' is not an amount paid in`);
+  else if (amount !== paid) odd.push({ field: "TransAmount", value: fields.TransAmount, note: `not whole shillings; counted as ${amount}` });
+
+  const shortcode = text("BusinessShortCode");
+  const accountRef = text("BillRefNumber");
+  const payerPhone = text("MSISDN");
+  const payerName = ["FirstName", "MiddleName", "LastName"].map(text).filter(Boolean).join(" ");
+  for (const f of ["TransactionType", "InvoiceNumber", "OrgAccountBalance", "ThirdPartyTransID"]) text(f);
+  for (const [f, max] of Object.entries(LIST_LIMITS)) {
+    const v = fields[f];
+    if (typeof v === "string" && v.trim().length > max) odd.push({ field: f, value: v, note: `longer than ${max} characters; shortened in lists` });
+  }
+
+  const aside = (reason: SetAsideEntry["reason"], note: string): C2BReading => ({
+    kind: "set_aside",
+    entry: { transId: transId.slice(0, 40), reason, note, shortcode: shortcode.slice(0, 20), amount, paidAt, payerName, payerPhone, accountRef },
+  });
+  if (problems.length > 0) return aside("unreadable", `${problems.join("; ")}.`);
+  if (!shortcode) return aside("other_number", `No BusinessShortCode: which number it was paid to is not known (this site's: ${shortcodes.join(", ")}).`);
+  if (!shortcodes.includes(shortcode)) return aside("other_number", `Paid to ${shortcode}, which is not one of this site's numbers (${shortcodes.join(", ")}).`);
+
   return {
-    code: body.TransID,
-    amount,
-    paidAt,
-    payerName: [body.FirstName, body.MiddleName, body.LastName].filter(Boolean).join(" "),
-    payerPhone: body.MSISDN ?? "",
-    accountRef: body.BillRefNumber ?? "",
-    shortcode: body.BusinessShortCode,
-    source: "callback",
-    raw,
+    kind: "payment",
+    payment: {
+      code: transId,
+      amount: amount!,
+      paidAt: paidAt!,
+      payerName,
+      payerPhone,
+      accountRef,
+      shortcode,
+      source: "callback",
+      raw: fields,
+      ...(odd.length > 0 ? { oddParts: odd } : {}),
+    },
   };
 }

@@ -17,13 +17,20 @@ export type ReceivedPayment = {
   shortcode: string;
   source: "callback" | "statement";
   /** The fields as they came, for audit. */
-  raw: Record<string, string>;
+  raw: Record<string, unknown>;
+  /** Fields of a callback stored on doubt, as they came, with what was odd about each. */
+  oddParts?: OddPart[];
 };
+
+/** A field a callback sent that the site did not expect: kept as it came, shown to staff. */
+export type OddPart = { field: string; value: unknown; note: string };
 
 export const MPESA_CODE = /^[A-Z0-9]{10}$/;
 
 /** '254712345678' -> '2547•••••678': staff lists show who paid without the whole number. */
 export function maskPhone(phone: string): string {
+  // Daraja C2B v1 sends a SHA-256 hash of the number (64 hex characters): shortened, not masked.
+  if (/[a-z]/i.test(phone)) return phone.length > 14 ? `${phone.slice(0, 6)}…${phone.slice(-4)}` : phone;
   const digits = phone.replace(/[^\d*•]/g, "");
   if (digits.length < 8) return digits ? "•".repeat(digits.length) : "";
   return `${digits.slice(0, 4)}${"•".repeat(digits.length - 7)}${digits.slice(-3)}`;

@@ -9,7 +9,7 @@ import { logAction } from "../activity/activity.server";
 import { getEvent } from "../event-badges/event.server";
 import { salesOpenInstant } from "../event-badges/event";
 import { decidePaymentState, paymentView, type PaymentStanding, type PaymentView } from "./matching";
-import { maskPhone, type ReceivedPayment } from "./payment";
+import { maskPhone, type OddPart, type ReceivedPayment } from "./payment";
 import { parseStatement, type ParsedStatement } from "./statement";
 
 /**
@@ -23,12 +23,14 @@ const row = (p: ReceivedPayment, receivedAt: string) => ({
   amount: p.amount,
   paid_at: p.paidAt,
   payer_name: p.payerName.slice(0, 120),
-  payer_phone: p.payerPhone.slice(0, 40),
+  // Hashed (64 hex characters, C2B v1) or masked (C2B v2): stored whole.
+  payer_phone: p.payerPhone.slice(0, 128),
   account_ref: p.accountRef.slice(0, 40),
   shortcode: p.shortcode.slice(0, 10),
   source: p.source,
   raw: JSON.stringify(p.raw),
   received_at: receivedAt,
+  odd_parts: p.oddParts?.length ? JSON.stringify(p.oddParts) : "",
 });
 
 /** Stores payments not yet known (in one transaction); answers which codes were new. */
@@ -272,6 +274,8 @@ export async function withPayments<T extends { paymentReference: string }>(
 /** A received payment as staff lists show it: the phone masked, and the order that claims it, if any. */
 export type ReceivedPaymentRow = Pick<ReceivedPayment, "code" | "amount" | "paidAt" | "payerName" | "payerPhone" | "accountRef" | "source"> & {
   order: { kind: "badge" | "merch"; id: string } | null;
+  /** What a callback stored on doubt sent that was odd; empty for most. */
+  oddParts: OddPart[];
 };
 
 /** The newest received payments for staff (`unclaimed`: only those no order names), phones masked. */
@@ -279,7 +283,7 @@ export async function listReceivedPayments(db: Db, opts: { unclaimed?: boolean; 
   let q = db
     .selectFrom("received_payments as p")
     .leftJoin("payment_codes as c", "c.code", "p.code")
-    .select(["p.code", "p.amount", "p.paid_at", "p.payer_name", "p.payer_phone", "p.account_ref", "p.source", "c.kind", "c.order_id"])
+    .select(["p.code", "p.amount", "p.paid_at", "p.payer_name", "p.payer_phone", "p.account_ref", "p.source", "p.odd_parts", "c.kind", "c.order_id"])
     .orderBy("p.paid_at", "desc")
     .orderBy("p.code")
     .limit(opts.limit ?? 200);
@@ -294,6 +298,7 @@ export async function listReceivedPayments(db: Db, opts: { unclaimed?: boolean; 
     accountRef: r.account_ref,
     source: r.source,
     order: r.kind && r.order_id ? { kind: r.kind as "badge" | "merch", id: r.order_id } : null,
+    oddParts: r.odd_parts ? (JSON.parse(r.odd_parts) as OddPart[]) : [],
   }));
 }
 

@@ -11,6 +11,24 @@ export interface ReceivedPaymentsTable {
   source: "callback" | "statement";
   raw: string;
   received_at: string;
+  /** JSON list of the confirmation's odd fields ({field, value, note}); '' when none. */
+  odd_parts: string;
+}
+
+/** Confirmations for another number, or whose TransID, amount or time could not be read. */
+export interface CallbacksSetAsideTable {
+  id: Generated<number>;
+  trans_id: string;
+  reason: "other_number" | "unreadable";
+  note: string;
+  shortcode: string;
+  amount: number | null;
+  paid_at: string | null;
+  payer_name: string;
+  payer_phone: string;
+  account_ref: string;
+  body: string;
+  received_at: string;
 }
 
 export interface MpesaImportsTable {
@@ -34,6 +52,7 @@ export interface MpesaStatementDraftsTable {
 
 export interface ReceivedPaymentsTables {
   received_payments: ReceivedPaymentsTable;
+  callbacks_set_aside: CallbacksSetAsideTable;
   mpesa_imports: MpesaImportsTable;
   mpesa_statement_drafts: MpesaStatementDraftsTable;
 }

@@ -9,6 +9,7 @@ import {
   saveStatementDraft,
 } from "~/features/mpesa/received-payments.server";
 import { PAYMENTS_PATH, type StatementResult } from "~/features/mpesa/payments-screen";
+import { callbackRegistration, listCallbacksSetAside } from "~/features/mpesa/c2b-callbacks.server";
 import { staff } from "~/lib/actor";
 import { requireAdminSession } from "~/lib/admin.server";
 import { env } from "~/lib/env.server";
@@ -21,12 +22,13 @@ const MAX_BYTES = 8 * 1024 * 1024;
 
 export async function loadPaymentsScreen(context: AppLoadContext) {
   const db = context.db;
-  const [counts, unclaimed, received, mismatches, imports] = await Promise.all([
+  const [counts, unclaimed, received, mismatches, imports, setAside] = await Promise.all([
     countReceivedPayments(db),
     listReceivedPayments(db, { unclaimed: true, limit: 100 }),
     listReceivedPayments(db, { limit: 100 }),
     listPaymentMismatches(db),
     listImports(db, 20),
+    listCallbacksSetAside(db, 100),
   ]);
   return {
     counts,
@@ -37,6 +39,8 @@ export async function loadPaymentsScreen(context: AppLoadContext) {
     callbacksOn: !!env().mpesaCallbackSecret,
     shortcode: env().mpesaShortcode,
     autoApprove: env().autoApproveVerified,
+    callbacks: callbackRegistration(),
+    setAside,
   };
 }
 

@@ -4,6 +4,8 @@ import { formatNairobiTime } from "~/lib/nairobi-time";
 import type { PaymentMismatch, ReceivedPaymentRow } from "../received-payments.server";
 import { paymentDetail, PAYMENT_STATE_LABEL } from "../matching";
 import { PAYMENTS_PATH, SKIP_REASON_LIMIT, type StatementResult } from "../payments-screen";
+import type { CallbackRegistration, SetAsideRow } from "../c2b-callbacks";
+import { CallbacksSetAside, CallbackSetup, OddParts } from "./callback-setup";
 
 type Data = {
   counts: { all: number; unclaimed: number };
@@ -14,6 +16,8 @@ type Data = {
   callbacksOn: boolean;
   shortcode: string;
   autoApprove: boolean;
+  callbacks: CallbackRegistration;
+  setAside: SetAsideRow[];
 };
 
 const kes = (n: number) => `KES ${n.toLocaleString("en-KE")}`;
@@ -38,7 +42,7 @@ export function PaymentsScreen({
   return (
     <div className="payments-screen">
       <p className="muted">
-        Paybill {d.shortcode} · {d.counts.all} payments received · {d.counts.unclaimed} unclaimed · Daraja callbacks{" "}
+        {d.callbacks.shortcodes.length > 1 ? "Numbers" : "Paybill"} {d.callbacks.shortcodes.join(", ")} · {d.counts.all} payments received · {d.counts.unclaimed} unclaimed · Daraja callbacks{" "}
         {d.callbacksOn ? "on" : "off (set MPESA_CALLBACK_SECRET)"} · automatic approval of verified orders {d.autoApprove ? "on" : "off"}
       </p>
 
@@ -126,6 +130,8 @@ export function PaymentsScreen({
       <PaymentTable id="unclaimed" title={`Unclaimed payments (${d.counts.unclaimed})`} rows={d.unclaimed}
         empty="None: every payment received is claimed by an order." />
       <PaymentTable id="received" title="Payments received (newest 100)" rows={d.received} empty="No payments received yet." />
+      <CallbacksSetAside rows={d.setAside} />
+      <CallbackSetup setup={d.callbacks} />
 
       <section aria-labelledby="imports-title">
         <h2 id="imports-title">Past imports</h2>
@@ -219,6 +225,7 @@ function PaymentTable({ id, title, rows, empty }: { id: string; title: string; r
               <tr key={p.code}>
                 <td data-label="Code">
                   <code className="payment-ref">{p.code}</code>
+                  <OddParts parts={p.oddParts} />
                 </td>
                 <td data-label="Amount">{kes(p.amount)}</td>
                 <td data-label="Paid">{formatNairobiTime(p.paidAt)}</td>
