@@ -31,7 +31,7 @@ const FIELDS = ["name", "email", "phone", "paymentReference", "notes", "portrait
 
 function failureText(reply: OrderReply): string | null {
   if (reply.network) return ORDER_NETWORK;
-  if (reply.detail) return /[.!?]$/.test(reply.detail) ? reply.detail : `${ORDER_FAILED} (${reply.detail})`;
+  if (reply.message) return /[.!?]$/.test(reply.message) ? reply.message : `${ORDER_FAILED} (${reply.message})`;
   const other = otherErrors(FIELDS, reply);
   if (other.length) return other.join(" ");
   if (!reply.fieldErrors || Object.keys(reply.fieldErrors).length === 0) return ORDER_FAILED;

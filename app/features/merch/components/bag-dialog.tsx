@@ -44,7 +44,7 @@ type Props = { bag: BagView; serverReply?: Reply; onClose(): void };
 /** The bag (?bag=1): every line with its quantity buttons and Remove, the total, Checkout. */
 export function BagDialog({ bag: saved, serverReply, onClose }: Props) {
   const bag = useOptimisticBag(saved);
-  const failed = serverReply?.status === "error" ? (serverReply.detail ?? LINE_FAILED) : null;
+  const failed = serverReply?.status === "error" ? (serverReply.message ?? LINE_FAILED) : null;
   return (
     <StoreDialog id="bag" title="Your bag" closeHref={STORE_PATH} onClose={onClose} className="bag-dialog">
       {(close) => (

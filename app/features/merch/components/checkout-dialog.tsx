@@ -114,7 +114,7 @@ function CheckoutForm({ bag, serverReply, onPlaced }: Omit<Props, "onClose">) {
   const other = otherErrors(FIELDS, reply);
   let banner: string | null = null;
   if (!busy && !hasClientErrors && reply?.status === "error") {
-    if (reply.detail || reply.network || !reply.fieldErrors) banner = failureText(reply);
+    if (reply.message || reply.network || !reply.fieldErrors) banner = failureText(reply);
     else if (other.length) banner = other.join(" ");
   }
 

@@ -45,7 +45,7 @@ export function ItemDialog({ item, shareUrl, serverReply, onClose, onAdded }: Pr
   const other = otherErrors(FIELDS, reply);
   let banner: string | null = null;
   if (!busy && !hasClientErrors && reply?.status === "error") {
-    if (reply.detail || reply.network) banner = failureText(reply, ADD_FAILED);
+    if (reply.message || reply.network) banner = failureText(reply, ADD_FAILED);
     else if (other.length) banner = other.join(" ");
   }
   const chosen = item.colors.find((c) => c.label === color);
