@@ -1,6 +1,6 @@
 import { data, type AppLoadContext } from "react-router";
 import { clientIdCookie, newClientId, readClientId } from "~/features/analytics/analytics.server";
-import { newsletterAction } from "~/routes/site/newsletter.server";
+import { newsletterAction } from "~/routes/site/newsletter-form.server";
 import { env } from "~/lib/env.server";
 import type { Submission } from "~/lib/submission.server";
 import { clientAddress, HttpError, onRefusal } from "~/lib/http.server";

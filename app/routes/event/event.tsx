@@ -13,7 +13,7 @@ import { findTier, formatKes } from "~/features/event-badges/tiers";
 import { DEFAULT_EVENT, eventDateText, eventWhenText } from "~/features/event-badges/event";
 import { getEvent } from "~/features/event-badges/event.server";
 import { NewsletterForm } from "~/features/newsletter/components/newsletter-form";
-import { newsletterAction } from "~/routes/site/newsletter.server";
+import { newsletterAction } from "~/routes/site/newsletter-form.server";
 import { answerPage } from "~/lib/submission.server";
 import { HttpError } from "~/lib/http.server";
 import { admitPublicBody, type BodySlot } from "~/lib/upload-guard.server";

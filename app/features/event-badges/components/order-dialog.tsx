@@ -20,6 +20,7 @@ import { checkOrder } from "./order-checks";
 import type { PortraitCropApi } from "./portrait-crop";
 import { PortraitField } from "./portrait-field";
 import { tierStyle } from "./tier-grid";
+import { ErrorBanner } from "~/components/ui/error-banner";
 
 /** What the /event action answers: the form reply, which form it was for, and network trouble. */
 export const ORDER_SUCCESS =
@@ -240,11 +241,7 @@ function OrderForm({ tier, fetcher, reply, fromServer, close }: FormProps) {
       <input type="hidden" name="intent" value="order" />
       <input type="hidden" name="tierKey" value={tier.key} />
       <Honeypot />
-      {banner ? (
-        <p className="form-status form-status-error" role="alert">
-          {banner}
-        </p>
-      ) : null}
+      <ErrorBanner message={banner} />
 
       <ContactFields prefix="order" names={{ name: "name", email: "email", phone: "phone" }} field={field} errorOf={errorOf} />
       <PaymentCodeField

@@ -4,6 +4,7 @@ import { clampQuantity } from "./checks";
 import { EnhancedFlag, StoreDialog } from "./store-dialog";
 import { BAG_HREF, CHECKOUT_HREF, OPENED, STORE_PATH } from "./store-links";
 import type { Reply } from "~/lib/forms";
+import { ErrorBanner } from "~/components/ui/error-banner";
 
 const LINE_FAILED = "Your bag could not be changed. Please try again.";
 
@@ -49,11 +50,7 @@ export function BagDialog({ bag: saved, serverReply, onClose }: Props) {
     <StoreDialog id="bag" title="Your bag" closeHref={STORE_PATH} onClose={onClose} className="bag-dialog">
       {(close) => (
         <>
-          {failed ? (
-            <p className="form-status form-status-error" role="alert">
-              {failed}
-            </p>
-          ) : null}
+          <ErrorBanner message={failed} />
           {bag.lines.length === 0 ? (
             <div className="bag-empty">
               <p>
