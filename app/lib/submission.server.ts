@@ -335,9 +335,10 @@ type StaffActionOptions<R> = Answers<R, any> & {
   name: string;
   /**
    * Signed out: back to sign-in, then to `returnTo` (thrown through); or the screen's own
-   * `signedOut` answer; or "sign-in" for the sign-in form itself. Another site's page: a 403.
+   * `signedOut` answer; or "none" for the session forms themselves (sign in, sign out).
+   * From another site's page, or a request that does not say where it came from: a 403.
    */
-  session: { returnTo: string } | { signedOut: () => StaffAnswer<R> } | "sign-in";
+  session: { returnTo: string } | { signedOut: () => StaffAnswer<R> } | "none";
   /** Largest body accepted (default 32 KB; screens that take uploads set more). */
   maxBytes?: number;
   /** A body the page already read (a staff form on a public page). */
@@ -363,7 +364,7 @@ const firstProblem = (fieldErrors: Record<string, string[]>) => Object.values(fi
  * says, or thrown on.
  */
 export async function staffAction<R>(request: Request, context: AppLoadContext, opts: StaffActionOptions<R>): Promise<StaffAnswer<R>> {
-  if (opts.session === "sign-in") requireSameSiteForm(request);
+  if (opts.session === "none") requireSameSiteForm(request);
   else if ("returnTo" in opts.session) await requireAdminSession(request, opts.session.returnTo);
   else {
     requireSameSiteForm(request);

@@ -46,7 +46,7 @@ export function staffSessionAction(request: Request, context: AppLoadContext) {
   });
   return staffAction<SignInResult>(request, context, {
     name: "staff-session",
-    session: "sign-in",
+    session: "none",
     maxBytes: 4096,
     otherwise: "sign-in",
     intents: {
