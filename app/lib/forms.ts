@@ -8,10 +8,8 @@ export type Reply<R = unknown> = {
   intent?: string;
   /** Set in the browser when the request never reached the server (a dropped connection). */
   network?: boolean;
-  /** The sentence the page shows about the outcome, where the screen has one (staff screens). */
+  /** The sentence the page shows about the outcome: a staff screen's words, or an error that is not about one field (rate limit, server trouble). */
   message?: string;
-  /** For errors that are not about one field (rate limit, server trouble). */
-  detail?: string;
   /** Seconds to wait, when the reply is a rate limit. */
   retryAfter?: number;
   fieldErrors?: Record<string, string[]>;

@@ -40,17 +40,27 @@ export function httpErrorOf(e: unknown): HttpError | null {
 }
 
 /**
- * In HTML routes, React Router answers any thrown Error with a 500: an HttpError must become
- * a thrown data() response to keep its 4xx status and message.
+ * Runs `work`; a refusal (a DomainError or an HttpError) is answered by `refused`, anything
+ * else is thrown on. The pipelines in lib use it; routes call those, not this.
  */
-export async function asRouteError<T>(work: () => Promise<T>): Promise<T> {
+export async function onRefusal<T, U>(work: () => Promise<T>, refused: (e: HttpError) => U | Promise<U>): Promise<T | U> {
   try {
     return await work();
   } catch (e) {
     const http = httpErrorOf(e);
-    if (http) throw data(http.message, { status: http.status, headers: http.headers });
+    if (http) return refused(http);
     throw e;
   }
+}
+
+/**
+ * In HTML routes, React Router answers any thrown Error with a 500: an HttpError must become
+ * a thrown data() response to keep its 4xx status and message.
+ */
+export function asRouteError<T>(work: () => Promise<T>): Promise<T> {
+  return onRefusal(work, (http): never => {
+    throw data(http.message, { status: http.status, headers: http.headers });
+  });
 }
 
 export function jsonResponse(body: unknown, init: number | ResponseInit = 200) {

@@ -1,8 +1,11 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type AppLoadContext } from "react-router";
 import type { z } from "zod";
+import { staff, type Actor } from "./actor";
+import { isAdminSession, requireAdminSession, requireSameSiteForm } from "./admin.server";
+import type { Db } from "./db.server";
 import { HONEYPOT_FIELD, type Reply } from "./forms";
-import { clientAddress, HttpError, httpErrorOf, readBodyText, readObjectBody } from "./http.server";
+import { clientAddress, HttpError, httpErrorOf, onRefusal, readBodyText, readObjectBody } from "./http.server";
 import { consume, tooManyMessage, type LimitRule } from "./rate-limit.server";
 
 /**
@@ -68,31 +71,61 @@ export async function readSubmission(request: Request, maxBytes = 32 * 1024): Pr
 /** What a page action sends back: a Reply with its status (and headers). */
 export type PageAnswer = ReturnType<typeof data<Reply<never>>>;
 
+type PageOptions = {
+  maxBytes?: number;
+  /** The intent of a form that sends none. */
+  fallback?: string;
+  /** The form that shows an unreadable body's error. */
+  intentOnFailure?: string;
+  /** How this page words a refusal it answers itself (an unreadable body, an unknown form). */
+  words?: (message: string, status: number) => string;
+};
+
+/** A page's read body and the form it names. */
+export type Page = { submission: Submission; intent: string };
+
 /**
  * The start of every page action, one form or several: the body is read once and its intent
  * named (`fallback` for a form that sends none). The handlers get the submission; nobody reads
  * the request again. An unreadable or oversized body is answered here, for the form
  * `intentOnFailure` names (the one that shows the error).
  */
-export async function readPage(
-  request: Request,
-  opts: { maxBytes?: number; fallback?: string; intentOnFailure?: string } = {},
-): Promise<{ submission: Submission; intent: string } | { answer: PageAnswer }> {
-  try {
-    const submission = await readSubmission(request, opts.maxBytes);
-    const intent = submission.fields.intent;
-    return { submission, intent: typeof intent === "string" && intent ? intent.slice(0, 40) : (opts.fallback ?? "") };
-  } catch (e) {
-    const http = httpErrorOf(e);
-    if (!http) throw e;
-    const intent = opts.intentOnFailure ? { intent: opts.intentOnFailure } : {};
-    return { answer: data<Reply<never>>({ status: "error", detail: http.message, ...intent }, { status: http.status, headers: http.headers }) };
-  }
+export async function readPage(request: Request, opts: PageOptions = {}): Promise<Page | { answer: PageAnswer }> {
+  return onRefusal(
+    async () => {
+      const submission = await readSubmission(request, opts.maxBytes);
+      const intent = submission.fields.intent;
+      return { submission, intent: typeof intent === "string" && intent ? intent.slice(0, 40) : (opts.fallback ?? "") };
+    },
+    (http) => {
+      const intent = opts.intentOnFailure ? { intent: opts.intentOnFailure } : {};
+      const message = opts.words ? opts.words(http.message, http.status) : http.message;
+      return { answer: data<Reply<never>>({ status: "error", message, ...intent }, { status: http.status, headers: http.headers }) };
+    },
+  );
 }
 
 /** The answer to a form this page does not have. */
-export const unknownIntent = (intent: string) =>
-  data<Reply<never>>({ status: "error", detail: "This page does not know that form.", intent }, 400);
+export const unknownIntent = (intent: string, words?: PageOptions["words"]) => {
+  const message = "This page does not know that form.";
+  return data<Reply<never>>({ status: "error", message: words ? words(message, 400) : message, intent }, 400);
+};
+
+/**
+ * A page with several forms: the body read once, then the form its intent names answers
+ * (`forms`, one handler each); an unreadable body or an unknown intent is answered here.
+ */
+export async function answerPage<F extends Record<string, (page: Page) => Promise<unknown>>>(
+  request: Request,
+  forms: F,
+  opts: PageOptions = {},
+): Promise<Awaited<ReturnType<F[keyof F]>> | PageAnswer> {
+  const page = await readPage(request, opts);
+  if ("answer" in page) return page.answer;
+  const form = Object.hasOwn(forms, page.intent) ? forms[page.intent] : undefined;
+  if (!form) return unknownIntent(page.intent, opts.words);
+  return (await form(page)) as Awaited<ReturnType<F[keyof F]>>;
+}
 
 /** What was typed, so a form that failed keeps it (never the honeypot or private fields). */
 export function typedValues(submission: Submission): Record<string, string> {
@@ -203,7 +236,7 @@ export async function handleForm<S extends z.ZodType, R extends object | void = 
     else throw new Error("handleForm needs a request or a submission");
   } catch (e) {
     const http = httpErrorOf(e);
-    if (http) return data<Out>({ status: "error", detail: http.message, ...intent }, http.status);
+    if (http) return data<Out>({ status: "error", message: http.message, ...intent }, http.status);
     throw e;
   }
   const values = typedValues(submission);
@@ -216,7 +249,7 @@ export async function handleForm<S extends z.ZodType, R extends object | void = 
       return data<Out>({ status: "error", fieldErrors: taken.fieldErrors, values, ...intent }, 400);
     case "limited":
       return data<Out>(
-        { status: "error", detail: taken.message, retryAfter: taken.retryAfterSeconds, values, ...intent },
+        { status: "error", message: taken.message, retryAfter: taken.retryAfterSeconds, values, ...intent },
         { status: 429, headers: { "Retry-After": String(taken.retryAfterSeconds) } },
       );
   }
@@ -228,12 +261,12 @@ export async function handleForm<S extends z.ZodType, R extends object | void = 
     if (http) {
       const reply: Out = http.field
         ? { status: "error", fieldErrors: { [http.field]: [http.message] }, values, ...intent }
-        : { status: "error", detail: http.message, values, ...intent };
+        : { status: "error", message: http.message, values, ...intent };
       return data<Out>(reply, { status: http.status, headers: http.headers });
     }
     // Nothing was saved and the visitor is told so (with the spec's email fallback).
     console.error("[form] could not complete a submission", e);
-    return data<Out>({ status: "error", detail: "the server could not save it", values, ...intent }, 500);
+    return data<Out>({ status: "error", message: "the server could not save it", values, ...intent }, 500);
   }
   return data<Out>({ status: "success", result: (result ?? undefined) as Exclude<R, void> | undefined, ...intent }, 200);
 }
@@ -260,5 +293,137 @@ export async function acceptJson<S extends z.ZodType>(
       throw new HttpError(429, taken.message, { "Retry-After": String(taken.retryAfterSeconds) });
     case "ok":
       return { input: taken.value, submission };
+  }
+}
+
+/** What a staff action answers: a Reply (its sentence in `message`) with its status. */
+export type StaffAnswer<R> = ReturnType<typeof data<Reply<R>>>;
+
+/** What every form of a staff screen is given besides its input. */
+export type StaffContext = {
+  submission: Submission;
+  /** What the schemas read: the form's text fields, unless the screen reads them its own way. */
+  fields: Record<string, unknown>;
+  intent: string;
+  db: Db;
+  actor: Actor;
+};
+
+type Answers<R, I> = {
+  /** Input the schema refuses (default: 400 with the first problem as the message). */
+  invalid?: (problem: { message: string | undefined; fieldErrors: Record<string, string[]> }, ctx: StaffContext) => StaffAnswer<R>;
+  /** A DomainError or HttpError from `run`: its reply (sent with its status), or null to count it a failure. */
+  refused?: (e: HttpError, ctx: StaffContext, input: I) => Reply<R> | null | Promise<Reply<R> | null>;
+  /** Anything else: logged, and answered with a 500 (without it the error is thrown on). */
+  failed?: (error: unknown, ctx: StaffContext, input: I) => Reply<R> | Promise<Reply<R>>;
+};
+
+/** One form of a staff screen: the schema its fields are read with, and what it does. */
+export type StaffIntent<R, S extends z.ZodType = z.ZodType> = Answers<R, z.output<S>> & {
+  /** No schema: `run` reads the submission itself (an uploaded file, say). */
+  schema?: S;
+  /** Read with Conform, as a browser sent the form (empty inputs absent). */
+  conform?: boolean;
+  run: (input: z.output<S>, ctx: StaffContext) => Promise<StaffAnswer<R>>;
+};
+
+/** Types one form of a staff screen (its input from its schema). */
+export const staffIntent = <R, S extends z.ZodType = z.ZodType>(form: StaffIntent<R, S>) => form;
+
+type StaffActionOptions<R> = Answers<R, any> & {
+  /** For the log: which screen failed. */
+  name: string;
+  /**
+   * Signed out: back to sign-in, then to `returnTo` (thrown through); or the screen's own
+   * `signedOut` answer; or "none" for the session forms themselves (sign in, sign out).
+   * From another site's page, or a request that does not say where it came from: a 403.
+   */
+  session: { returnTo: string } | { signedOut: () => StaffAnswer<R> } | "none";
+  /** Largest body accepted (default 32 KB; screens that take uploads set more). */
+  maxBytes?: number;
+  /** A body the page already read (a staff form on a public page). */
+  submission?: Submission;
+  /** The screen's forms, by intent. */
+  intents: Record<string, StaffIntent<R, any>>;
+  /** The form that answers any other intent (a screen with one form that sends none). */
+  otherwise?: string;
+  /** A body too large or unreadable (default: an error page with its status and message). */
+  unreadable?: (message: string) => Reply<R>;
+  /** An intent the screen does not have (default: 'Unknown action.'), with a 400. */
+  unknown?: (ctx: StaffContext) => Reply<R>;
+  /** What the schemas read, when the screen reads its fields its own way. */
+  fieldsOf?: (submission: Submission) => Record<string, unknown>;
+};
+
+const firstProblem = (fieldErrors: Record<string, string[]>) => Object.values(fieldErrors).find((v) => v && v.length > 0)?.[0];
+
+/**
+ * The one road for staff forms: the staff session, the body read once, the form its intent
+ * names, its schema, then its `run`. A refusal from the domain (DomainError, HttpError) is
+ * worded by the screen with its status; anything else is logged and answered as the screen
+ * says, or thrown on.
+ */
+export async function staffAction<R>(request: Request, context: AppLoadContext, opts: StaffActionOptions<R>): Promise<StaffAnswer<R>> {
+  if (opts.session === "none") requireSameSiteForm(request);
+  else if ("returnTo" in opts.session) await requireAdminSession(context.db, request, opts.session.returnTo);
+  else {
+    requireSameSiteForm(request);
+    if (!(await isAdminSession(context.db, request))) return opts.session.signedOut();
+  }
+  const read = await onRefusal(
+    async () => opts.submission ?? submissionOf(await readForm(request, opts.maxBytes)),
+    (http) => {
+      if (!opts.unreadable) throw data(http.message, { status: http.status, headers: http.headers });
+      return data(opts.unreadable(http.message), http.status);
+    },
+  );
+  if (!("fields" in read)) return read;
+  const submission: Submission = read;
+  const sent = submission.fields.intent;
+  const intent = typeof sent === "string" ? sent : "";
+  const ctx: StaffContext = {
+    submission,
+    fields: opts.fieldsOf ? opts.fieldsOf(submission) : submission.fields,
+    intent,
+    db: context.db,
+    actor: staff(clientAddress(context)),
+  };
+  const name = Object.hasOwn(opts.intents, intent) ? intent : opts.otherwise;
+  const form = name === undefined ? undefined : opts.intents[name];
+  if (!form) {
+    return data<Reply<R>>(opts.unknown ? opts.unknown(ctx) : { status: "error", message: "Unknown action." }, 400);
+  }
+  let input: unknown;
+  if (form.schema) {
+    const parsed = form.conform && submission.form ? parseWithZod(submission.form, { schema: form.schema }) : null;
+    const fieldErrors: Record<string, string[]> = {};
+    let ok: boolean;
+    if (parsed) {
+      ok = parsed.status === "success";
+      if (parsed.status === "success") input = parsed.value;
+      else for (const [k, v] of Object.entries(parsed.error ?? {})) if (v) fieldErrors[k] = v;
+    } else {
+      const result = form.schema.safeParse(ctx.fields);
+      ok = result.success;
+      if (result.success) input = result.data;
+      else for (const issue of result.error.issues) (fieldErrors[issue.path.join(".")] ??= []).push(issue.message);
+    }
+    if (!ok) {
+      const problem = { message: firstProblem(fieldErrors), fieldErrors };
+      const invalid = form.invalid ?? opts.invalid;
+      return invalid ? invalid(problem, ctx) : data<Reply<R>>({ status: "error", message: problem.message ?? "Invalid request." }, 400);
+    }
+  }
+  try {
+    return await form.run(input, ctx);
+  } catch (e) {
+    const http = httpErrorOf(e);
+    const refused = form.refused ?? opts.refused;
+    const reply = http ? (refused ? await refused(http, ctx, input) : { status: "error" as const, message: http.message }) : null;
+    if (http && reply) return data(reply, http.status);
+    const failed = form.failed ?? opts.failed;
+    if (!failed) throw e;
+    console.error(`[${opts.name}] ${intent || name} failed`, e);
+    return data(await failed(e, ctx, input), 500);
   }
 }

@@ -151,7 +151,7 @@ describe("applications rate limit (5 per address per 10 minutes)", () => {
     }
     const r = reply(await join.action(args(formPost("/join", { ...joinFields, email: "a6@example.org" }), "10.0.0.7")));
     expect(r.status).toBe(429);
-    expect(r.data.detail).toBe("Too many attempts from your connection. Please try again in 10 minutes.");
+    expect(r.data.message).toBe("Too many attempts from your connection. Please try again in 10 minutes.");
     expect(r.data.values?.email).toBe("a6@example.org");
     const retryAfter = Number(r.headers.get("Retry-After"));
     expect(retryAfter).toBeGreaterThan(540);

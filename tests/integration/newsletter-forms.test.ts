@@ -163,7 +163,7 @@ describe("newsletter rate limit", () => {
     }
     const limited = reply(await newsletter.action(args(formPost("/newsletter", { email: "r9@example.org" }), "10.0.0.9")));
     expect(limited.status).toBe(429);
-    expect(limited.data.detail).toMatch(/^Too many attempts from your connection\. Please try again in \d+ minutes?\.$/);
+    expect(limited.data.message).toMatch(/^Too many attempts from your connection\. Please try again in \d+ minutes?\.$/);
     expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
     const other = reply(await newsletter.action(args(formPost("/newsletter", { email: "r9@example.org" }), "10.0.0.10")));
     expect(other.status).toBe(200);

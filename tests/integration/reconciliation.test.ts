@@ -325,11 +325,11 @@ describe("the supporter's order page", () => {
     const found = (await post({ reference: ` ${id.toLowerCase()} `, email: "achieng@example.org" })) as Response;
     expect(found.status).toBe(302);
     expect(found.headers.get("location")).toBe(link);
-    const wrong = (await post({ reference: id, email: "someone@example.org" })) as { data: { detail: string }; init: { status: number } };
-    const unknown = (await post({ reference: "MO-000000", email: "achieng@example.org" })) as { data: { detail: string }; init: { status: number } };
+    const wrong = (await post({ reference: id, email: "someone@example.org" })) as { data: { message: string }; init: { status: number } };
+    const unknown = (await post({ reference: "MO-000000", email: "achieng@example.org" })) as { data: { message: string }; init: { status: number } };
     expect(wrong.init.status).toBe(404);
-    expect(wrong.data.detail).toBe(unknown.data.detail);
-    expect(wrong.data.detail).toContain("We could not find an order with that reference and email.");
+    expect(wrong.data.message).toBe(unknown.data.message);
+    expect(wrong.data.message).toContain("We could not find an order with that reference and email.");
     const bad = (await post({ reference: "12345", email: "achieng@example.org" })) as { data: { fieldErrors: Record<string, string[]> }; init: { status: number } };
     expect(bad.init.status).toBe(400);
     expect(bad.data.fieldErrors.reference).toEqual(["Please enter your order reference, e.g. BO-7KQ2MX or MO-4TR8ZD."]);

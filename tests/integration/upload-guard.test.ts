@@ -113,7 +113,7 @@ describe("POST /event with a portrait: admitted before it is read", () => {
     const p = probeRequest("/event", 20 * MB, { Origin: ORIGIN }, "multipart/form-data; boundary=x");
     const r = reply(await eventRoute.action(args(p.request, "10.9.3.1")));
     expect(r.status).toBe(413);
-    expect(r.data).toMatchObject({ status: "error", detail: "Request body is too large.", intent: "order" });
+    expect(r.data).toMatchObject({ status: "error", message: "Request body is too large.", intent: "order" });
     expect(p.wasRead()).toBe(false);
     p.finish();
   });

@@ -89,7 +89,7 @@ export function EmailForm({ action, hidden = {}, label, buttonLabel, text, serve
       <FieldError id={`${id}-email-error`} message={emailError} />
       <FormStatus id={`${id}-status`} tone={tone}>
         {reply?.status === "success" ? text.success : text.failure}
-        {failed && reply?.detail ? <span className="status-detail"> {reply.detail}</span> : null}
+        {failed && reply?.message ? <span className="status-detail"> {reply.message}</span> : null}
       </FormStatus>
     </fetcher.Form>
   );

@@ -1,6 +1,6 @@
 import { readOrderAsset } from "~/features/event-badges/badge-orders.server";
 import { isAdminSession } from "~/lib/admin.server";
-import { httpErrorOf } from "~/lib/http.server";
+import { onRefusal } from "~/lib/http.server";
 import type { Route } from "./+types/badge-order-asset";
 
 const FILES = { "portrait.png": "portrait", "badge.png": "badge", "poster.png": "poster" } as const;
@@ -9,19 +9,18 @@ const FILES = { "portrait.png": "portrait", "badge.png": "badge", "poster.png": 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const kind = FILES[params.file as keyof typeof FILES];
   if (!kind || !/^BO-[0-9A-Z]{6}$/.test(params.id)) return new Response("Not found", { status: 404 });
-  try {
-    const token = new URL(request.url).searchParams.get("t");
-    const bytes = await readOrderAsset(context.db, params.id, kind, token, await isAdminSession(context.db, request));
-    return new Response(new Uint8Array(bytes), {
-      headers: {
-        "Content-Type": "image/png",
-        "Cache-Control": "private, no-store",
-        "Content-Disposition": `inline; filename="${params.id}-${kind}.png"`,
-      },
-    });
-  } catch (e) {
-    const http = httpErrorOf(e);
-    if (http) return new Response(http.message, { status: http.status });
-    throw e;
-  }
+  const token = new URL(request.url).searchParams.get("t");
+  return onRefusal(
+    async () => {
+      const bytes = await readOrderAsset(context.db, params.id, kind, token, await isAdminSession(context.db, request));
+      return new Response(new Uint8Array(bytes), {
+        headers: {
+          "Content-Type": "image/png",
+          "Cache-Control": "private, no-store",
+          "Content-Disposition": `inline; filename="${params.id}-${kind}.png"`,
+        },
+      });
+    },
+    (http) => new Response(http.message, { status: http.status }),
+  );
 }

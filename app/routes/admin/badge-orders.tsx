@@ -1,6 +1,6 @@
 import { useNavigation, type ShouldRevalidateFunction } from "react-router";
 import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
-import { badgeOrdersAdminAction, loadBadgeOrdersScreen } from "~/routes/admin/badge-orders.server";
+import { badgeOrdersAdminAction, loadBadgeOrdersScreen } from "~/routes/admin/badge-orders-page.server";
 import { BadgeOrderFilters } from "~/features/event-badges/admin/badge-order-filters";
 import { SCREEN_PATH } from "~/features/event-badges/admin/badge-orders-screen";
 import { BadgeOrdersTable } from "~/features/event-badges/admin/badge-orders-table";

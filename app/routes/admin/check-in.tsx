@@ -3,7 +3,7 @@ import { CheckInScreen } from "~/features/event-badges/components/check-in-scree
 import type { CheckInOutcome } from "~/features/event-badges/check-in";
 import { staffOnly } from "~/lib/admin.server";
 import type { Reply } from "~/lib/forms";
-import { checkInAction, loadCheckInScreen } from "./check-in.server";
+import { checkInAction, loadCheckInScreen } from "./check-in-page.server";
 import type { Route } from "./+types/check-in";
 
 export const handle: StaffHandle = {

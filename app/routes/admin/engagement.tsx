@@ -1,10 +1,11 @@
 import { isRouteErrorResponse, useRouteError } from "react-router";
+import { ErrorBanner } from "~/components/ui/error-banner";
 import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
 import { PollForm, PollList } from "~/features/engagement/components/polls";
 import { ReactionsTable } from "~/features/engagement/components/reactions-table";
 import { SubscribersTable } from "~/features/engagement/components/subscribers-table";
 import { ENGAGEMENT_MESSAGES } from "~/features/engagement/engagement-screen";
-import { ensurePollAction, loadEngagementScreen } from "~/routes/admin/engagement.server";
+import { ensurePollAction, loadEngagementScreen } from "~/routes/admin/engagement-page.server";
 import { staffOnly } from "~/lib/admin.server";
 import dashboardsCss from "~/styles/dashboards.css?url";
 import type { Route } from "./+types/engagement";
@@ -50,9 +51,5 @@ export function ErrorBoundary() {
   const error = useRouteError();
   // A refused request keeps its own words (a cross-site post, say); anything else could not load.
   const text = isRouteErrorResponse(error) && error.status < 500 && typeof error.data === "string" ? error.data : ENGAGEMENT_MESSAGES.loadFailed;
-  return (
-    <p className="block-error" role="alert">
-      {text}
-    </p>
-  );
+  return <ErrorBanner block message={text} />;
 }

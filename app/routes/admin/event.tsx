@@ -2,10 +2,8 @@ import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
 import { EventForm, EVENT_PATH } from "~/features/event-badges/components/event-form";
 import { EventSchema } from "~/features/event-badges/event.schema";
 import { getEvent, saveEvent } from "~/features/event-badges/event.server";
-import { staff } from "~/lib/actor";
-import { requireAdminSession, staffOnly } from "~/lib/admin.server";
-import { clientAddress } from "~/lib/http.server";
-import { handleForm } from "~/lib/submission.server";
+import { staffOnly } from "~/lib/admin.server";
+import { handleForm, staffAction, staffIntent } from "~/lib/submission.server";
 import type { Route } from "./+types/event";
 
 export const handle: StaffHandle = {
@@ -20,16 +18,28 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return staffOnly(context.db, request, async () => ({ event: await getEvent(context.db) }));
 }
 
+/** The event form (it sends no intent): read as the public forms are, field errors and all. */
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireAdminSession(context.db, request, EVENT_PATH);
-  return handleForm({
-    request,
-    context,
-    schema: EventSchema,
-    limit: { name: "staff-event", rule: { points: 60, durationSeconds: 60 } },
-    run: async (input) => {
-      await saveEvent(context.db, input, staff(clientAddress(context)));
+  return staffAction(request, context, {
+    name: "event",
+    session: { returnTo: EVENT_PATH },
+    maxBytes: 32 * 1024,
+    otherwise: "save",
+    intents: {
+      save: staffIntent({
+        run: (_, { submission, actor }) =>
+          handleForm({
+            submission,
+            context,
+            schema: EventSchema,
+            limit: { name: "staff-event", rule: { points: 60, durationSeconds: 60 } },
+            run: async (input) => {
+              await saveEvent(context.db, input, actor);
+            },
+          }),
+      }),
     },
+    unreadable: (message) => ({ status: "error", message }),
   });
 }
 

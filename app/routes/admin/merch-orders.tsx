@@ -1,6 +1,6 @@
 import { useNavigation, type ShouldRevalidateFunction } from "react-router";
 import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
-import { loadMerchOrdersScreen, merchOrdersAction } from "~/routes/merch/merch-admin.server";
+import { loadMerchOrdersScreen, merchOrdersAction } from "~/routes/admin/merch-orders-page.server";
 import { ORDERS_PATH } from "~/features/merch/admin/merch-admin-screen";
 import { MerchOrderFilters, MerchOrdersList } from "~/features/merch/admin/merch-orders-list";
 import { staffOnly } from "~/lib/admin.server";

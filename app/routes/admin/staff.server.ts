@@ -2,17 +2,10 @@ import { data, redirect, type AppLoadContext } from "react-router";
 import type { Reply } from "~/lib/forms";
 import { listActivity } from "~/features/activity/activity.server";
 import { staffSignedIn, staffSignedOut } from "~/features/admin/staff-sessions.server";
-import { staff } from "~/lib/actor";
-import {
-  checkAdminKey,
-  createAdminSessionCookie,
-  destroyAdminSessionCookie,
-  isAdminSession,
-  requireSameSiteForm,
-} from "~/lib/admin.server";
+import { checkAdminKey, createAdminSessionCookie, destroyAdminSessionCookie, isAdminSession } from "~/lib/admin.server";
 import { outboxSummary } from "~/lib/email.server";
-import { readForm } from "~/lib/submission.server";
-import { asRouteError, clientAddress, safeReturnPath } from "~/lib/http.server";
+import { staffAction, staffIntent } from "~/lib/submission.server";
+import { clientAddress, safeReturnPath } from "~/lib/http.server";
 import { STAFF_HOME } from "~/features/admin/staff-screen";
 import { wrongKeySummary } from "~/features/admin/wrong-keys.server";
 
@@ -41,34 +34,46 @@ export async function loadStaffShell(request: Request, context: AppLoadContext) 
  * The session forms of every staff screen post here (/admin; a pathless layout has no URL of
  * its own to post to): sign in with the key and returnTo, sign out, or sign out everywhere.
  */
-export async function staffSessionAction(request: Request, context: AppLoadContext) {
-  requireSameSiteForm(request);
-  const form = await asRouteError(() => readForm(request, 4096));
-  const address = clientAddress(context);
-  const db = context.db;
-  const intent = form.get("intent");
-  if (intent === "sign-out" || intent === "sign-out-everywhere") {
-    // Only a signed-in session can end the others, and only those are worth a log entry.
-    if (await isAdminSession(context.db, request)) {
-      await staffSignedOut(db, staff(address), intent === "sign-out-everywhere");
-    }
-    throw redirect(STAFF_HOME, { headers: { "Set-Cookie": await destroyAdminSessionCookie(context.db, request) } });
-  }
-  const key = String(form.get("key") ?? "").trim();
-  const returnTo = safeReturnPath(form.get("returnTo"));
-  if (!key) return data<Reply<SignInResult>>({ status: "error", message: "Admin key required.", result: { returnTo } }, 400);
-  const check = await checkAdminKey(context.db, key, address, "form");
-  if (!check.ok) {
-    const headers: Record<string, string> = check.retryAfterSeconds
-      ? { "Retry-After": String(check.retryAfterSeconds) }
-      : {};
-    return data<Reply<SignInResult>>(
-      { status: "error", message: check.error, retryAfter: check.retryAfterSeconds, result: { returnTo } },
-      { status: check.status, headers },
-    );
-  }
-  await staffSignedIn(db, staff(address));
-  throw redirect(returnTo, { headers: { "Set-Cookie": await createAdminSessionCookie(context.db, request, address) } });
+export function staffSessionAction(request: Request, context: AppLoadContext) {
+  const signOut = staffIntent<SignInResult>({
+    run: async (_, { intent, db, actor }) => {
+      // Only a signed-in session can end the others, and only those are worth a log entry.
+      if (await isAdminSession(context.db, request)) {
+        await staffSignedOut(db, actor, intent === "sign-out-everywhere");
+      }
+      throw redirect(STAFF_HOME, { headers: { "Set-Cookie": await destroyAdminSessionCookie(context.db, request) } });
+    },
+  });
+  return staffAction<SignInResult>(request, context, {
+    name: "staff-session",
+    session: "none",
+    maxBytes: 4096,
+    otherwise: "sign-in",
+    intents: {
+      "sign-out": signOut,
+      "sign-out-everywhere": signOut,
+      "sign-in": staffIntent<SignInResult>({
+        run: async (_, { fields, db, actor }) => {
+          const key = String(fields.key ?? "").trim();
+          const returnTo = safeReturnPath(fields.returnTo);
+          if (!key) return data<Reply<SignInResult>>({ status: "error", message: "Admin key required.", result: { returnTo } }, 400);
+          const address = clientAddress(context);
+          const check = await checkAdminKey(context.db, key, address, "form");
+          if (!check.ok) {
+            const headers: Record<string, string> = check.retryAfterSeconds
+              ? { "Retry-After": String(check.retryAfterSeconds) }
+              : {};
+            return data<Reply<SignInResult>>(
+              { status: "error", message: check.error, retryAfter: check.retryAfterSeconds, result: { returnTo } },
+              { status: check.status, headers },
+            );
+          }
+          await staffSignedIn(db, actor);
+          throw redirect(returnTo, { headers: { "Set-Cookie": await createAdminSessionCookie(context.db, request, address) } });
+        },
+      }),
+    },
+  });
 }
 
 /** The staff home: the latest log entries, newest first, and the outbox's counts. */

@@ -3,11 +3,11 @@ import { BadgeCard } from "~/features/team-badges/components/badge-card";
 import { BadgeDialog } from "~/features/team-badges/components/badge-dialog";
 import { BadgeFilters, badgesHref } from "~/features/team-badges/components/badge-filters";
 import { VerifyBox } from "~/features/team-badges/components/verify-box";
-import { genShareAction } from "~/routes/badges/team-badges.server";
+import { genShareAction } from "~/routes/badges/share-file-form.server";
 import { parseBadgeQuery } from "~/features/team-badges/team-badges.schema";
 import { badgeLinks, findTeamBadge, listTeamBadges, verifyTeamBadge } from "~/features/team-badges/team-badges.server";
 import { isAdminSession } from "~/lib/admin.server";
-import { readPage, unknownIntent } from "~/lib/submission.server";
+import { answerPage } from "~/lib/submission.server";
 import { pageMeta } from "~/lib/meta";
 import badgesCss from "~/styles/badges.css?url";
 import type { PageHandle } from "~/features/analytics/page-view";
@@ -60,15 +60,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
+/** The page's one form, staff only: 'Gen Share File' in the badge dialog, which shows every answer as 'Failed: …'. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const page = await readPage(request, { intentOnFailure: "gen-share" });
-  if ("answer" in page) return page.answer;
-  switch (page.intent) {
-    case "gen-share":
-      return genShareAction(request, context, page.submission);
-    default:
-      return unknownIntent(page.intent);
-  }
+  return answerPage(
+    request,
+    { "gen-share": ({ submission }) => genShareAction(request, context, submission) },
+    { intentOnFailure: "gen-share", words: (message) => `Failed: ${message}` },
+  );
 }
 
 export default function Badges({ loaderData, actionData }: Route.ComponentProps) {

@@ -2,9 +2,8 @@ import { data, redirect } from "react-router";
 import { VerifyForms, VERIFY_UPLOAD_MAX_BYTES } from "~/features/open-badges/components/verify-forms";
 import { awardIdOfBaked } from "~/features/open-badges/verify.server";
 import { obPaths } from "~/features/open-badges/open-badges";
-import { httpErrorOf } from "~/lib/http.server";
 import { pageMeta } from "~/lib/meta";
-import { readForm } from "~/lib/submission.server";
+import { readPage } from "~/lib/submission.server";
 import badgesCss from "~/styles/badges.css?url";
 import type { CacheHandle } from "~/lib/page-cache";
 import type { PageHandle } from "~/features/analytics/page-view";
@@ -24,19 +23,18 @@ export function loader({ request }: Route.LoaderArgs) {
   return null;
 }
 
+const TOO_LARGE = "That file is larger than 6 MB: a badge PNG is far smaller.";
+
 /** POST /badges/verify: a baked PNG; its assertion names the badge, whose own page gives the verdict. */
 export async function action({ request, context }: Route.ActionArgs) {
-  let form: FormData;
-  try {
-    form = await readForm(request, VERIFY_UPLOAD_MAX_BYTES + 64 * 1024);
-  } catch (e) {
-    const http = httpErrorOf(e);
-    if (http) return data({ message: http.status === 413 ? "That file is larger than 6 MB: a badge PNG is far smaller." : http.message }, http.status);
-    throw e;
-  }
-  const file = form.get("badge");
+  const page = await readPage(request, {
+    maxBytes: VERIFY_UPLOAD_MAX_BYTES + 64 * 1024,
+    words: (message, status) => (status === 413 ? TOO_LARGE : message),
+  });
+  if ("answer" in page) return page.answer;
+  const file = page.submission.form?.get("badge");
   if (!(file instanceof File) || file.size === 0) return data({ message: "Choose the badge's PNG file." }, 400);
-  if (file.size > VERIFY_UPLOAD_MAX_BYTES) return data({ message: "That file is larger than 6 MB: a badge PNG is far smaller." }, 413);
+  if (file.size > VERIFY_UPLOAD_MAX_BYTES) return data({ message: TOO_LARGE }, 413);
   const found = await awardIdOfBaked(context.db, Buffer.from(await file.arrayBuffer()));
   if ("problem" in found) return data({ message: found.problem }, 400);
   return redirect(obPaths.verify(found.id), 303);

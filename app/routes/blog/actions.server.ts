@@ -1,9 +1,9 @@
 import { data, type AppLoadContext } from "react-router";
 import { clientIdCookie, newClientId, readClientId } from "~/features/analytics/analytics.server";
-import { newsletterAction } from "~/routes/site/newsletter.server";
+import { newsletterAction } from "~/routes/site/newsletter-form.server";
 import { env } from "~/lib/env.server";
 import type { Submission } from "~/lib/submission.server";
-import { clientAddress, HttpError, httpErrorOf } from "~/lib/http.server";
+import { clientAddress, HttpError, onRefusal } from "~/lib/http.server";
 import { consume, tooManyMessage, type LimitRule } from "~/lib/rate-limit.server";
 import { BLOG_MESSAGES, feedbackPollId, postPollId } from "~/features/blog/blog";
 import { PollVoteSchema, ReactionSchema } from "~/features/blog/blog.schema";
@@ -53,15 +53,12 @@ async function engage(
   const limited = await consume("blog-engage", ENGAGE_LIMIT, clientAddress(context));
   if (!limited.ok) {
     headers.set("Retry-After", String(limited.retryAfterSeconds));
-    return data<BlogReply>({ status: "error", intent, result: about, detail: tooManyMessage(limited.retryAfterSeconds) }, { status: 429, headers });
+    return data<BlogReply>({ status: "error", intent, result: about, message: tooManyMessage(limited.retryAfterSeconds) }, { status: 429, headers });
   }
-  try {
-    return data<BlogReply>({ status: "success", intent, result: { ...(await run(cid)), ...about } }, { headers });
-  } catch (e) {
-    const http = httpErrorOf(e);
-    if (http) return data<BlogReply>({ status: "error", intent, result: about, detail: http.message }, { status: http.status, headers });
-    throw e;
-  }
+  return onRefusal(
+    async () => data<BlogReply>({ status: "success", intent, result: { ...(await run(cid)), ...about } }, { headers }),
+    (http) => data<BlogReply>({ status: "error", intent, result: about, message: http.message }, { status: http.status, headers }),
+  );
 }
 
 const firstIssue = (error: { issues: { message: string }[] }) => error.issues[0]?.message ?? "That request was not understood.";
@@ -107,9 +104,9 @@ export function voteAction(request: Request, context: AppLoadContext, slug: stri
 export async function subscribeAction(request: Request, context: AppLoadContext, submission?: Submission): Promise<Reply> {
   const reply = await newsletterAction(request, context, submission ? { submission, intent: "subscribe" } : undefined);
   const r = reply.data;
-  let detail = r.detail;
-  if (r.status === "error" && !detail && !r.fieldErrors?.email) {
-    detail = Object.values(r.fieldErrors ?? {})[0]?.[0] ?? BLOG_MESSAGES.subscribeFailed;
+  let message = r.message;
+  if (r.status === "error" && !message && !r.fieldErrors?.email) {
+    message = Object.values(r.fieldErrors ?? {})[0]?.[0] ?? BLOG_MESSAGES.subscribeFailed;
   }
-  return data<BlogReply>({ ...r, result: undefined, detail, intent: "subscribe" }, reply.init ?? undefined);
+  return data<BlogReply>({ ...r, result: undefined, message, intent: "subscribe" }, reply.init ?? undefined);
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
-import { blogEditorAction, loadBlogEditorScreen } from "~/routes/blog/blog-admin.server";
+import { blogEditorAction, loadBlogEditorScreen } from "~/routes/blog/blog-editor-page.server";
 import { BlogPostEditor } from "~/features/blog/admin/blog-post-editor";
 import { staffOnly } from "~/lib/admin.server";
 import blogAdminCss from "~/styles/blog-admin.css?url";

@@ -40,7 +40,7 @@ export const clientAction = ({ serverAction }: Route.ClientActionArgs) =>
     status: "error",
     intent: "subscribe",
     network,
-    detail: network ? BLOG_MESSAGES.networkError : BLOG_MESSAGES.subscribeFailed,
+    message: network ? BLOG_MESSAGES.networkError : BLOG_MESSAGES.subscribeFailed,
   }));
 
 // A sign-up changes nothing on the page: no need to reload the list (nor to fail offline).

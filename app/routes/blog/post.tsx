@@ -12,7 +12,7 @@ import {
 } from "~/features/blog/blog";
 import { clientIdOf, reactAction, subscribeAction, voteAction } from "~/routes/blog/actions.server";
 import { networkSafe } from "~/lib/client-action";
-import { readPage, unknownIntent } from "~/lib/submission.server";
+import { answerPage } from "~/lib/submission.server";
 import { clientReactions, clientVotes, getPost, listPostCards, pollCounts, reactionCounts } from "~/features/blog/blog.server";
 import { replyFor, type BlogReply } from "~/features/blog/components/blog-reply";
 import { BlogSubscribe } from "~/features/blog/components/blog-subscribe";
@@ -104,19 +104,11 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 
 /** The page's forms, by intent: react, vote, subscribe. */
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const page = await readPage(request);
-  if ("answer" in page) return page.answer;
-  const { submission, intent } = page;
-  switch (intent) {
-    case "react":
-      return reactAction(request, context, params.slug, submission.fields);
-    case "vote":
-      return voteAction(request, context, params.slug, submission.fields);
-    case "subscribe":
-      return subscribeAction(request, context, submission);
-    default:
-      return unknownIntent(intent);
-  }
+  return answerPage(request, {
+    react: ({ submission }) => reactAction(request, context, params.slug, submission.fields),
+    vote: ({ submission }) => voteAction(request, context, params.slug, submission.fields),
+    subscribe: ({ submission }) => subscribeAction(request, context, submission),
+  });
 }
 
 /** A dropped connection becomes a reply the forms can word (and roll back), not an error page. */
@@ -130,7 +122,7 @@ export async function clientAction({ serverAction, request }: Route.ClientAction
     intent,
     result: poll === undefined ? undefined : { poll },
     network,
-    detail: network ? BLOG_MESSAGES.networkError : BLOG_MESSAGES.subscribeFailed,
+    message: network ? BLOG_MESSAGES.networkError : BLOG_MESSAGES.subscribeFailed,
   }));
 }
 

@@ -13,8 +13,8 @@ import { findTier, formatKes } from "~/features/event-badges/tiers";
 import { DEFAULT_EVENT, eventDateText, eventWhenText } from "~/features/event-badges/event";
 import { getEvent } from "~/features/event-badges/event.server";
 import { NewsletterForm } from "~/features/newsletter/components/newsletter-form";
-import { newsletterAction } from "~/routes/site/newsletter.server";
-import { readPage, unknownIntent } from "~/lib/submission.server";
+import { newsletterAction } from "~/routes/site/newsletter-form.server";
+import { answerPage } from "~/lib/submission.server";
 import { HttpError } from "~/lib/http.server";
 import { admitPublicBody } from "~/lib/upload-guard.server";
 import { pageMeta, publicOrigin } from "~/lib/meta";
@@ -49,7 +49,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     slot = await admitPublicBody(request, context, BADGE_FORM_MAX_BYTES);
   } catch (e) {
     if (!(e instanceof HttpError)) throw e;
-    return data<Reply<never>>({ status: "error", detail: e.message, intent: "order" }, { status: e.status, headers: e.headers });
+    return data<Reply<never>>({ status: "error", message: e.message, intent: "order" }, { status: e.status, headers: e.headers });
   }
   try {
     return await answer(request, context);
@@ -59,22 +59,16 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 /** The page's two forms, from one read of the body: the badge order, and the update-list box (which sends no intent). */
-async function answer(request: Request, context: Route.ActionArgs["context"]) {
+function answer(request: Request, context: Route.ActionArgs["context"]) {
   const multipart = (request.headers.get("content-type") ?? "").includes("multipart/form-data");
-  const page = await readPage(request, {
-    maxBytes: multipart ? BADGE_FORM_MAX_BYTES : 32 * 1024,
-    fallback: "subscribe",
-    intentOnFailure: multipart ? "order" : "subscribe",
-  });
-  if ("answer" in page) return page.answer;
-  switch (page.intent) {
-    case "order":
-      return badgeOrderAction(context, page.submission);
-    case "subscribe":
-      return newsletterAction(request, context, page);
-    default:
-      return unknownIntent(page.intent);
-  }
+  return answerPage(
+    request,
+    {
+      order: ({ submission }) => badgeOrderAction(context, submission),
+      subscribe: (page) => newsletterAction(request, context, page),
+    },
+    { maxBytes: multipart ? BADGE_FORM_MAX_BYTES : 32 * 1024, fallback: "subscribe", intentOnFailure: multipart ? "order" : "subscribe" },
+  );
 }
 
 /** A dropped connection becomes a reply the forms can word, instead of an error page. */

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
-import { loadMerchEditorScreen, merchEditorAction } from "~/routes/merch/merch-admin.server";
+import { loadMerchEditorScreen, merchEditorAction } from "~/routes/merch/merch-editor-page.server";
 import { MerchItemEditor } from "~/features/merch/admin/merch-item-editor";
 import { staffOnly } from "~/lib/admin.server";
 import merchAdminCss from "~/styles/merch-admin.css?url";

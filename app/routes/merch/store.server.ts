@@ -50,7 +50,7 @@ async function changeLine(context: AppLoadContext, submission: Submission, bagId
   if (parsed.status !== "success" || (intent === "qty" && parsed.value.quantity === undefined)) {
     const errors = parsed.status === "success" ? {} : (parsed.error ?? {});
     const first = Object.values(errors).find((v) => v?.length)?.[0];
-    return data<Reply>({ status: "error", intent, detail: first ?? "That bag line could not be changed." }, 400);
+    return data<Reply>({ status: "error", intent, message: first ?? "That bag line could not be changed." }, 400);
   }
   const { key, quantity } = parsed.value;
   const bag = await changeBagLine(context.db, bagId, key, intent === "remove" ? "remove" : quantity!);

@@ -15,7 +15,7 @@ import {
   readBagId,
   removeLineAction,
 } from "~/routes/merch/store.server";
-import { readPage, unknownIntent } from "~/lib/submission.server";
+import { answerPage } from "~/lib/submission.server";
 import { pageMeta, publicOrigin } from "~/lib/meta";
 import { site } from "~/lib/site";
 import { trackEvent } from "~/lib/track";
@@ -69,21 +69,13 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, current
     : defaultShouldRevalidate;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const page = await readPage(request);
-  if ("answer" in page) return page.answer;
   const bagId = readBagId(request);
-  switch (page.intent) {
-    case "add":
-      return addToBagAction(context, page.submission, bagId);
-    case "qty":
-      return changeQuantityAction(context, page.submission, bagId);
-    case "remove":
-      return removeLineAction(context, page.submission, bagId);
-    case "checkout":
-      return checkoutAction(context, page.submission, bagId);
-    default:
-      return unknownIntent(page.intent);
-  }
+  return answerPage(request, {
+    add: ({ submission }) => addToBagAction(context, submission, bagId),
+    qty: ({ submission }) => changeQuantityAction(context, submission, bagId),
+    remove: ({ submission }) => removeLineAction(context, submission, bagId),
+    checkout: ({ submission }) => checkoutAction(context, submission, bagId),
+  });
 }
 
 /** A dropped connection becomes a reply the forms can word, instead of an error page. */

@@ -2,7 +2,7 @@ import { Link, useActionData } from "react-router";
 import { PillarGrid } from "~/components/site/pillar-grid";
 import { TitledGrid } from "~/components/site/titled-list";
 import { NewsletterForm } from "~/features/newsletter/components/newsletter-form";
-import { newsletterAction } from "~/routes/site/newsletter.server";
+import { newsletterAction } from "~/routes/site/newsletter-form.server";
 import { goals, needs, peopleModel, teams } from "~/features/site-content/about";
 import { organisation, pillars, reasons } from "~/features/site-content/content";
 import { pageMeta } from "~/lib/meta";

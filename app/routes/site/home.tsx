@@ -1,7 +1,7 @@
 import { Link, useActionData } from "react-router";
 import { PillarGrid } from "~/components/site/pillar-grid";
 import { HeroForm } from "~/features/applications/components/hero-form";
-import { heroAction } from "~/routes/site/applications.server";
+import { heroAction } from "~/routes/site/application-forms.server";
 import { homeStats, organisation, pillars, roleDescriptions, whatWeDo } from "~/features/site-content/content";
 import { pageMeta } from "~/lib/meta";
 import { site } from "~/lib/site";

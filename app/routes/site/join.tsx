@@ -1,7 +1,7 @@
 import { useActionData } from "react-router";
 import { StepList, TitledGrid } from "~/components/site/titled-list";
 import { JoinForm } from "~/features/applications/components/join-form";
-import { joinAction } from "~/routes/site/applications.server";
+import { joinAction } from "~/routes/site/application-forms.server";
 import { JOIN_ROLES } from "~/features/applications/roles";
 import { organisation, reasons, roleDescriptions } from "~/features/site-content/content";
 import { joinFaq, joinSteps } from "~/features/site-content/join";

@@ -1,6 +1,6 @@
 import { useActionData } from "react-router";
 import { NewsletterForm } from "~/features/newsletter/components/newsletter-form";
-import { newsletterAction } from "~/routes/site/newsletter.server";
+import { newsletterAction } from "~/routes/site/newsletter-form.server";
 import type { NewsletterVariant } from "~/features/newsletter/messages";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/newsletter";

@@ -6,7 +6,7 @@ import { PartnerMarquee } from "~/components/site/partner-marquee";
 import { StepList, TitledGrid } from "~/components/site/titled-list";
 import { useRevealOnScroll } from "~/components/site/use-reveal-on-scroll";
 import { NewsletterForm } from "~/features/newsletter/components/newsletter-form";
-import { newsletterAction } from "~/routes/site/newsletter.server";
+import { newsletterAction } from "~/routes/site/newsletter-form.server";
 import { vespers } from "~/features/site-content/vespers";
 import { pageMeta, publicOrigin } from "~/lib/meta";
 import type { Route } from "./+types/vespers";

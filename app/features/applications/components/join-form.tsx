@@ -20,7 +20,7 @@ function failureDetail(reply: Reply) {
     const minutes = Math.ceil(reply.retryAfter / 60);
     return `too many attempts, try again in ${minutes} minute${minutes === 1 ? "" : "s"}`;
   }
-  return reply.detail ?? "unknown error";
+  return reply.message ?? "unknown error";
 }
 
 /** The application form: a plain POST that goes on to /join/thanks, with or without JavaScript. */

@@ -88,9 +88,8 @@ export type NotifyStatus = {
 };
 
 /**
- * What the screen's reply carries (intent save, share or notify; `detail` is a reason shown
- * under a message the spec fixes, 'Notify failed'). `rows` (what was typed) comes back whenever
- * it was not saved.
+ * What the screen's reply carries (intent save, share or notify). `rows` (what was typed) comes
+ * back whenever it was not saved.
  */
 export type EditorResult = {
   rows?: EditorRow[];
@@ -100,6 +99,8 @@ export type EditorResult = {
   notification?: NotifyStatus;
   /** notify: set when the post was notified before, so sending again takes a second press. */
   confirm?: "notify";
+  /** notify: why it failed, shown after the message the spec fixes ('Notify failed'). */
+  reason?: string;
 };
 
 export const countText = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

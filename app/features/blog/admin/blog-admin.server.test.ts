@@ -9,7 +9,7 @@ import { startSmtpReceiver, type SmtpReceiver } from "../../../../tests/support/
 import { BlogPostSchema } from "../blog.schema";
 import { getPost, listPosts, savePosts } from "../blog.server";
 import { blankRow, EDITOR_PATH, fieldName, isBlankRow, postToRow, ROW_FIELDS, type EditorRow } from "./blog-admin-screen";
-import { readEditorRows } from "~/routes/blog/blog-admin.server";
+import { readEditorRows } from "~/routes/blog/blog-editor-page.server";
 import { checkPosts } from "./blog-admin.server";
 
 const STAFF = "10.0.0.42";
@@ -285,7 +285,7 @@ describe("Notify Subscribers (intent notify)", () => {
   it("an unsaved or malformed slug: 'Notify failed' with a reason, nothing queued", async () => {
     const unknown = await notify("not-saved-yet");
     expect(unknown.status).toBe(404);
-    expect(unknown.data).toMatchObject({ intent: "notify", status: "error", message: "Notify failed", detail: "That post is not saved yet: save it first." });
+    expect(unknown.data).toMatchObject({ intent: "notify", status: "error", message: "Notify failed", result: { reason: "That post is not saved yet: save it first." } });
     const bad = await notify("<script>");
     expect(bad.status).toBe(400);
     expect(bad.data.message).toBe("Notify failed");

@@ -59,7 +59,7 @@ export function BlogPostEditor({ rows: given, reply, year, savedSlugs, notificat
         isBlankRow={isBlankRow}
         issues={reply?.intent === "save" ? reply.result?.issues : undefined}
         reply={reply}
-        status={reply?.detail ? ` ${reply.detail}` : null}
+        status={reply?.result?.reason ? ` ${reply.result.reason}` : null}
         buttons={[
           { intent: "save", label: "Save Changes", busyLabel: "Saving…" },
           { intent: "share", label: "Generate Social Share Files", busyLabel: "Generating…", ghost: true },
@@ -210,7 +210,7 @@ function NotifyControl({
         {asking ? null : (
           <p role="status" aria-live="polite" className={r && r !== cancelled ? `notify-message notify-message-${r.status}` : "notify-message"}>
             {r !== cancelled ? r?.message : null}
-            {r !== cancelled && r?.detail ? <span className="notify-detail"> {r.detail}</span> : null}
+            {r !== cancelled && r?.result?.reason ? <span className="notify-detail"> {r.result.reason}</span> : null}
           </p>
         )}
       </div>

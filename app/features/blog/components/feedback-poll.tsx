@@ -42,7 +42,7 @@ function FeedbackItem({ slug, pollId, item, rating, onRate, onResult }: ItemProp
     previous.current = null;
     const reply = fetcher.data;
     if (reply?.status === "success") onResult(item, true);
-    else onResult(item, false, reply?.detail ?? "Your rating could not be saved. Please try again.", before);
+    else onResult(item, false, reply?.message ?? "Your rating could not be saved. Please try again.", before);
   }, [fetcher.state, fetcher.data, item, onResult]);
 
   function rate(e: React.FormEvent<HTMLFormElement>) {
@@ -99,7 +99,7 @@ type Props = {
 export function FeedbackPoll({ slug, pollId, mine, serverReply }: Props) {
   const [ratings, setRatings] = useState<Ratings>(() => ratingsFrom(mine));
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(
-    serverReply ? (serverReply.status === "success" ? { ok: true, text: RATING_SAVED } : { ok: false, text: serverReply.detail ?? "Your rating could not be saved." }) : null,
+    serverReply ? (serverReply.status === "success" ? { ok: true, text: RATING_SAVED } : { ok: false, text: serverReply.message ?? "Your rating could not be saved." }) : null,
   );
 
   useEffect(() => {

@@ -22,7 +22,7 @@ export function QuestionPoll({ slug, pollId, question, counts: serverCounts, min
   const fetcher = useFetcher<BlogReply>();
   const [counts, setCounts] = useState(serverCounts);
   const [mine, setMine] = useState(serverMine);
-  const [error, setError] = useState(serverReply?.status === "error" ? serverReply.detail : undefined);
+  const [error, setError] = useState(serverReply?.status === "error" ? serverReply.message : undefined);
   const pending = useRef<{ counts: Record<string, number>; mine: string[] } | null>(null);
   const action = `/blogs/${slug}`;
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
@@ -39,7 +39,7 @@ export function QuestionPoll({ slug, pollId, question, counts: serverCounts, min
     } else {
       setCounts(before.counts);
       setMine(before.mine);
-      setError(reply?.detail ?? "Your vote could not be saved. Please try again.");
+      setError(reply?.message ?? "Your vote could not be saved. Please try again.");
     }
   }, [fetcher.state, fetcher.data]);
 

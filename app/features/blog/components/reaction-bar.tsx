@@ -40,7 +40,7 @@ export function ReactionBar({ slug, counts: serverCounts, chosen: serverChosen, 
   const fetcher = useFetcher<BlogReply>();
   const [counts, setCounts] = useState(serverCounts);
   const [chosen, setChosen] = useState<Reaction[]>(serverChosen);
-  const [error, setError] = useState<string | undefined>(serverReply?.status === "error" ? serverReply.detail : undefined);
+  const [error, setError] = useState<string | undefined>(serverReply?.status === "error" ? serverReply.message : undefined);
   const pending = useRef<{ counts: ReactionCounts; chosen: Reaction[] } | null>(null);
   const action = `/blogs/${slug}`;
 
@@ -68,7 +68,7 @@ export function ReactionBar({ slug, counts: serverCounts, chosen: serverChosen, 
       setCounts(before.counts);
       setChosen(before.chosen);
       writeLocal(storageKey(slug), before.chosen);
-      setError(reply?.detail ?? "Your reaction could not be saved. Please try again.");
+      setError(reply?.message ?? "Your reaction could not be saved. Please try again.");
     }
   }, [fetcher.state, fetcher.data, slug]);
 

@@ -4,6 +4,7 @@ import { Form, useNavigation } from "react-router";
 import { FormStatus } from "~/components/ui/form-parts";
 import { FEEDBACK_OPTIONS } from "~/features/blog/blog";
 import { ENGAGEMENT_PATH, POLL_DEFAULTS, POLL_INTENT, ratingGrid, type Block, type PollResult, type PollView } from "../engagement-screen";
+import { ErrorBanner } from "~/components/ui/error-banner";
 
 const n = (v: number) => v.toLocaleString("en-GB");
 
@@ -146,7 +147,7 @@ function PollCard({ poll }: { poll: PollView }) {
 }
 
 export function PollList({ block }: { block: Block<PollView[]> }) {
-  if (!block.ok) return <p className="block-error" role="alert">{block.error}</p>;
+  if (!block.ok) return <ErrorBanner block message={block.error} />;
   if (block.rows.length === 0) return <p className="dash-empty">No polls yet.</p>;
   return (
     <ul className="poll-list" aria-label="Polls, newest first">

@@ -1,11 +1,12 @@
 import { REACTION_LABELS, REACTIONS } from "~/features/blog/blog";
 import type { Block, ReactionRow } from "../engagement-screen";
+import { ErrorBanner } from "~/components/ui/error-banner";
 
 const n = (v: number) => v.toLocaleString("en-GB");
 
 /** Reactions per post, most reacted first. */
 export function ReactionsTable({ block }: { block: Block<ReactionRow[]> }) {
-  if (!block.ok) return <p className="block-error" role="alert">{block.error}</p>;
+  if (!block.ok) return <ErrorBanner block message={block.error} />;
   return (
     <div className="table-wrap">
       <table className="dash-table">

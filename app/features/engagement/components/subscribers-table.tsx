@@ -1,8 +1,9 @@
 import { formatNairobiTime } from "~/lib/nairobi-time";
 import { SUBSCRIBER_LIMIT, type Block, type SubscriberRow } from "../engagement-screen";
+import { ErrorBanner } from "~/components/ui/error-banner";
 
 export function SubscribersTable({ block }: { block: Block<SubscriberRow[]> }) {
-  if (!block.ok) return <p className="block-error" role="alert">{block.error}</p>;
+  if (!block.ok) return <ErrorBanner block message={block.error} />;
   return (
     <div className="table-wrap">
       <table className="dash-table">

@@ -40,7 +40,7 @@ export function EventForm({ event, reply }: { event: EventRecord; reply: Reply |
   return (
     <Form method="post" action={EVENT_PATH} className="form-card event-form" noValidate>
       <FormStatus tone={reply?.status === "success" ? "success" : reply?.status === "error" ? "error" : null}>
-        {reply?.status === "success" ? "Saved. The event page, the posters drawn from now on and the reminders use it." : (reply?.detail ?? "Please check the fields marked below.")}
+        {reply?.status === "success" ? "Saved. The event page, the posters drawn from now on and the reminders use it." : (reply?.message ?? "Please check the fields marked below.")}
       </FormStatus>
       {[...fields, ...TIERS.map((t) => goalField(t.key, t.name, event.tierGoals[t.key]))].map((f) => {
         const error = firstError(reply, f.name);

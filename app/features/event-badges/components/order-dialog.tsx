@@ -20,6 +20,7 @@ import { checkOrder } from "./order-checks";
 import type { PortraitCropApi } from "./portrait-crop";
 import { PortraitField } from "./portrait-field";
 import { tierStyle } from "./tier-grid";
+import { ErrorBanner } from "~/components/ui/error-banner";
 
 /** What the /event action answers: the form reply, which form it was for, and network trouble. */
 export const ORDER_SUCCESS =
@@ -31,7 +32,7 @@ const FIELDS = ["name", "email", "phone", "paymentReference", "notes", "portrait
 
 function failureText(reply: OrderReply): string | null {
   if (reply.network) return ORDER_NETWORK;
-  if (reply.detail) return /[.!?]$/.test(reply.detail) ? reply.detail : `${ORDER_FAILED} (${reply.detail})`;
+  if (reply.message) return /[.!?]$/.test(reply.message) ? reply.message : `${ORDER_FAILED} (${reply.message})`;
   const other = otherErrors(FIELDS, reply);
   if (other.length) return other.join(" ");
   if (!reply.fieldErrors || Object.keys(reply.fieldErrors).length === 0) return ORDER_FAILED;
@@ -240,11 +241,7 @@ function OrderForm({ tier, fetcher, reply, fromServer, close }: FormProps) {
       <input type="hidden" name="intent" value="order" />
       <input type="hidden" name="tierKey" value={tier.key} />
       <Honeypot />
-      {banner ? (
-        <p className="form-status form-status-error" role="alert">
-          {banner}
-        </p>
-      ) : null}
+      <ErrorBanner message={banner} />
 
       <ContactFields prefix="order" names={{ name: "name", email: "email", phone: "phone" }} field={field} errorOf={errorOf} />
       <PaymentCodeField

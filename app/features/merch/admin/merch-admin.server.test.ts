@@ -9,7 +9,7 @@ import { freshApp } from "../../../../tests/support/reset";
 import type { MerchItem } from "../merch";
 import { CheckoutSchema } from "../merch.schema";
 import { listItems, listMerchOrders, saveCatalogue, submitMerchOrder } from "../merch.server";
-import { readEditorRows } from "~/routes/merch/merch-admin.server";
+import { readEditorRows } from "~/routes/merch/merch-editor-page.server";
 import { BLANK_ROW, EDITOR_PATH, fieldName, ORDERS_PATH, ROW_TEXT_FIELDS, type EditorRow } from "./merch-admin-screen";
 import { parseEditorItem } from "../merch-editor";
 

@@ -4,6 +4,7 @@ import { clampQuantity } from "./checks";
 import { EnhancedFlag, StoreDialog } from "./store-dialog";
 import { BAG_HREF, CHECKOUT_HREF, OPENED, STORE_PATH } from "./store-links";
 import type { Reply } from "~/lib/forms";
+import { ErrorBanner } from "~/components/ui/error-banner";
 
 const LINE_FAILED = "Your bag could not be changed. Please try again.";
 
@@ -44,16 +45,12 @@ type Props = { bag: BagView; serverReply?: Reply; onClose(): void };
 /** The bag (?bag=1): every line with its quantity buttons and Remove, the total, Checkout. */
 export function BagDialog({ bag: saved, serverReply, onClose }: Props) {
   const bag = useOptimisticBag(saved);
-  const failed = serverReply?.status === "error" ? (serverReply.detail ?? LINE_FAILED) : null;
+  const failed = serverReply?.status === "error" ? (serverReply.message ?? LINE_FAILED) : null;
   return (
     <StoreDialog id="bag" title="Your bag" closeHref={STORE_PATH} onClose={onClose} className="bag-dialog">
       {(close) => (
         <>
-          {failed ? (
-            <p className="form-status form-status-error" role="alert">
-              {failed}
-            </p>
-          ) : null}
+          <ErrorBanner message={failed} />
           {bag.lines.length === 0 ? (
             <div className="bag-empty">
               <p>

@@ -14,6 +14,7 @@ import { BAG_HREF, CHECKOUT_HREF, failureText } from "./store-links";
 import type { Reply } from "~/lib/forms";
 import { ErrorSummary } from "~/components/ui/error-summary";
 import { PaySteps } from "~/features/payments/components/pay-steps";
+import { ErrorBanner } from "~/components/ui/error-banner";
 
 /** The checkout's reply on success: the order reference and what it costs (priced by the server). */
 export type CheckoutReply = Reply<{ id: string; total: number; currency: string; orderPath?: string }>;
@@ -114,7 +115,7 @@ function CheckoutForm({ bag, serverReply, onPlaced }: Omit<Props, "onClose">) {
   const other = otherErrors(FIELDS, reply);
   let banner: string | null = null;
   if (!busy && !hasClientErrors && reply?.status === "error") {
-    if (reply.detail || reply.network || !reply.fieldErrors) banner = failureText(reply);
+    if (reply.message || reply.network || !reply.fieldErrors) banner = failureText(reply);
     else if (other.length) banner = other.join(" ");
   }
 
@@ -153,11 +154,7 @@ function CheckoutForm({ bag, serverReply, onPlaced }: Omit<Props, "onClose">) {
       <h3 id="details-title">2. Send your order</h3>
       <input type="hidden" name="intent" value="checkout" />
       <Honeypot />
-      {banner ? (
-        <p className="form-status form-status-error" role="alert">
-          {banner}
-        </p>
-      ) : null}
+      <ErrorBanner message={banner} />
       <ContactFields
         prefix="checkout"
         names={{ name: "customerName", email: "customerEmail", phone: "customerPhone" }}

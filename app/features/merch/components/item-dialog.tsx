@@ -10,6 +10,7 @@ import { ShareLinks } from "./share-links";
 import { StoreDialog } from "./store-dialog";
 import { ENHANCED_FIELD, failureText, itemHref, STORE_PATH } from "./store-links";
 import type { Reply } from "~/lib/forms";
+import { ErrorBanner } from "~/components/ui/error-banner";
 
 const FIELDS = ["color", "size", "quantity"] as const;
 const ADD_FAILED = { failed: "Could not add that to your bag.", retry: "Could not add that to your bag. Please try again." };
@@ -45,7 +46,7 @@ export function ItemDialog({ item, shareUrl, serverReply, onClose, onAdded }: Pr
   const other = otherErrors(FIELDS, reply);
   let banner: string | null = null;
   if (!busy && !hasClientErrors && reply?.status === "error") {
-    if (reply.detail || reply.network) banner = failureText(reply, ADD_FAILED);
+    if (reply.message || reply.network) banner = failureText(reply, ADD_FAILED);
     else if (other.length) banner = other.join(" ");
   }
   const chosen = item.colors.find((c) => c.label === color);
@@ -111,11 +112,7 @@ export function ItemDialog({ item, shareUrl, serverReply, onClose, onAdded }: Pr
                 <input type="hidden" name="intent" value="add" />
                 <input type="hidden" name="itemId" value={item.id} />
                 <Honeypot />
-                {banner ? (
-                  <p className="form-status form-status-error" role="alert">
-                    {banner}
-                  </p>
-                ) : null}
+                <ErrorBanner message={banner} />
                 {item.colors.length > 0 ? (
                   <fieldset className="choice-group" aria-describedby={describedBy("color")}>
                     <legend>

@@ -19,8 +19,8 @@ export function failureText(
   words: { failed: string; retry: string } = { failed: MERCH_MESSAGES.orderFailed, retry: MERCH_MESSAGES.orderFailedRetry },
 ): string {
   if (reply.network) return words.retry;
-  // A detail without a full stop is the server's own trouble, not something to fix here.
-  if (reply.detail) return /[.!?]$/.test(reply.detail) ? reply.detail : words.retry;
+  // A message without a full stop is the server's own trouble, not something to fix here.
+  if (reply.message) return /[.!?]$/.test(reply.message) ? reply.message : words.retry;
   return words.failed;
 }
 

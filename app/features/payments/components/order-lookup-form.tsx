@@ -10,7 +10,7 @@ const LABELS = { reference: "Order reference", email: "Email" };
 export function OrderLookupForm({ reply }: { reply?: Reply }) {
   const v = reply?.values ?? {};
   const err = (f: string) => firstError(reply, f);
-  const failed = reply?.status === "error" && !reply.fieldErrors ? reply.detail : undefined;
+  const failed = reply?.status === "error" && !reply.fieldErrors ? reply.message : undefined;
   return (
     <Form method="post" action="/orders" className="form-card" aria-labelledby="lookup-title">
       <h2 id="lookup-title">Find your order</h2>

@@ -144,7 +144,7 @@ export function BadgeDialog({
                   Gen Share File
                 </button>
                 <span role="status" className={shareReply ? (shareReply.status === "success" ? "ok" : "err") : undefined}>
-                  {shareReply?.message ?? (shareReply?.detail ? `Failed: ${shareReply.detail}` : "")}
+                  {shareReply?.message ?? ""}
                 </span>
               </fetcher.Form>
             ) : null}

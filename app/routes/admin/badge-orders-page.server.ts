@@ -1,10 +1,8 @@
-import { data, type AppLoadContext } from "react-router";
-import { requireAdminSession } from "~/lib/admin.server";
+import type { AppLoadContext } from "react-router";
+import { z } from "zod";
 import type { Db } from "~/lib/db.server";
-import type { Reply } from "~/lib/forms";
-import { readForm } from "~/lib/submission.server";
-import { staff, type Actor } from "~/lib/actor";
-import { clientAddress, httpErrorOf } from "~/lib/http.server";
+import type { Actor } from "~/lib/actor";
+import { orderRowAction } from "~/lib/staff-flows.server";
 import { ListQuerySchema, OrderIdSchema, StaffNoteSchema } from "~/features/event-badges/badge-order.schema";
 import {
   generateBadgeAssets,
@@ -24,7 +22,6 @@ import {
   rejectQuestion,
   screenHref,
   type ListFilter,
-  type OrderActionResult,
   type OrderIntent,
 } from "~/features/event-badges/admin/badge-orders-screen";
 
@@ -67,7 +64,19 @@ export async function loadBadgeOrdersScreen(request: Request, context: AppLoadCo
   return { filter, filterError: error, orders, actionPath: screenHref(filter), loadedAt: Date.now() };
 }
 
-type Handler = (db: Db, id: string, actor: Actor, extra: { note: string; paymentChecked: boolean; reason: string }) => Promise<BadgeOrderView>;
+type RowInput = z.output<typeof RowSchema>;
+
+const text = (v: unknown) => (typeof v === "string" ? v : "");
+
+/** A row form's fields: the order id, and what some buttons send (the note, the checked box, the reason). */
+const RowSchema = z.object({
+  id: z.preprocess(text, OrderIdSchema),
+  note: z.preprocess(text, StaffNoteSchema),
+  paymentChecked: z.preprocess((v) => v === "yes", z.boolean()),
+  reason: z.preprocess(text, z.string()),
+});
+
+type Handler = (db: Db, id: string, actor: Actor, extra: RowInput) => Promise<BadgeOrderView>;
 
 /** Each row action: the domain function (which writes the activity log) and the words staff see. */
 const handlers: Record<OrderIntent, { run: Handler; done: string }> = {
@@ -86,63 +95,29 @@ const handlers: Record<OrderIntent, { run: Handler; done: string }> = {
   },
 };
 
-const reply = (body: Reply<OrderActionResult>, status: number) => data(body, status);
-
 /**
  * The row actions of /admin/badge-orders (intent generate, approve, reject or resend, with the
  * order id). Known refusals come back as the spec's message with their 4xx status, and the
  * order as it now stands so its row catches up. An unexpected failure (the renderer, the disk)
- * is logged and answered with the spec's generic words and a 500, still as data: the screen
- * stays usable rather than turning into an error page.
+ * is answered with the spec's generic words and a 500.
  */
-export async function badgeOrdersAdminAction(request: Request, context: AppLoadContext) {
-  const url = new URL(request.url);
-  let form: FormData;
-  try {
-    // Signed out: a redirect to the sign-in form (thrown through). Another site's page: a 403.
-    await requireAdminSession(context.db, request, `${SCREEN_PATH}${url.search}`);
-    form = await readForm(request, 4096);
-  } catch (e) {
-    const http = httpErrorOf(e);
-    if (http) return reply({ status: "error", message: http.message, result: { id: null, order: null } }, http.status);
-    throw e;
-  }
-  const intent = String(form.get("intent") ?? "") as OrderIntent;
-  if (!ORDER_INTENTS.includes(intent)) {
-    return reply({ status: "error", message: "Unknown action.", result: { id: null, order: null } }, 400);
-  }
-  const parsedId = OrderIdSchema.safeParse(form.get("id") ?? "");
-  if (!parsedId.success) {
-    return reply({ status: "error", message: parsedId.error.issues[0]?.message ?? "Unknown order id.", result: { id: null, order: null } }, 400);
-  }
-  const id = parsedId.data;
-  const db = context.db;
-  // A rejection emails the supporter and can undo an approval: it takes a second, confirming press.
-  if (intent === "reject" && form.get("confirmed") !== "yes") {
-    const current = await getBadgeOrder(db, id).catch(() => null);
-    if (current && current.status !== "rejected") {
-      return reply({ status: "success", message: rejectQuestion(current), result: { id, order: current, confirm: "reject" } }, 200);
-    }
-  }
-  const handler = handlers[intent];
-  let order: BadgeOrderView;
-  try {
-    const note = StaffNoteSchema.safeParse(form.get("note") ?? "");
-    if (!note.success) {
-      return reply({ status: "error", message: note.error.issues[0]?.message ?? "The note is too long.", result: { id, order: null } }, 400);
-    }
-    order = await handler.run(db, id, staff(clientAddress(context)), {
-      note: note.data,
-      paymentChecked: form.get("paymentChecked") === "yes",
-      reason: String(form.get("reason") ?? ""),
-    });
-  } catch (e) {
-    const http = httpErrorOf(e);
-    const known = http && http.status < 500 ? http : null;
-    if (!known) console.error(`[badge-orders] ${intent} ${id} failed`, e);
-    const current = await getBadgeOrder(db, id).catch(() => null);
-    const message = known ? known.message : intent === "generate" ? "Failed to generate assets" : "Failed to update order";
-    return reply({ status: "error", message, result: { id, order: current } }, known ? known.status : 500);
-  }
-  return reply({ status: "success", message: handler.done, result: { id, order } }, 200);
+export function badgeOrdersAdminAction(request: Request, context: AppLoadContext) {
+  return orderRowAction(request, context, {
+    name: "badge-orders",
+    path: SCREEN_PATH,
+    maxBytes: 4096,
+    intents: ORDER_INTENTS,
+    schema: RowSchema,
+    idOf: (fields) => OrderIdSchema.safeParse(text(fields.id)).data ?? null,
+    rejects: (intent) => intent === "reject",
+    confirm: "reject",
+    question: rejectQuestion,
+    load: getBadgeOrder,
+    run: (intent, input, { db, actor }) => handlers[intent as OrderIntent].run(db, input.id, actor, input),
+    orderOnError: true,
+    words: {
+      failed: (reason, intent) => reason ?? (intent === "generate" ? "Failed to generate assets" : "Failed to update order"),
+      done: (intent) => handlers[intent as OrderIntent].done,
+    },
+  });
 }

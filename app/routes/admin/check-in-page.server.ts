@@ -1,5 +1,4 @@
 import { data, type AppLoadContext } from "react-router";
-import { z } from "zod";
 import { CHECK_IN_INTENTS, CHECK_IN_TEXT, TICKET_PHOTO_MAX_BYTES, type CheckInIntent, type CheckInOutcome } from "~/features/event-badges/check-in";
 import {
   checkIn,
@@ -14,11 +13,8 @@ import {
 } from "~/features/event-badges/check-in.server";
 import { readQrFromPhoto } from "~/features/event-badges/ticket-photo.server";
 import { ticketFromScan, CHECK_IN_PATH } from "~/features/event-badges/ticket";
-import { staff } from "~/lib/actor";
-import { requireAdminSession } from "~/lib/admin.server";
 import type { Reply } from "~/lib/forms";
-import { clientAddress, httpErrorOf } from "~/lib/http.server";
-import { readForm } from "~/lib/submission.server";
+import { formOf, staffAction, staffIntent } from "~/lib/submission.server";
 
 /** The door screen's data: the counts, a search's results (?q=), a ticket opened from its QR code (?ticket=). */
 export async function loadCheckInScreen(request: Request, context: AppLoadContext) {
@@ -65,35 +61,31 @@ async function inputOf(intent: CheckInIntent, form: FormData): Promise<CheckInIn
   return parsed.success ? parsed.data : (parsed.error.issues[0]?.message ?? CHECK_IN_MESSAGES.forged);
 }
 
-const IntentSchema = z.enum(CHECK_IN_INTENTS);
+/** A form of the door screen: what it asks to check in, read here (a photo is decoded on the server), then checked in. */
+const door = (intent: CheckInIntent) =>
+  staffIntent<CheckInOutcome>({
+    run: async (_, { submission, db, actor }) => {
+      const input = await inputOf(intent, formOf(submission));
+      if (typeof input === "string") return reply({ status: "error", message: input, intent }, 400);
+      const done = await checkIn(db, input, actor);
+      const [entry, counts] = await Promise.all([doorEntryOf(db, done.order.id), checkInCounts(db)]);
+      if (!entry) return reply({ status: "error", message: CHECK_IN_MESSAGES.notFound, intent }, 404);
+      return reply(
+        { status: done.already ? "error" : "success", intent, result: { entry, already: done.already, checkedInAt: done.checkedInAt, counts } },
+        // 'Already checked in' is an answer, not a failure: 200, flagged on the page.
+        200,
+      );
+    },
+    refused: (e) => ({ status: "error", message: e.message, intent }),
+  });
 
 /** POST /admin/check-in: a scanned ticket (decoded in the browser, or from a photo here) or a typed reference. */
-export async function checkInAction(request: Request, context: AppLoadContext) {
-  await requireAdminSession(context.db, request, CHECK_IN_PATH);
-  let form: FormData;
-  try {
-    form = await readForm(request, TICKET_PHOTO_MAX_BYTES + 64 * 1024);
-  } catch (e) {
-    const http = httpErrorOf(e);
-    if (http) return reply({ status: "error", message: http.message }, http.status);
-    throw e;
-  }
-  const intent = IntentSchema.safeParse(String(form.get("intent") ?? ""));
-  if (!intent.success) return reply({ status: "error", message: "Unknown action." }, 400);
-  const input = await inputOf(intent.data, form);
-  if (typeof input === "string") return reply({ status: "error", message: input, intent: intent.data }, 400);
-  try {
-    const done = await checkIn(context.db, input, staff(clientAddress(context)));
-    const [entry, counts] = await Promise.all([doorEntryOf(context.db, done.order.id), checkInCounts(context.db)]);
-    if (!entry) return reply({ status: "error", message: CHECK_IN_MESSAGES.notFound, intent: intent.data }, 404);
-    return reply(
-      { status: done.already ? "error" : "success", intent: intent.data, result: { entry, already: done.already, checkedInAt: done.checkedInAt, counts } },
-      // 'Already checked in' is an answer, not a failure: 200, flagged on the page.
-      200,
-    );
-  } catch (e) {
-    const http = httpErrorOf(e);
-    if (http) return reply({ status: "error", message: http.message, intent: intent.data }, http.status);
-    throw e;
-  }
+export function checkInAction(request: Request, context: AppLoadContext) {
+  return staffAction<CheckInOutcome>(request, context, {
+    name: "check-in",
+    session: { returnTo: CHECK_IN_PATH },
+    maxBytes: TICKET_PHOTO_MAX_BYTES + 64 * 1024,
+    intents: Object.fromEntries(CHECK_IN_INTENTS.map((intent) => [intent, door(intent)])),
+    unreadable: (message) => ({ status: "error", message }),
+  });
 }

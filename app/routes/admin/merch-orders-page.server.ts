@@ -1,0 +1,58 @@
+import type { AppLoadContext } from "react-router";
+import { z } from "zod";
+import { PAYMENT_STATES, type PaymentState } from "~/features/mpesa/matching";
+import { orderRowAction } from "~/lib/staff-flows.server";
+import { MerchOrderStatusSchema } from "~/features/merch/merch.schema";
+import { getMerchOrder, listMerchOrders } from "~/features/merch/merch.server";
+import type { MerchOrderView } from "~/features/merch/merch";
+import { MERCH_ADMIN_MESSAGES as M, ORDERS_PATH, ordersHref, rejectQuestion, statusDone } from "~/features/merch/admin/merch-admin-screen";
+import { changeMerchOrderStatus } from "~/features/merch/admin/merch-admin.server";
+
+/** The orders (newest first) matching ?q=, for signed-in staff. A failed read shows none. */
+export async function loadMerchOrdersScreen(request: Request, context: AppLoadContext) {
+  const url = new URL(request.url);
+  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
+  const rawPayment = url.searchParams.get("payment") ?? "";
+  const payment: PaymentState | "" = (PAYMENT_STATES as readonly string[]).includes(rawPayment) ? (rawPayment as PaymentState) : "";
+  let orders: MerchOrderView[] = [];
+  let loadError: string | null = null;
+  try {
+    orders = await listMerchOrders(context.db, q || undefined, { payment: payment || undefined, verifiedFirst: true });
+  } catch (e) {
+    console.error("[merch-admin] listing orders failed", e);
+    loadError = M.loadFailed;
+  }
+  return { q, payment, orders, loadError, actionPath: ordersHref(q, payment), loadedAt: Date.now() };
+}
+
+const text = (v: unknown) => (typeof v === "string" ? v : "");
+
+/** A card's status form: the order id, the status and the staff note. */
+const CardSchema = z.preprocess((f) => {
+  const fields = f as Record<string, unknown>;
+  return { id: text(fields.id), status: text(fields.status), notes: fields.notes };
+}, MerchOrderStatusSchema);
+
+/** A card's buttons: intent status, id, status and the staff note. Answers with the order. */
+export function merchOrdersAction(request: Request, context: AppLoadContext) {
+  return orderRowAction(request, context, {
+    name: "merch-orders",
+    path: ORDERS_PATH,
+    maxBytes: 8 * 1024,
+    intents: ["status"],
+    schema: CardSchema,
+    idOf: (fields) => text(fields.id) || null,
+    rejects: (_intent, { status }) => status === "rejected",
+    confirm: "rejected",
+    question: rejectQuestion,
+    keep: ({ notes }) => ({ notes: notes ?? "" }),
+    load: getMerchOrder,
+    run: (_intent, { id, status, notes }, { db, fields, actor }) =>
+      changeMerchOrderStatus(db, { id, status, notes, paymentChecked: fields.paymentChecked === "yes" }, actor),
+    orderOnError: false,
+    words: {
+      failed: (reason) => (reason ? `${M.updateFailed}: ${reason}` : M.updateFailed),
+      done: (_intent, { id, status }) => statusDone(id, status),
+    },
+  });
+}

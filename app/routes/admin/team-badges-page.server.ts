@@ -1,0 +1,74 @@
+import { data, type AppLoadContext } from "react-router";
+import { z } from "zod";
+import { TEAM_BADGES_EDITOR_PATH, type TeamBadgeEditResult } from "~/features/team-badges/components/team-badges-editor";
+import { BadgeIdSchema, TeamBadgeHolderSchema, TeamBadgeRevokeSchema } from "~/features/team-badges/team-badges.schema";
+import { setTeamBadgeRevoked, updateTeamBadgeHolder } from "~/features/team-badges/team-badges.server";
+import type { Reply } from "~/lib/forms";
+import { staffAction, staffIntent, type StaffContext } from "~/lib/submission.server";
+
+type R = TeamBadgeEditResult;
+const reply = (body: Reply<R>, status: number) => data(body, status);
+
+/** The card's badge id, when it is one; a bad id is answered before anything else. */
+const idOf = (ctx: StaffContext) => BadgeIdSchema.safeParse(ctx.fields.id ?? "");
+
+/** A refused input: about the badge id (no card to show it on), or beside the card it came from. */
+const refusedInput = (message: string | undefined, fallback: string, ctx: StaffContext, values?: Record<string, string>) => {
+  const id = idOf(ctx);
+  if (!id.success) return reply({ status: "error", message: id.error.issues[0]?.message ?? "Unknown badge." }, 400);
+  return reply({ status: "error", message: message ?? fallback, ...(values ? { values } : {}), result: { id: id.data } }, 400);
+};
+
+const holder = staffIntent<R, typeof TeamBadgeHolderSchema>({
+  schema: TeamBadgeHolderSchema,
+  invalid: ({ message }, ctx) => refusedInput(message, "Check the fields.", ctx, ctx.fields as Record<string, string>),
+  run: async (input, { db, actor }) => {
+    await updateTeamBadgeHolder(db, input, actor);
+    return reply({ status: "success", message: "Saved.", result: { id: input.id } }, 200);
+  },
+});
+
+const revoke = staffIntent<R, typeof TeamBadgeRevokeSchema>({
+  schema: TeamBadgeRevokeSchema,
+  invalid: ({ message }, ctx) => refusedInput(message, "Give the reason.", ctx),
+  run: async ({ id, reason }, { db, actor }) => {
+    await setTeamBadgeRevoked(db, id, reason, actor);
+    return reply({ status: "success", message: "Revoked: its verify page and Open Badges records now say so.", result: { id } }, 200);
+  },
+});
+
+const RestoreSchema = z.object({ id: BadgeIdSchema });
+
+const restore = staffIntent<R, typeof RestoreSchema>({
+  schema: RestoreSchema,
+  invalid: (_, ctx) => refusedInput(undefined, "Unknown badge.", ctx),
+  run: async ({ id }, { db, actor }) => {
+    await setTeamBadgeRevoked(db, id, null, actor);
+    return reply({ status: "success", message: "Valid again.", result: { id } }, 200);
+  },
+});
+
+/**
+ * A card's forms on /admin/team-badges: the holder's details, revoke with a reason, or make
+ * valid again; each answers beside the badge it changed.
+ */
+export function teamBadgesAction(request: Request, context: AppLoadContext) {
+  return staffAction<R>(request, context, {
+    name: "team-badges",
+    session: { returnTo: TEAM_BADGES_EDITOR_PATH },
+    maxBytes: 8 * 1024,
+    // Every text field as sent, cut to 400 characters.
+    fieldsOf: ({ form }) =>
+      Object.fromEntries([...(form?.entries() ?? [])].filter(([, v]) => typeof v === "string").map(([k, v]) => [k, String(v).slice(0, 400)])),
+    intents: { holder, revoke, restore },
+    unreadable: (message) => ({ status: "error", message }),
+    unknown: (ctx) => {
+      const id = idOf(ctx);
+      return id.success ? { status: "error", message: "Unknown action.", result: { id: id.data } } : { status: "error", message: id.error.issues[0]?.message ?? "Unknown badge." };
+    },
+    refused: (e, ctx) => {
+      const id = idOf(ctx);
+      return { status: "error", message: e.message, ...(id.success ? { result: { id: id.data } } : {}) };
+    },
+  });
+}
