@@ -3,12 +3,12 @@ import {
   countReceivedPayments,
   importStatementDraft,
   listImports,
-  listPaymentMismatches,
   listReceivedPayments,
   previewStatement,
   saveStatementDraft,
-} from "~/features/mpesa/received-payments.server";
-import { PAYMENTS_PATH, type StatementResult } from "~/features/mpesa/payments-screen";
+} from "~/features/received-payments/received-payments.server";
+import { listPaymentMismatches } from "~/features/reconciliation/matching.server";
+import { PAYMENTS_PATH, type StatementResult } from "~/features/reconciliation/payments-screen";
 import { staff } from "~/lib/actor";
 import { requireAdminSession } from "~/lib/admin.server";
 import { env } from "~/lib/env.server";

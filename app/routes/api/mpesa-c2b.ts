@@ -1,6 +1,6 @@
 import type { Route } from "./+types/mpesa-c2b";
-import { C2BSchema, paymentFromC2B } from "~/features/mpesa/daraja";
-import { recordPayment } from "~/features/mpesa/received-payments.server";
+import { C2BSchema, paymentFromC2B } from "~/features/received-payments/daraja";
+import { recordPayment } from "~/features/received-payments/received-payments.server";
 import { env } from "~/lib/env.server";
 import { HttpError, jsonError, jsonResponse, readBodyText } from "~/lib/http.server";
 import { safeEqual } from "~/lib/secrets.server";

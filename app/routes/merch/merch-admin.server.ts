@@ -1,4 +1,4 @@
-import { PAYMENT_STATES, type PaymentState } from "~/features/mpesa/matching";
+import { PAYMENT_STATES, type PaymentState } from "~/features/received-payments/payment-state";
 import { data, type AppLoadContext } from "react-router";
 import type { Reply } from "~/lib/forms";
 import { issuesOnRows, isTicked, readRowFields, rowsToSave } from "~/features/admin/list-editor";
@@ -9,11 +9,8 @@ import { readForm } from "~/lib/submission.server";
 import { clientAddress, httpErrorOf } from "~/lib/http.server";
 import { parseEditorItem, type EditorFields } from "~/features/merch/merch-editor";
 import { MerchOrderStatusSchema } from "~/features/merch/merch.schema";
-import {
-  listItems,
-  getMerchOrder,
-  listMerchOrders,
-} from "~/features/merch/merch.server";
+import { listItems } from "~/features/merch/merch.server";
+import { changeMerchOrderStatus, getMerchOrder, listMerchOrders } from "~/features/reconciliation/orders.server";
 import type { MerchOrderView } from "~/features/merch/merch";
 import {
   EDITOR_PATH,
@@ -31,7 +28,7 @@ import {
   type OrderStatusResult,
   rejectQuestion,
 } from "~/features/merch/admin/merch-admin-screen";
-import { changeMerchOrderStatus, checkCatalogue, generateMerchShares, saveMerchCatalogue, version } from "~/features/merch/admin/merch-admin.server";
+import { checkCatalogue, generateMerchShares, saveMerchCatalogue, version } from "~/features/merch/admin/merch-admin.server";
 
 export async function loadMerchEditorScreen(context: AppLoadContext) {
   const items = await listItems(context.db);
