@@ -8,8 +8,9 @@ import sirv from "sirv";
 import * as build from "virtual:react-router/server-build";
 import { flushAnalytics } from "~/features/analytics/analytics.server";
 import { startAnalyticsRollup, stopAnalyticsRollup } from "~/features/analytics/rollup.server";
+import { warmKit } from "~/features/event-badges/kit.server";
 import { startEventReminders, stopEventReminders } from "~/features/event-badges/reminders.server";
-import { startAutoApprove, stopAutoApprove } from "~/features/mpesa/auto-approve.server";
+import { startAutoApprove, stopAutoApprove } from "~/features/reconciliation/auto-approve.server";
 import { startNotifyWorker, stopNotifyWorker } from "~/features/blog/blog.server";
 import { listBackups, restoreBackup, startBackups, stopBackups, takeBackup } from "~/lib/backup.server";
 import { closeDb, getDb, isPostgresUrl, openDatabase } from "~/lib/db.server";
@@ -236,9 +237,7 @@ export async function startServer() {
   console.log(`[http] serving ${config.publicUrl} (listening on ${config.host}:${config.port}, pid ${process.pid})`);
   // Load the badge renderer's fonts and measurements now, not on the first staff click.
   setTimeout(() => {
-    import("~/features/event-badges/kit-render/kit.server")
-      .then((m) => m.warmKit())
-      .catch((e) => console.warn("[render] warm-up failed", e));
+    warmKit().catch((e) => console.warn("[render] warm-up failed", e));
   }, 250).unref();
   // Analytics summaries and the retention roll-up: shortly after start, then every 15 minutes.
   startAnalyticsRollup(db);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { FALLBACK_CATALOGUE, type MerchItem } from "~/features/merch/merch";
 import { saveCatalogue } from "~/features/merch/merch.server";
-import { PAYMENT_CODE_INVALID } from "~/features/payments/payment-code";
-import { PAYMENT_CODE_USED } from "~/features/payments/payment-codes.server";
+import { PAYMENT_CODE_INVALID } from "~/features/payment-codes/payment-code";
+import { PAYMENT_CODE_USED } from "~/features/payment-codes/payment-codes.server";
 import type { Db } from "~/lib/db.server";
 import { drainOutbox } from "~/lib/email.server";
 import * as badgeOrdersApi from "~/routes/api/badge-orders";

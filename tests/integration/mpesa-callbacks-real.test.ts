@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import routes from "~/routes";
 import * as c2b from "~/routes/api/mpesa-c2b";
 import * as paymentsPage from "~/routes/admin/payments";
-import { listReceivedPayments } from "~/features/mpesa/received-payments.server";
+import { listReceivedPayments } from "~/features/received-payments/received-payments.server";
 import { createAdminSessionCookie } from "~/lib/admin.server";
 import type { Db } from "~/lib/db.server";
 import { refusedCallbackWord } from "~/lib/env.server";

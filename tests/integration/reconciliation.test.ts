@@ -9,15 +9,23 @@ import * as merchApi from "~/routes/api/merch-orders";
 import * as orderPage from "~/routes/orders/order";
 import * as lookup from "~/routes/orders/lookup";
 import { BadgeOrderSchema } from "~/features/event-badges/badge-order.schema";
-import { attachBadgeAssets, getBadgeOrder, listBadgeOrders, setBadgeOrderStatus, submitBadgeOrder } from "~/features/event-badges/badge-orders.server";
+import { submitBadgeOrder } from "~/features/event-badges/badge-orders.server";
 import { CheckoutSchema } from "~/features/merch/merch.schema";
 import { FALLBACK_CATALOGUE } from "~/features/merch/merch";
-import { getMerchOrder, saveCatalogue, submitMerchOrder } from "~/features/merch/merch.server";
-import { changeMerchOrderStatus } from "~/features/merch/admin/merch-admin.server";
-import { approveVerifiedOrders, startAutoApprove, stopAutoApprove } from "~/features/mpesa/auto-approve.server";
-import { listPaymentMismatches, listReceivedPayments } from "~/features/mpesa/received-payments.server";
-import { orderByToken, orderLinkByEmail } from "~/features/payments/order-status.server";
-import { NOT_SEEN } from "~/features/payments/order-words";
+import { saveCatalogue, submitMerchOrder } from "~/features/merch/merch.server";
+import {
+  attachBadgeAssets,
+  changeMerchOrderStatus,
+  getBadgeOrder,
+  getMerchOrder,
+  listBadgeOrders,
+  setBadgeOrderStatus,
+} from "~/features/reconciliation/orders.server";
+import { approveVerifiedOrders, startAutoApprove, stopAutoApprove } from "~/features/reconciliation/auto-approve.server";
+import { listPaymentMismatches } from "~/features/reconciliation/matching.server";
+import { listReceivedPayments } from "~/features/received-payments/received-payments.server";
+import { orderByToken, orderLinkByEmail } from "~/features/reconciliation/order-status.server";
+import { NOT_SEEN } from "~/features/reconciliation/order-words";
 import { staff } from "~/lib/actor";
 import type { Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
@@ -336,7 +344,7 @@ describe("the supporter's order page", () => {
   });
 
   it("words: 'Payment received: KES 1,300 on 12 Nov at 19:42' and 'We have not seen this payment yet'", async () => {
-    const { paymentWords } = await import("~/features/payments/order-words");
+    const { paymentWords } = await import("~/features/reconciliation/order-words");
     const order = { amount: 1300, currency: "KES" };
     expect(paymentWords({ state: "verified", receivedAmount: 1300, receivedAt: "2026-11-12T16:42:00.000Z", payerName: "J" }, order).headline).toBe(
       "Payment received: KES 1,300 on 12 Nov at 19:42",

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { action } from "~/routes/badges/verify-upload";
-import { bakePng } from "~/features/open-badges/bake.server";
+import { bakePng } from "~/features/badge-art/bake.server";
 import { env } from "~/lib/env.server";
 import { seedTeamBadges } from "../../db/seed/team-badges";
 import { plainKitPng } from "../support/kit-png";

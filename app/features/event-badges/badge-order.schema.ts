@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { EMAIL_MESSAGE } from "~/lib/rules";
 import { emailField, fullNameField, NotesField, PhoneField } from "~/lib/validation";
-import { paymentCodeField } from "../payments/payment-code.schema";
+import { paymentCodeField } from "../payment-codes/payment-code.schema";
 import { TIER_KEYS } from "./tiers";
 import { WALL_NAME_MAX_LENGTH, WALL_NAME_MESSAGE, WALL_NAME_PATTERN } from "./wall";
 

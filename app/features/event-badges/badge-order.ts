@@ -1,5 +1,7 @@
-import type { PaymentView } from "../mpesa/matching";
+import type { PaymentView } from "../received-payments/payment-state";
 import type { BadgeOrderStatus } from "./badge-order.schema";
+
+export const ORDER_NOT_FOUND = "Order not found.";
 
 /**
  * The kit email's fate (spec: an ok flag and a detail text), plus its state: a message that is
@@ -33,6 +35,6 @@ export type BadgeOrderView = {
   wall: { optIn: boolean; name: string; portrait: boolean; hidden: boolean };
   /** The supporter badge revoked by staff (its Open Badges assertion says so, with this reason). */
   badgeRevoked: { at: string; reason: string } | null;
-  /** Where the payment stands in M-Pesa's records (lists and the order page carry it). */
+  /** Where the payment stands in M-Pesa's records (reconciliation adds it for staff lists and the order page). */
   payment?: PaymentView;
 };

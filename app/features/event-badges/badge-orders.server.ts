@@ -8,44 +8,34 @@ import { lockedForUpdate } from "~/lib/dialect.server";
 import type { Actor } from "~/lib/actor";
 import { logAction } from "../activity/activity.server";
 import { enqueueMail, kickMailWorker, MAX_ATTEMPTS, randomToken } from "~/lib/email.server";
-import sharp from "sharp";
 import { deleteBlobs, getBlob, hasBlob, putBlob } from "~/lib/blob-store.server";
-import { keptPromises } from "~/lib/kept-promises.server";
 import { DomainError } from "~/lib/domain-error";
 import { absoluteUrl } from "~/lib/http.server";
 import { formatNairobiTimeEat } from "~/lib/nairobi-time";
 import { unusedOrderId } from "~/lib/order-ids.server";
 import { anyColumnContains } from "~/lib/sql.server";
 import { safeEqual } from "~/lib/secrets.server";
-import { claimPaymentCode } from "../payments/payment-codes.server";
-import { orderPagePath } from "../payments/order-page";
-import { arrangeByPayment, needsPaymentCheck, paymentCheckMessage, type PaymentState } from "../mpesa/matching";
-import { withPayments } from "../mpesa/received-payments.server";
+import { orderPagePath } from "~/lib/order-page";
+import { claimPaymentCode } from "../payment-codes/payment-codes.server";
 import { paymentsChanged } from "~/lib/payment-signal.server";
 import { STAFF_NOTE_MAX_LENGTH, type BadgeOrderInput, type BadgeOrderStatus } from "./badge-order.schema";
 import { badgeKitEmail, badgeRejectedEmail, ENTRY_QR_CID, orderReceivedEmail } from "./emails/badge-emails";
 import { getEvent } from "./event.server";
-import { bakePng } from "../open-badges/bake.server";
-import { obPaths } from "../open-badges/open-badges";
+import { bakePng } from "../badge-art/bake.server";
+import { obPaths } from "../badge-art/open-badge-paths";
 import type { EventRecord } from "./event";
 import { entryQrKey, storeEntryQr } from "./check-in.server";
+import { renderKit } from "./kit.server";
+import { orderFileKey, orderFolder } from "./portrait.server";
 import { findTier, type Tier } from "./tiers";
 import { wallNameOf } from "./wall";
-import type { BadgeOrderView, Delivery } from "./badge-order";
+import { ORDER_NOT_FOUND, type BadgeOrderView, type Delivery } from "./badge-order";
 
-export const ORDER_NOT_FOUND = "Order not found.";
 export const ASSETS_REQUIRED = "Generate assets before approving.";
 
 /** The event page's share link for a tier (spec section 3, 'Share URL'). */
 export const tierShareUrl = (tierKey: string) =>
   absoluteUrl(`/event?utm_source=share&utm_medium=badge&utm_campaign=event_${tierKey}`);
-
-/** An order's images are stored files under badge-orders/<id>/; ids are checked before use. */
-function orderFolder(id: string) {
-  if (!/^BO-[0-9A-Z]{6}$/.test(id)) throw new DomainError("invalid", ORDER_NOT_FOUND);
-  return `badge-orders/${id}`;
-}
-export const orderFileKey = (id: string, kind: "portrait" | "badge" | "poster") => `${orderFolder(id)}/${kind}.png`;
 
 /** Staff links to an order's images: they carry the order's random token, so they work in an <img>. */
 export const assetPath = (id: string, kind: "portrait" | "badge" | "poster", token: string) =>
@@ -192,12 +182,10 @@ async function deliveryRow(db: Db, outboxId: number | null): Promise<DeliveryRow
     .executeTakeFirst();
 }
 
-/** One order, with where its payment stands. */
+/** One order as staff read it (its payment is added by reconciliation). */
 export async function getBadgeOrder(db: Db, id: string): Promise<BadgeOrderView> {
   const row = await loadRow(db, id);
-  const view = toView(row, await deliveryRow(db, row.delivery_outbox_id));
-  const [order] = await withPayments(db, "badge", [view], (o) => ({ amount: o.amount, createdAt: o.createdAt }));
-  return order!;
+  return toView(row, await deliveryRow(db, row.delivery_outbox_id));
 }
 
 /**
@@ -206,7 +194,7 @@ export async function getBadgeOrder(db: Db, id: string): Promise<BadgeOrderView>
  */
 export async function listBadgeOrders(
   db: Db,
-  opts: { status?: BadgeOrderStatus; q?: string; limit?: number; payment?: PaymentState; verifiedFirst?: boolean },
+  opts: { status?: BadgeOrderStatus; q?: string; limit?: number },
 ): Promise<BadgeOrderView[]> {
   let q = db
     .selectFrom("badge_orders as o")
@@ -220,11 +208,9 @@ export async function listBadgeOrders(
   const text = opts.q?.trim();
   if (text) q = q.where(anyColumnContains(["o.name", "o.email", "o.payment_reference", "o.tier_name", "o.tier_key", "o.id"], text));
   const rows = await q.execute();
-  const views = rows.map((r) =>
+  return rows.map((r) =>
     toView(r, r.m_status ? { status: r.m_status, last_error: r.m_last_error, sent_at: r.m_sent_at, attempts: r.m_attempts ?? 0 } : undefined),
   );
-  const withPayment = await withPayments(db, "badge", views, (o) => ({ amount: o.amount, createdAt: o.createdAt }));
-  return arrangeByPayment(withPayment, opts);
 }
 
 /** Stores a rendered (or staff-sent) badge and poster for an order; both already checked PNGs. */
@@ -254,20 +240,6 @@ export async function readOrderAsset(db: Db, id: string, kind: "portrait" | "bad
   return bytes;
 }
 
-const smallPortraits = keptPromises<Buffer | null>(300);
-
-/**
- * An order's stored portrait scaled down to `size` px WebP (a few kB), made once per order and
- * size and kept in memory (a portrait never changes after the order). Null when there is none.
- * Callers decide who may see it.
- */
-export function smallPortrait(db: Db, id: string, size: number): Promise<Buffer | null> {
-  return smallPortraits(`${id}:${size}`, async () => {
-    const original = await getBlob(db, orderFileKey(id, "portrait"));
-    return original ? sharp(original).resize(size, size, { fit: "cover" }).webp({ quality: 75 }).toBuffer() : null;
-  }).catch(() => null);
-}
-
 export async function readPortrait(db: Db, id: string): Promise<Buffer | null> {
   const row = await loadRow(db, id);
   if (!row.portrait_file) return null;
@@ -275,27 +247,25 @@ export async function readPortrait(db: Db, id: string): Promise<Buffer | null> {
 }
 
 /**
- * Approve (only when not already approved and both images exist) or reject (when not already
- * rejected). Approval queues the kit email, both PNGs attached, in the same transaction, and the
- * order keeps a link to that message so its delivery result shows on the order.
+ * Approve (only when not already approved, the caller's `beforeApprove` check passes, and both
+ * images exist) or reject (when not already rejected). Approval queues the kit email, both PNGs
+ * attached, in the same transaction, and the order keeps a link to that message so its delivery
+ * result shows on the order.
  */
 export async function setBadgeOrderStatus(
   db: Db,
   id: string,
   status: "approved" | "rejected",
   actor: Actor,
-  opts: { note?: string; paymentChecked?: boolean } = {},
+  opts: { note?: string; beforeApprove?: (db: Db, order: BadgeOrderView) => Promise<void> } = {},
 ) {
   const row = await loadRow(db, id);
   const note = (opts.note ?? "").trim().slice(0, STAFF_NOTE_MAX_LENGTH);
   if (status === "approved") {
     if (row.status === "approved") throw new DomainError("conflict", "Order is already approved.");
-    // A payment M-Pesa does not show in full (or made before sales opened) is approved only
-    // when staff say they checked it.
-    const { payment } = await getBadgeOrder(db, id);
-    if (!opts.paymentChecked && needsPaymentCheck(payment)) {
-      throw new DomainError("conflict", paymentCheckMessage(payment!, row.payment_reference, row.amount), "paymentChecked");
-    }
+    // The caller may refuse first (staff screens: a payment M-Pesa does not show in full waits
+    // for their tick).
+    if (opts.beforeApprove) await opts.beforeApprove(db, await getBadgeOrder(db, id));
     const ready =
       !!row.badge_file &&
       !!row.poster_file &&
@@ -392,7 +362,6 @@ export async function generateBadgeAssets(db: Db, id: string, actor: Actor) {
   const row = await loadRow(db, id);
   const tier = findTier(row.tier_key);
   if (!tier) throw new DomainError("conflict", "Tier configuration missing.");
-  const { renderKit } = await import("./kit-render/kit.server");
   const images = await renderKit({
     tier,
     name: row.name,

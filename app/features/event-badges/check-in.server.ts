@@ -12,6 +12,7 @@ import type { DoorEntry } from "./check-in";
 import type { BadgeOrdersTable } from "./event-badges.tables";
 import { anyColumnContains } from "~/lib/sql.server";
 import { logAction } from "../activity/activity.server";
+import { smallPortrait } from "./portrait.server";
 
 /**
  * Door check-in. Each approved order has an entry ticket: its reference and a signature only
@@ -178,6 +179,5 @@ export const DOOR_PORTRAIT_SIZE = 192;
 export async function doorPortrait(db: Db, id: string): Promise<Buffer | null> {
   if (!/^BO-[0-9A-Z]{6}$/.test(id)) return null;
   const row = await db.selectFrom("badge_orders").select(["portrait_file"]).where("id", "=", id).where("status", "=", "approved").executeTakeFirst();
-  const { smallPortrait } = await import("./badge-orders.server");
   return row?.portrait_file ? smallPortrait(db, id, DOOR_PORTRAIT_SIZE) : null;
 }

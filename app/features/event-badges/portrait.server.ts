@@ -1,6 +1,10 @@
 import pLimit from "p-limit";
 import sharp from "sharp";
+import { getBlob } from "~/lib/blob-store.server";
+import type { Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
+import { keptPromises } from "~/lib/kept-promises.server";
+import { ORDER_NOT_FOUND } from "./badge-order";
 import {
   PORTRAIT_FAILED_MESSAGE,
   PORTRAIT_MAX_BYTES,
@@ -52,6 +56,27 @@ export async function processPortrait(bytes: Uint8Array): Promise<Buffer> {
       throw new DomainError("invalid", PORTRAIT_FAILED_MESSAGE);
     }
   });
+}
+
+/** An order's images are stored files under badge-orders/<id>/; ids are checked before use. */
+export function orderFolder(id: string) {
+  if (!/^BO-[0-9A-Z]{6}$/.test(id)) throw new DomainError("invalid", ORDER_NOT_FOUND);
+  return `badge-orders/${id}`;
+}
+export const orderFileKey = (id: string, kind: "portrait" | "badge" | "poster") => `${orderFolder(id)}/${kind}.png`;
+
+const smallPortraits = keptPromises<Buffer | null>(300);
+
+/**
+ * An order's stored portrait scaled down to `size` px WebP (a few kB), made once per order and
+ * size and kept in memory (a portrait never changes after the order). Null when there is none.
+ * Callers decide who may see it.
+ */
+export function smallPortrait(db: Db, id: string, size: number): Promise<Buffer | null> {
+  return smallPortraits(`${id}:${size}`, async () => {
+    const original = await getBlob(db, orderFileKey(id, "portrait"));
+    return original ? sharp(original).resize(size, size, { fit: "cover" }).webp({ quality: 75 }).toBuffer() : null;
+  }).catch(() => null);
 }
 
 /** Decodes `data:image/...;base64,...` (the JSON API's portraitDataUrl and kit images). */

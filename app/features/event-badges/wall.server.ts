@@ -4,7 +4,7 @@ import { DomainError } from "~/lib/domain-error";
 import { clearPageCache } from "~/lib/page-cache.server";
 import { logAction } from "../activity/activity.server";
 import { wallNameOf } from "./wall";
-import { smallPortrait } from "./badge-orders.server";
+import { smallPortrait } from "./portrait.server";
 import { findTier } from "./tiers";
 
 /**

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isImageAddress, SLUG_PATTERN } from "~/lib/rules";
 import { EmailField, fullNameField, NotesField, PhoneField } from "~/lib/validation";
-import { paymentCodeField } from "../payments/payment-code.schema";
+import { paymentCodeField } from "../payment-codes/payment-code.schema";
 import { MAX_LINE_QUANTITY, MERCH_MESSAGES } from "./merch";
 
 const Hex = z.string().trim().regex(/^#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?$/, "Colour swatches must be hex colours such as #123b5d.");

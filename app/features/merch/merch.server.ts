@@ -11,10 +11,8 @@ import { absoluteUrl } from "~/lib/http.server";
 import { unusedOrderId } from "~/lib/order-ids.server";
 import { site } from "~/lib/site";
 import { anyColumnContains } from "~/lib/sql.server";
-import { claimPaymentCode } from "../payments/payment-codes.server";
-import { orderPagePath } from "../payments/order-page";
-import { arrangeByPayment, needsPaymentCheck, paymentCheckMessage, type PaymentState, type PaymentView } from "../mpesa/matching";
-import { withPayments } from "../mpesa/received-payments.server";
+import { orderPagePath } from "~/lib/order-page";
+import { claimPaymentCode } from "../payment-codes/payment-codes.server";
 import { paymentsChanged } from "~/lib/payment-signal.server";
 import { merchTeamNoticeEmail, orderApprovedEmail, orderReceivedEmail, orderRejectedEmail } from "./emails/merch-emails";
 import {
@@ -344,56 +342,48 @@ export async function checkoutBag(db: Db, bagId: string | null, input: CheckoutI
 }
 
 /** Staff list: newest first, optionally filtered by a search over id, customer, code and status. */
-export async function listMerchOrders(
-  db: Db,
-  q?: string,
-  opts: { payment?: PaymentState; verifiedFirst?: boolean } = {},
-): Promise<MerchOrderView[]> {
+export async function listMerchOrders(db: Db, q?: string): Promise<MerchOrderView[]> {
   let query = db.selectFrom("merch_orders").selectAll().orderBy("ts", "desc").orderBy("id", "desc").limit(500);
   const text = q?.trim();
   if (text) query = query.where(anyColumnContains(["id", "customer_name", "customer_email", "payment_reference", "status"], text));
-  const orders = await withPayments(db, "merch", (await query.execute()).map(toOrder), (o) => ({ amount: o.total, createdAt: o.ts }));
-  return arrangeByPayment(orders, opts);
+  return (await query.execute()).map(toOrder);
 }
 
-/** One order with where its payment stands, and the token its page needs (the order page). */
+/** One order and the token its page needs (the order page). */
 export async function getMerchOrderForPage(db: Db, id: string) {
   const row = await db.selectFrom("merch_orders").selectAll().where("id", "=", id).executeTakeFirst();
   if (!row) return null;
-  const [order] = await withPayments(db, "merch", [toOrder(row)], (o) => ({ amount: o.total, createdAt: o.ts }));
-  return { order: order!, token: row.view_token };
+  return { order: toOrder(row), token: row.view_token };
 }
 
-/** One order as staff read it, or null. */
+/** One order as staff read it (its payment is added by reconciliation), or null. */
 export async function getMerchOrder(db: Db, id: string): Promise<MerchOrderView | null> {
   const row = await db.selectFrom("merch_orders").selectAll().where("id", "=", id).executeTakeFirst();
   if (!row) return null;
-  const [order] = await withPayments(db, "merch", [toOrder(row)], (o) => ({ amount: o.total, createdAt: o.ts }));
-  return order!;
+  return toOrder(row);
 }
 
 /**
  * Any status from any status, with an optional staff note (the current note stays when none
  * is given). Moving to approved emails the customer; so does moving to rejected (with the note),
- * also when the order had been approved.
+ * also when the order had been approved. `beforeApprove` may refuse a move to approved: it runs
+ * inside the transaction, the row locked.
  */
 export async function setMerchOrderStatus(
   db: Db,
   id: string,
   status: MerchOrderStatus,
   notes?: string,
-  opts: { onlyFrom?: MerchOrderStatus; paymentChecked?: boolean } = {},
+  opts: { onlyFrom?: MerchOrderStatus; beforeApprove?: (db: Db, order: MerchOrderView) => Promise<void> } = {},
 ) {
   const order = await db.transaction().execute(async (trx) => {
     // Locked until the transaction ends: a second decision waits, then reads this one's result.
     const row = await trx.selectFrom("merch_orders").selectAll().where("id", "=", id).$call(lockedForUpdate(trx)).executeTakeFirst();
     if (!row) throw new DomainError("not_found", "Order not found.");
     if (opts.onlyFrom && row.status !== opts.onlyFrom) throw new DomainError("conflict", `Order is no longer ${opts.onlyFrom}.`);
-    if (status === "approved" && row.status !== "approved" && !opts.paymentChecked) {
-      // A payment M-Pesa does not show in full is approved only when staff say they checked it.
-      const [{ payment }] = (await withPayments(trx, "merch", [toOrder(row)], (o) => ({ amount: o.total, createdAt: o.ts }))) as [MerchOrderView & { payment: PaymentView }];
-      if (needsPaymentCheck(payment)) throw new DomainError("conflict", paymentCheckMessage(payment, row.payment_reference, row.total), "paymentChecked");
-    }
+    // The caller may refuse first (staff screens: a payment M-Pesa does not show in full waits
+    // for their tick).
+    if (status === "approved" && row.status !== "approved" && opts.beforeApprove) await opts.beforeApprove(trx, toOrder(row));
     const next = { status, reviewed_at: nowIso(), staff_notes: notes ?? row.staff_notes };
     // Only from the status just read: two changes at once (two staff, or staff and the automatic
     // approval in another process) cannot both send their email.

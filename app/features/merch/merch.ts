@@ -1,5 +1,5 @@
 /** The store's shared words and shapes (spec sections 3, 5, 8, 9); safe for the browser. */
-import type { PaymentView } from "../mpesa/matching";
+import type { PaymentView } from "../received-payments/payment-state";
 
 export type MerchColor = { label: string; swatch: string; image?: string };
 
@@ -127,6 +127,6 @@ export type MerchOrderView = {
   total: number;
   currency: string;
   items: PricedLine[];
-  /** Where the payment stands in M-Pesa's records (lists and the order page carry it). */
+  /** Where the payment stands in M-Pesa's records (reconciliation adds it for staff lists and the order page). */
   payment?: PaymentView;
 };

@@ -3,7 +3,8 @@ import type { Db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { getSigningKey } from "~/lib/secrets.server";
 import { site } from "~/lib/site";
-import { obPaths, type Award } from "./open-badges";
+import { obPaths } from "../badge-art/open-badge-paths";
+import type { Award } from "./open-badges";
 import { findAward, hashedRecipient } from "./open-badges.server";
 
 /**

@@ -14,7 +14,7 @@ import { freshApp } from "../../../tests/support/reset";
 import { seedTeamBadges } from "../../../db/seed/team-badges";
 import { BadgeOrderSchema } from "../event-badges/badge-order.schema";
 import { attachBadgeAssets, readOrderAsset, setBadgeOrderStatus, submitBadgeOrder } from "../event-badges/badge-orders.server";
-import { bakePng, NotAPngError, readBakedPng } from "./bake.server";
+import { bakePng, NotAPngError, readBakedPng } from "../badge-art/bake.server";
 import { findAward, revokeSupporterBadge, shareCardFor } from "./open-badges.server";
 import { awardIdOfBaked, VERIFY_TEXT } from "./verify.server";
 import { loader as credentialLoader } from "~/routes/badges/open-badges-credential";

@@ -12,10 +12,12 @@ import { wallNameOf } from "../event-badges/wall";
 import { findTier, formatKes } from "../event-badges/tiers";
 import { categoryLabel, parseIssuedDate } from "../team-badges/team-badges";
 import { findTeamBadgeRow, teamBadgeImage } from "../team-badges/team-badges.server";
-import { categoryStyle } from "../event-badges/kit-render/team-badge-template";
+import { obPaths } from "../badge-art/open-badge-paths";
+import { renderShareCardPng } from "../badge-art/render.server";
+import { categoryStyle } from "../badge-art/team-badge-template";
 import { formatDateInWords, nairobiInstant } from "~/lib/nairobi-time";
 import { keptPromises } from "~/lib/kept-promises.server";
-import { AWARD_ID, CLASS_ID, assertionDocument, badgeClassDocument, obPaths, type Award, type IdentityObject } from "./open-badges";
+import { AWARD_ID, CLASS_ID, assertionDocument, badgeClassDocument, type Award, type IdentityObject } from "./open-badges";
 
 const origin = () => env().publicUrl;
 
@@ -152,9 +154,8 @@ export async function shareCardFor(db: Db, id: string): Promise<{ png: Buffer; e
     verdict: a.revoked ? ("Revoked" as const) : ("Verified" as const),
   };
   const key = crypto.createHash("sha256").update(JSON.stringify([fields, picture?.etag ?? ""])).digest("base64url").slice(0, 22);
-  const png = await cards(key, async () => {
-    const { renderShareCardPng } = await import("../event-badges/kit-render/kit.server");
-    return renderShareCardPng({ ...fields, picture: picture ? `data:image/png;base64,${(await picture.bytes()).toString("base64")}` : null });
-  });
+  const png = await cards(key, async () =>
+    renderShareCardPng({ ...fields, picture: picture ? `data:image/png;base64,${(await picture.bytes()).toString("base64")}` : null }),
+  );
   return { png, etag: `"${key}"` };
 }

@@ -1,5 +1,6 @@
 import { linkedInAddToProfileUrl, type LinkedInCertification } from "~/lib/share";
 import { site } from "~/lib/site";
+import { obPaths } from "../badge-art/open-badge-paths";
 
 /**
  * Open Badges 2.0, hosted verification (1EdTech ob_v2p0): the issuer profile, a BadgeClass per
@@ -12,15 +13,6 @@ export const OB2_CONTEXT = "https://w3id.org/openbadges/v2";
 export const AWARD_ID = /^(BO-[0-9A-Z]{6}|[a-z0-9][a-z0-9_-]{0,39})$/i;
 /** BadgeClass ids: a team badge's id, or an event tier's key ('tier-t3'). */
 export const CLASS_ID = /^(tier-t[1-5]|[a-z0-9][a-z0-9_-]{0,39})$/i;
-
-export const obPaths = {
-  issuer: "/badges/issuer.json",
-  badgeClass: (id: string) => `/badges/classes/${id}.json`,
-  assertion: (id: string) => `/badges/assertions/${id}.json`,
-  credential: (id: string) => `/badges/credentials/${id}.jwt`,
-  verify: (id: string) => `/badges/verify/${id}`,
-  card: (id: string) => `/badges/cards/${id}.png`,
-};
 
 export type IdentityObject = { type: "email" | "url"; hashed: true; salt: string; identity: string };
 

@@ -1,7 +1,8 @@
 import type { Db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
-import { NotAPngError, readBakedPng } from "./bake.server";
-import { AWARD_ID, obPaths } from "./open-badges";
+import { NotAPngError, readBakedPng } from "../badge-art/bake.server";
+import { obPaths } from "../badge-art/open-badge-paths";
+import { AWARD_ID } from "./open-badges";
 import { findAward } from "./open-badges.server";
 
 export const VERIFY_TEXT = {

@@ -10,8 +10,9 @@ import { whatsAppShareUrl } from "~/lib/share";
 import { renderShareNotFound, renderSharePage } from "~/lib/share-page.server";
 import { DomainError } from "~/lib/domain-error";
 import { absoluteUrl } from "~/lib/http.server";
-import { bakePng } from "../open-badges/bake.server";
-import { obPaths } from "../open-badges/open-badges";
+import { bakePng } from "../badge-art/bake.server";
+import { obPaths } from "../badge-art/open-badge-paths";
+import { renderTeamBadgePng } from "../badge-art/render.server";
 import { site } from "~/lib/site";
 import {
   BADGE_ID_PATTERN,
@@ -122,8 +123,6 @@ function imageHash(b: TeamBadge): string {
 async function renderFull(badge: TeamBadge): Promise<Buffer> {
   // The renderer reads dates as Date strings: '12 Mar 2025' would be read in local time.
   const issuedAt = parseIssuedDate(badge.issuedAt)?.iso ?? badge.issuedAt;
-  // Loaded on first use, as the badge orders do: the renderer and its fonts are heavy.
-  const { renderTeamBadgePng } = await import("~/features/event-badges/kit-render/kit.server");
   return renderTeamBadgePng({
     id: badge.id,
     title: badge.title,

@@ -10,11 +10,11 @@ import {
   listBadgeOrders,
   resendBadgeKit,
   setBadgeOrderStatus,
-} from "~/features/event-badges/badge-orders.server";
+} from "~/features/reconciliation/orders.server";
 import type { BadgeOrderView } from "~/features/event-badges/badge-order";
 import { setWallHidden } from "~/features/event-badges/wall.server";
 import { revokeSupporterBadge } from "~/features/open-badges/open-badges.server";
-import { PAYMENT_STATES, type PaymentState } from "~/features/mpesa/matching";
+import { PAYMENT_STATES, type PaymentState } from "~/features/received-payments/payment-state";
 import {
   DEFAULT_STATUS,
   ORDER_INTENTS,

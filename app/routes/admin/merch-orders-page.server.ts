@@ -1,12 +1,11 @@
 import type { AppLoadContext } from "react-router";
 import { z } from "zod";
-import { PAYMENT_STATES, type PaymentState } from "~/features/mpesa/matching";
+import { PAYMENT_STATES, type PaymentState } from "~/features/received-payments/payment-state";
 import { orderRowAction } from "~/lib/staff-flows.server";
 import { MerchOrderStatusSchema } from "~/features/merch/merch.schema";
-import { getMerchOrder, listMerchOrders } from "~/features/merch/merch.server";
 import type { MerchOrderView } from "~/features/merch/merch";
 import { MERCH_ADMIN_MESSAGES as M, ORDERS_PATH, ordersHref, rejectQuestion, statusDone } from "~/features/merch/admin/merch-admin-screen";
-import { changeMerchOrderStatus } from "~/features/merch/admin/merch-admin.server";
+import { changeMerchOrderStatus, getMerchOrder, listMerchOrders } from "~/features/reconciliation/orders.server";
 
 /** The orders (newest first) matching ?q=, for signed-in staff. A failed read shows none. */
 export async function loadMerchOrdersScreen(request: Request, context: AppLoadContext) {

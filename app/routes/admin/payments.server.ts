@@ -3,13 +3,13 @@ import {
   countReceivedPayments,
   importStatementDraft,
   listImports,
-  listPaymentMismatches,
   listReceivedPayments,
   previewStatement,
   saveStatementDraft,
-} from "~/features/mpesa/received-payments.server";
-import { PAYMENTS_PATH, type StatementResult } from "~/features/mpesa/payments-screen";
-import { callbackRegistration, listCallbacksSetAside } from "~/features/mpesa/c2b-callbacks.server";
+} from "~/features/received-payments/received-payments.server";
+import { listPaymentMismatches } from "~/features/reconciliation/matching.server";
+import { PAYMENTS_PATH, type StatementResult } from "~/features/reconciliation/payments-screen";
+import { callbackRegistration, listCallbacksSetAside } from "~/features/received-payments/c2b-callbacks.server";
 import { env } from "~/lib/env.server";
 import type { Reply } from "~/lib/forms";
 import { staffAction, staffIntent } from "~/lib/submission.server";

@@ -1,11 +1,7 @@
 import { z } from "zod";
 import { BadgeOrderSchema, ListQuerySchema, OrderIdSchema, StaffNoteSchema } from "~/features/event-badges/badge-order.schema";
-import {
-  attachBadgeAssets,
-  listBadgeOrders,
-  setBadgeOrderStatus,
-  submitBadgeOrder,
-} from "~/features/event-badges/badge-orders.server";
+import { submitBadgeOrder } from "~/features/event-badges/badge-orders.server";
+import { attachBadgeAssets, listBadgeOrders, setBadgeOrderStatus } from "~/features/reconciliation/orders.server";
 import { PORTRAIT_MAX_BYTES, PORTRAIT_SIZE_MESSAGE } from "~/features/event-badges/portrait";
 import { checkKitPng, decodeImageDataUrl, processPortrait } from "~/features/event-badges/portrait.server";
 import type { AppLoadContext } from "react-router";

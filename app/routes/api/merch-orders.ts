@@ -1,6 +1,6 @@
-import { changeMerchOrderStatus } from "~/features/merch/admin/merch-admin.server";
 import { MerchOrderApiSchema, MerchOrderStatusSchema } from "~/features/merch/merch.schema";
-import { listMerchOrders, submitMerchOrder } from "~/features/merch/merch.server";
+import { submitMerchOrder } from "~/features/merch/merch.server";
+import { changeMerchOrderStatus, listMerchOrders } from "~/features/reconciliation/orders.server";
 import { staff } from "~/lib/actor";
 import { requireAdminApi } from "~/lib/admin.server";
 import { jsonApi } from "~/lib/api.server";

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/mpesa-c2b";
-import { answerValidation, receiveConfirmation } from "~/features/mpesa/c2b-callbacks.server";
+import { answerValidation, receiveConfirmation } from "~/features/received-payments/c2b-callbacks.server";
 import { env } from "~/lib/env.server";
 import { jsonError, jsonResponse, readBodyText } from "~/lib/http.server";
 import { safeEqual } from "~/lib/secrets.server";
@@ -8,7 +8,7 @@ import { safeEqual } from "~/lib/secrets.server";
  * Safaricom's Daraja C2B callbacks: POST /api/pay/c2b/{confirmation|validation}/{secret} (the
  * URLs staff register; Safaricom refuses any containing 'mpesa') and the older
  * /api/mpesa/c2b/... paths. Validation accepts every payment; confirmation keeps every one that
- * names a TransID (features/mpesa/c2b-callbacks.server.ts). Without MPESA_CALLBACK_SECRET, or
+ * names a TransID (features/received-payments/c2b-callbacks.server.ts). Without MPESA_CALLBACK_SECRET, or
  * with a wrong one, both are a 404 like any unknown API path. Nothing a caller sends ends in a 5xx.
  */
 export async function loader() {

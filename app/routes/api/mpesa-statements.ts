@@ -1,4 +1,4 @@
-import { importStatement, previewStatement } from "~/features/mpesa/received-payments.server";
+import { importStatement, previewStatement } from "~/features/received-payments/received-payments.server";
 import { staff } from "~/lib/actor";
 import { requireAdminApi } from "~/lib/admin.server";
 import { jsonApi } from "~/lib/api.server";

@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { VerifyForms, VERIFY_UPLOAD_MAX_BYTES } from "~/features/open-badges/components/verify-forms";
 import { awardIdOfBaked } from "~/features/open-badges/verify.server";
-import { obPaths } from "~/features/open-badges/open-badges";
+import { obPaths } from "~/features/badge-art/open-badge-paths";
 import { pageMeta } from "~/lib/meta";
 import { readPage } from "~/lib/submission.server";
 import badgesCss from "~/styles/badges.css?url";

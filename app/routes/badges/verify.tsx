@@ -1,7 +1,8 @@
 import { data, Link } from "react-router";
 import { VerifyResult } from "~/features/open-badges/components/verify-result";
 import { VerifyForms } from "~/features/open-badges/components/verify-forms";
-import { linkedInFields, obPaths } from "~/features/open-badges/open-badges";
+import { obPaths } from "~/features/badge-art/open-badge-paths";
+import { linkedInFields } from "~/features/open-badges/open-badges";
 import { findAward } from "~/features/open-badges/open-badges.server";
 import { env } from "~/lib/env.server";
 import { pageMeta } from "~/lib/meta";

@@ -1,7 +1,7 @@
-import { eventShareUrl } from "~/features/event-badges/kit-render/preview";
-import { PreviewImageSchema } from "~/features/event-badges/kit-render/preview.schema";
-import { PreviewBusyError, renderPreview } from "~/features/event-badges/kit-render/preview.server";
-import { SiteImageError } from "~/features/event-badges/kit-render/site-image.server";
+import { eventShareUrl } from "~/features/event-badges/preview";
+import { PreviewImageSchema } from "~/features/event-badges/preview.schema";
+import { PreviewBusyError, renderPreview } from "~/features/event-badges/preview.server";
+import { SiteImageError } from "~/features/event-badges/site-image.server";
 import { getEvent } from "~/features/event-badges/event.server";
 import { env } from "~/lib/env.server";
 import { clientAddress } from "~/lib/http.server";

@@ -11,10 +11,10 @@ import {
   SAMPLE_NAME,
   SHARE_URL_MAX_LENGTH,
   SHARE_URL_MESSAGE,
-} from "~/features/event-badges/kit-render/preview";
-import { MAX_NAME_LENGTH } from "~/features/event-badges/kit-render/text";
-import { PreviewImageSchema } from "~/features/event-badges/kit-render/preview.schema";
-import { resolveSiteImage } from "~/features/event-badges/kit-render/site-image.server";
+} from "~/features/event-badges/preview";
+import { MAX_NAME_LENGTH } from "~/features/badge-art/text";
+import { PreviewImageSchema } from "~/features/event-badges/preview.schema";
+import { resolveSiteImage } from "~/features/event-badges/site-image.server";
 import { findTier, formatKes, TIERS, type Tier } from "~/features/event-badges/tiers";
 import { env } from "~/lib/env.server";
 import { pageMeta } from "~/lib/meta";

@@ -1,7 +1,7 @@
 import { redirect, useActionData } from "react-router";
-import { OrderLookupForm } from "~/features/payments/components/order-lookup-form";
-import { ORDER_NOT_FOUND_BY_EMAIL, OrderLookupSchema } from "~/features/payments/order-lookup.schema";
-import { orderLinkByEmail } from "~/features/payments/order-status.server";
+import { OrderLookupForm } from "~/features/reconciliation/components/order-lookup-form";
+import { ORDER_NOT_FOUND_BY_EMAIL, OrderLookupSchema } from "~/features/reconciliation/order-lookup.schema";
+import { orderLinkByEmail } from "~/features/reconciliation/order-status.server";
 import { DomainError } from "~/lib/domain-error";
 import { pageMeta } from "~/lib/meta";
 import { limits } from "~/lib/rate-limit.server";

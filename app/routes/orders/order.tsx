@@ -2,10 +2,10 @@ import { data, Link, redirect } from "react-router";
 import { setWallHidden } from "~/features/event-badges/wall.server";
 import { system } from "~/lib/actor";
 import { readForm } from "~/lib/submission.server";
-import { OrderLookupForm } from "~/features/payments/components/order-lookup-form";
-import { OrderStatus } from "~/features/payments/components/order-status";
-import { ORDER_LINK_NOT_FOUND } from "~/features/payments/order-lookup.schema";
-import { orderByToken } from "~/features/payments/order-status.server";
+import { OrderLookupForm } from "~/features/reconciliation/components/order-lookup-form";
+import { OrderStatus } from "~/features/reconciliation/components/order-status";
+import { ORDER_LINK_NOT_FOUND } from "~/features/reconciliation/order-lookup.schema";
+import { orderByToken } from "~/features/reconciliation/order-status.server";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/order";
 

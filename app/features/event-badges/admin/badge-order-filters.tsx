@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import { PaymentFilter } from "../../mpesa/components/payment-tag";
+import { PaymentFilter } from "../../received-payments/components/payment-tag";
 import { SCREEN_PATH, SEARCH_PLACEHOLDER, screenHref, STATUS_FILTERS, type ListFilter } from "./badge-orders-screen";
 
 /**

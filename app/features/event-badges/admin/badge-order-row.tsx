@@ -5,7 +5,7 @@ import { useFetcher } from "react-router";
 import { formatNairobiTime } from "~/lib/nairobi-time";
 import type { BadgeOrderView } from "../badge-order";
 import { formatKes } from "../tiers";
-import { PaymentCheckbox, PaymentTag } from "../../mpesa/components/payment-tag";
+import { PaymentCheckbox, PaymentTag } from "../../received-payments/components/payment-tag";
 import {
   approveBlockedBy,
   deliveryFailed,

@@ -1,6 +1,6 @@
 import type { BadgeOrderStatus } from "../badge-order.schema";
 import type { BadgeOrderView } from "../badge-order";
-import type { PaymentState } from "../../mpesa/matching";
+import type { PaymentState } from "../../received-payments/payment-state";
 
 /** Client-safe pieces of the staff screen /admin/badge-orders: its URL state and words. */
 

@@ -1,5 +1,5 @@
 import { emailError, fieldErrors, nameError } from "~/lib/rules";
-import { paymentCodeError } from "../../payments/payment-code";
+import { paymentCodeError } from "../../payment-codes/payment-code";
 import { PORTRAIT_MAX_BYTES, PORTRAIT_SIZE_MESSAGE, PORTRAIT_TYPE_MESSAGE } from "../portrait";
 
 export type OrderFields = { name: string; email: string; paymentReference: string };

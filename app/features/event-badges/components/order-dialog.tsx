@@ -2,13 +2,13 @@ import { WALL_NAME_MAX_LENGTH } from "../wall";
 import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { ContactFields } from "~/components/ui/contact-fields";
-import { PaymentCodeField } from "~/features/payments/components/payment-code-field";
+import { PaymentCodeField } from "~/features/payment-codes/components/payment-code-field";
 import { otherErrors, useFormChecks } from "~/components/ui/form-checks";
 import { FieldError, Honeypot, useHydrated } from "~/components/ui/form-parts";
 import { UrlDialog, type CloseDialog } from "~/components/ui/url-dialog";
 import { CHECK_FIELDS, ErrorSummary } from "~/components/ui/error-summary";
 import type { Reply } from "~/lib/forms";
-import { PaySteps } from "~/features/payments/components/pay-steps";
+import { PaySteps } from "~/features/payment-codes/components/pay-steps";
 
 /** What the order form's reply carries on success: the order reference. */
 export type OrderReply = Reply<{ id: string; orderPath?: string }>;

@@ -1,4 +1,4 @@
-import type { PaymentState } from "../../mpesa/matching";
+import type { PaymentState } from "../../received-payments/payment-state";
 import { formatColours } from "../merch-editor";
 import type { MerchItem, MerchOrderStatus } from "../merch";
 import type { MerchOrderView } from "../merch";

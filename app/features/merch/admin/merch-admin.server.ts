@@ -39,11 +39,17 @@ export async function saveMerchCatalogue(db: Db, items: MerchItem[], actor: Acto
 /** Staff set an order's status (and note); approval emails the customer once. */
 export async function changeMerchOrderStatus(
   db: Db,
-  change: { id: string; status: MerchOrderStatus; notes?: string; onlyFrom?: MerchOrderStatus; paymentChecked?: boolean },
+  change: {
+    id: string;
+    status: MerchOrderStatus;
+    notes?: string;
+    onlyFrom?: MerchOrderStatus;
+    beforeApprove?: (db: Db, order: MerchOrderView) => Promise<void>;
+  },
   actor: Actor,
 ): Promise<MerchOrderView> {
   const { id, status } = change;
-  await setMerchOrderStatus(db, id, status, change.notes, { onlyFrom: change.onlyFrom, paymentChecked: change.paymentChecked });
+  await setMerchOrderStatus(db, id, status, change.notes, { onlyFrom: change.onlyFrom, beforeApprove: change.beforeApprove });
   await logAction(db, actor, { type: "merch.order_status", message: `Merch order ${id} set to ${status}`, meta: { id, status } });
   return (await getMerchOrder(db, id))!;
 }

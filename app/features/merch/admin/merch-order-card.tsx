@@ -6,7 +6,7 @@ import { formatNairobiTimeEat } from "~/lib/nairobi-time";
 import { formatMoney, ORDER_STATUS_LABELS } from "../merch";
 import type { MerchOrderView } from "../merch";
 import { STATUS_BUTTONS, type OrderStatusResult } from "./merch-admin-screen";
-import { PaymentCheckbox, PaymentTag } from "../../mpesa/components/payment-tag";
+import { PaymentCheckbox, PaymentTag } from "../../received-payments/components/payment-tag";
 
 export type ScreenMessage = { message: string; tone: "success" | "error" };
 

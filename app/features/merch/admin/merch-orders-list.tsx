@@ -1,5 +1,5 @@
-import { PaymentFilter } from "../../mpesa/components/payment-tag";
-import type { PaymentState } from "../../mpesa/matching";
+import { PaymentFilter } from "../../received-payments/components/payment-tag";
+import type { PaymentState } from "../../received-payments/payment-state";
 import { useEffect, useState } from "react";
 import type { Reply } from "~/lib/forms";
 import { Form, Link } from "react-router";

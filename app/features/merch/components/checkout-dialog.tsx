@@ -1,6 +1,6 @@
 import { useFetcher } from "react-router";
 import { ContactFields } from "~/components/ui/contact-fields";
-import { PaymentCodeField } from "~/features/payments/components/payment-code-field";
+import { PaymentCodeField } from "~/features/payment-codes/components/payment-code-field";
 import { otherErrors, useFormChecks, useSettledReply } from "~/components/ui/form-checks";
 import { FieldError, Honeypot, useHydrated } from "~/components/ui/form-parts";
 import { NOTES_MAX_LENGTH } from "~/lib/rules";
@@ -13,7 +13,7 @@ import { StoreDialog } from "./store-dialog";
 import { BAG_HREF, CHECKOUT_HREF, failureText } from "./store-links";
 import type { Reply } from "~/lib/forms";
 import { ErrorSummary } from "~/components/ui/error-summary";
-import { PaySteps } from "~/features/payments/components/pay-steps";
+import { PaySteps } from "~/features/payment-codes/components/pay-steps";
 import { ErrorBanner } from "~/components/ui/error-banner";
 
 /** The checkout's reply on success: the order reference and what it costs (priced by the server). */

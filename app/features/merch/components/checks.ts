@@ -1,5 +1,5 @@
 import { emailError, fieldErrors, nameError } from "~/lib/rules";
-import { paymentCodeError } from "../../payments/payment-code";
+import { paymentCodeError } from "../../payment-codes/payment-code";
 import { MAX_LINE_QUANTITY, MERCH_MESSAGES, type MerchItem } from "../merch";
 
 // The browser's checks, with the rules and words the schemas are built from (merch.schema.ts,

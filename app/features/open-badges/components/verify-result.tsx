@@ -2,7 +2,7 @@ import { Fragment } from "react";
 import { formatDateInWords } from "~/lib/nairobi-time";
 import { site } from "~/lib/site";
 import type { Award } from "../open-badges";
-import { obPaths } from "../open-badges";
+import { obPaths } from "../../badge-art/open-badge-paths";
 
 /** The verdict on one badge, for people: Valid or Revoked, who holds it, from whom, when, for what. */
 export function VerifyResult({ award, linkedIn }: { award: Award; linkedIn: { url: string; fields: Record<string, string> } | null }) {

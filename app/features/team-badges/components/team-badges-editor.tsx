@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import type { Reply } from "~/lib/forms";
 import { formatDateInWords } from "~/lib/nairobi-time";
-import { obPaths } from "../../open-badges/open-badges";
+import { obPaths } from "../../badge-art/open-badge-paths";
 import type { TeamBadgeAdminRow } from "../team-badges";
 
 export const TEAM_BADGES_EDITOR_PATH = "/admin/team-badges";

@@ -1,12 +1,21 @@
-import { formatKes, type Tier } from "../tiers";
 import { site } from "~/lib/site";
 import { alpha, inkOn, shade } from "./colour";
 import { DISPLAY } from "./fonts.server";
 import { Avatar, Canvas, LogoMark, Tick } from "./parts";
 import { fitText, type MeasureEm } from "./text";
 
+/** A tier as the badge and poster print it: its words, its price as printed, its colours. */
+export type KitTier = {
+  name: string;
+  subtitle: string;
+  impact: string;
+  /** 'KES 1,300'. */
+  price: string;
+  theme: { primary: string; secondary: string; accent: string; text: string };
+};
+
 export type TemplateInput = {
-  tier: Tier;
+  tier: KitTier;
   name: string;
   initials: string;
   /** A data: URI of the square portrait, already small. */
@@ -139,7 +148,7 @@ export function BadgeTemplate({ tier, name, initials, portrait, reference, event
 
           <div style={{ display: "flex", alignItems: "baseline", gap: 14, marginTop: 16 }}>
             <div style={{ display: "flex", fontSize: 54, fontWeight: 800, color: t.primary, letterSpacing: "-0.02em" }}>
-              {formatKes(tier.amount)}
+              {tier.price}
             </div>
             <div style={{ display: "flex", fontSize: 24, fontWeight: 600, color: alpha(t.text, 0.7) }}>sponsorship</div>
           </div>

@@ -1,11 +1,11 @@
 import { Form } from "react-router";
 import type { Reply } from "~/lib/forms";
 import { formatNairobiTime } from "~/lib/nairobi-time";
-import type { PaymentMismatch, ReceivedPaymentRow } from "../received-payments.server";
-import { paymentDetail, PAYMENT_STATE_LABEL } from "../matching";
-import { PAYMENTS_PATH, SKIP_REASON_LIMIT, type StatementResult } from "../payments-screen";
-import type { CallbackRegistration, SetAsideRow } from "../c2b-callbacks";
-import { CallbacksSetAside, CallbackSetup, OddParts } from "./callback-setup";
+import type { ReceivedPaymentRow } from "../../received-payments/received-payments";
+import { paymentDetail, PAYMENT_STATE_LABEL } from "../../received-payments/payment-state";
+import { PAYMENTS_PATH, SKIP_REASON_LIMIT, type PaymentMismatch, type StatementResult } from "../payments-screen";
+import type { CallbackRegistration, SetAsideRow } from "../../received-payments/c2b-callbacks";
+import { CallbacksSetAside, CallbackSetup, OddParts } from "../../received-payments/components/callback-setup";
 
 type Data = {
   counts: { all: number; unclaimed: number };

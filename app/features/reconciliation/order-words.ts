@@ -1,4 +1,4 @@
-import type { PaymentView } from "../mpesa/matching";
+import type { PaymentView } from "../received-payments/payment-state";
 
 /**
  * What a supporter reads about their order on its private page: plain words, no staff terms.

@@ -2,11 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_EVENT, eventDateText } from "../event";
-import { TIERS, type Tier } from "../tiers";
-import { renderBadgePng, renderKit, renderPosterPng, renderTeamBadgePng, warmKit, type KitInput } from "./kit.server";
-import { qrMatrix, qrSvg, QR_QUIET_ZONE, QR_SIZE } from "./qr.server";
-import { cleanText, fitText, initialsOf } from "./text";
+import { DEFAULT_EVENT, eventDateText } from "./event";
+import { TIERS, type Tier } from "./tiers";
+import { renderTeamBadgePng } from "../badge-art/render.server";
+import { renderBadgePng, renderKit, renderPosterPng, warmKit, type KitInput } from "./kit.server";
+import { qrMatrix, qrSvg, QR_QUIET_ZONE, QR_SIZE } from "../badge-art/qr.server";
+import { cleanText, fitText, initialsOf } from "../badge-art/text";
 
 const tier = (key: Tier["key"]) => TIERS.find((t) => t.key === key)!;
 const share = (key: string) =>

@@ -4,14 +4,15 @@ import * as editorRoute from "~/routes/merch/admin";
 import * as ordersRoute from "~/routes/admin/merch-orders";
 import { createAdminSessionCookie } from "~/lib/admin.server";
 import type { Db } from "~/lib/db.server";
-import { ORIGIN, args, get, reply, thrown } from "../../../../tests/support/http";
-import { freshApp } from "../../../../tests/support/reset";
-import type { MerchItem } from "../merch";
-import { CheckoutSchema } from "../merch.schema";
-import { listItems, listMerchOrders, saveCatalogue, submitMerchOrder } from "../merch.server";
+import { ORIGIN, args, get, reply, thrown } from "../support/http";
+import { freshApp } from "../support/reset";
+import type { MerchItem } from "~/features/merch/merch";
+import { CheckoutSchema } from "~/features/merch/merch.schema";
+import { listItems, saveCatalogue, submitMerchOrder } from "~/features/merch/merch.server";
+import { listMerchOrders } from "~/features/reconciliation/orders.server";
 import { readEditorRows } from "~/routes/merch/merch-editor-page.server";
-import { BLANK_ROW, EDITOR_PATH, fieldName, ORDERS_PATH, ROW_TEXT_FIELDS, type EditorRow } from "./merch-admin-screen";
-import { parseEditorItem } from "../merch-editor";
+import { BLANK_ROW, EDITOR_PATH, fieldName, ORDERS_PATH, ROW_TEXT_FIELDS, type EditorRow } from "~/features/merch/admin/merch-admin-screen";
+import { parseEditorItem } from "~/features/merch/merch-editor";
 
 const STAFF = "10.0.0.42";
 

@@ -2,9 +2,7 @@ import { renderAsync } from "@resvg/resvg-js";
 import type { ReactNode } from "react";
 import satori from "satori";
 import sharp from "sharp";
-import { DEFAULT_EVENT, eventDateText, type EventRecord } from "../event";
-import { TIERS, type Tier } from "../tiers";
-import { BadgeTemplate, type TemplateInput } from "./badge-template";
+import { BadgeTemplate, type KitTier, type TemplateInput } from "./badge-template";
 import { kitFonts } from "./fonts.server";
 import { displayMeasure } from "./measure.server";
 import { svgDataUri } from "./mark";
@@ -16,15 +14,22 @@ import { CARD_HEIGHT, CARD_WIDTH, ShareCardTemplate, type ShareCardInput } from 
 import { site } from "~/lib/site";
 import { cleanText, formatIssuedDate, initialsOf } from "./text";
 
+/**
+ * Badge pictures, drawn on the server: the supporter badge and 'Will Be Attending' poster, the
+ * team badge, and a badge's link-preview card. They draw what they are given (a tier's words and
+ * colours, the evening's text); which tier and which evening is the caller's business.
+ */
+
+/** One supporter's badge and poster. */
 export type KitInput = {
-  tier: Tier;
+  tier: KitTier;
   name: string;
   /** A square image (any format sharp reads); it is cropped round here. */
   portraitPng?: Buffer | null;
   shareUrl: string;
   reference?: string;
-  /** The evening printed on the badge and poster (the event record). */
-  event: EventRecord;
+  /** The evening printed on the badge and poster: its title, its date in words, its venue. */
+  event: { title: string; dateText: string; venue: string };
 };
 
 export type TeamBadge = TeamBadgeInput;
@@ -74,7 +79,7 @@ async function prepare(input: KitInput): Promise<TemplateInput> {
     initials: initialsOf(name),
     portrait,
     reference: input.reference ? cleanText(input.reference, 24) : undefined,
-    event: { title: cleanText(input.event.title, 120), dateText: eventDateText(input.event), venue: cleanText(input.event.venue, 40) },
+    event: { title: cleanText(input.event.title, 120), dateText: input.event.dateText, venue: cleanText(input.event.venue, 40) },
     measure,
   };
 }
@@ -134,10 +139,10 @@ export async function renderShareCardPng(card: ShareCardInput): Promise<Buffer> 
 }
 
 /**
- * Reads and parses the fonts and measures the display face, so the first real render does not
- * pay for it (about 1-2 s on a small machine). Safe to call at start-up and to call twice.
+ * Reads and parses the fonts, measures the display face and draws `sample` once, so the first
+ * real render does not pay for it (about 1-2 s on a small machine). Safe to call twice.
  */
-export async function warmKit(): Promise<void> {
+export async function warmRenderer(sample: KitInput): Promise<void> {
   await Promise.all([kitFonts(), displayMeasure()]);
-  await toPng(<BadgeTemplate {...await prepare({ tier: TIERS[0]!, name: "Warm Up", shareUrl: "https://example.org", event: DEFAULT_EVENT })} />);
+  await toPng(<BadgeTemplate {...await prepare(sample)} />);
 }

@@ -1,5 +1,5 @@
 import { formatNairobiTimeEat } from "~/lib/nairobi-time";
-import type { OrderPage } from "../order-status.server";
+import type { OrderPage } from "../order-status";
 import { paymentWords, reviewWords } from "../order-words";
 
 const money = (amount: number, currency: string) => `${currency} ${amount.toLocaleString("en-KE")}`;

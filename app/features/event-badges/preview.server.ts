@@ -1,5 +1,5 @@
-import type { EventRecord } from "../event";
-import { findTier } from "../tiers";
+import type { EventRecord } from "./event";
+import { findTier } from "./tiers";
 import { renderBadgePng, renderPosterPng } from "./kit.server";
 import type { PreviewImageQuery } from "./preview.schema";
 import { loadSitePortrait } from "./site-image.server";

@@ -1,39 +1,18 @@
 import type { Db } from "~/lib/db.server";
+import { orderPagePath } from "~/lib/order-page";
 import { safeEqual } from "~/lib/secrets.server";
-import { getBadgeOrder } from "../event-badges/badge-orders.server";
 import { entryQrSvg } from "../event-badges/check-in.server";
 import { referenceInWords } from "../event-badges/ticket";
 import { getMerchOrderForPage } from "../merch/merch.server";
-import type { PaymentView } from "../mpesa/matching";
-import { orderPagePath } from "./order-page";
+import { withPayments } from "./matching.server";
+import type { OrderPage } from "./order-status";
+import { getBadgeOrder } from "./orders.server";
 
 /**
  * A supporter's private order page: any order (badge or merch) by its reference and the
  * random token from its email, or found again by reference plus the email it was placed with.
  * One answer (null) for an unknown reference, a wrong token and a wrong email: nothing to probe.
  */
-export type OrderPage = {
-  kind: "badge" | "merch";
-  reference: string;
-  placedAt: string;
-  name: string;
-  /** What was ordered, one line each. */
-  lines: string[];
-  amount: number;
-  currency: string;
-  paymentCode: string;
-  payment: PaymentView;
-  status: "pending" | "approved" | "rejected";
-  /** The team's note on a decision, when there is one. */
-  note: string;
-  /** Approved badge orders: the kit to download. */
-  kit: { badge: string; poster: string } | null;
-  /** Badge orders whose supporter said yes to the supporter wall: the name shown, and whether they are off it now. */
-  wall: { name: string; hidden: boolean } | null;
-  /** Approved badge orders: the entry QR code (SVG) and the reference spelled out, for the door. */
-  entry: { qrSvg: string; words: string } | null;
-};
-
 const BADGE_REF = /^BO-[0-9A-Z]{6}$/;
 const MERCH_REF = /^MO-[0-9A-Z]{6}$/;
 
@@ -57,7 +36,7 @@ async function load(db: Db, reference: string): Promise<{ page: OrderPage; token
         amount: o.amount,
         currency: "KES",
         paymentCode: o.paymentReference,
-        payment: o.payment!,
+        payment: o.payment,
         status: o.status,
         note: o.status === "rejected" ? o.staffNote : "",
         kit: approved ? { badge: o.badgePath!, poster: o.posterPath! } : null,
@@ -69,7 +48,7 @@ async function load(db: Db, reference: string): Promise<{ page: OrderPage; token
   if (MERCH_REF.test(reference)) {
     const found = await getMerchOrderForPage(db, reference);
     if (!found) return null;
-    const o = found.order;
+    const o = (await withPayments(db, "merch", [found.order], (m) => ({ amount: m.total, createdAt: m.ts })))[0]!;
     return {
       token: found.token,
       email: o.customerEmail,
@@ -84,7 +63,7 @@ async function load(db: Db, reference: string): Promise<{ page: OrderPage; token
         amount: o.total,
         currency: o.currency,
         paymentCode: o.paymentReference,
-        payment: o.payment!,
+        payment: o.payment,
         status: o.status === "approved" || o.status === "rejected" ? o.status : "pending",
         note: o.status === "rejected" || o.status === "approved" ? o.staffNotes : "",
         kit: null,

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { formatNairobiTime } from "~/lib/nairobi-time";
-import { needsPaymentCheck, paymentDetail, PAYMENT_STATE_LABEL, PAYMENT_STATES, type PaymentState, type PaymentView } from "../matching";
+import { needsPaymentCheck, paymentDetail, PAYMENT_STATE_LABEL, PAYMENT_STATES, type PaymentState, type PaymentView } from "../payment-state";
 
 /** Beside an order's code on the staff screens: where its payment stands, in words and colour. */
 export function PaymentTag({ payment, amount }: { payment: PaymentView | undefined; amount: number }) {

@@ -4,9 +4,9 @@ import { DomainError } from "~/lib/domain-error";
 import { env } from "~/lib/env.server";
 import { singleFlight } from "~/lib/single-flight";
 import { onPaymentsChanged } from "~/lib/payment-signal.server";
-import { generateBadgeAssets, getBadgeOrder, setBadgeOrderStatus } from "../event-badges/badge-orders.server";
-import { changeMerchOrderStatus } from "../merch/admin/merch-admin.server";
-import { paymentStatesFor } from "./received-payments.server";
+import { generateBadgeAssets, getBadgeOrder } from "../event-badges/badge-orders.server";
+import { paymentStatesFor } from "./matching.server";
+import { changeMerchOrderStatus, setBadgeOrderStatus } from "./orders.server";
 
 /**
  * AUTO_APPROVE_VERIFIED: a pending order whose payment M-Pesa's records show in full is

@@ -1,15 +1,11 @@
 import crypto from "node:crypto";
-import { sql } from "kysely";
 import type { Actor } from "~/lib/actor";
 import { nowIso, type Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
-import { env } from "~/lib/env.server";
 import { paymentsChanged } from "~/lib/payment-signal.server";
 import { logAction } from "../activity/activity.server";
-import { getEvent } from "../event-badges/event.server";
-import { salesOpenInstant } from "../event-badges/event";
-import { decidePaymentState, paymentView, type PaymentStanding, type PaymentView } from "./matching";
 import { maskPhone, type OddPart, type ReceivedPayment } from "./payment";
+import type { ReceivedPaymentRow, StatementPreview } from "./received-payments";
 import { parseStatement, type ParsedStatement } from "./statement";
 
 /**
@@ -104,17 +100,6 @@ async function writeWaiting() {
   }
 }
 
-export type StatementPreview = {
-  rows: number;
-  added: number;
-  known: number;
-  skipped: ParsedStatement["skipped"];
-  /** Orders (badge and merch) whose payment code is one of the new payments. */
-  matched: number;
-  coversFrom: string | null;
-  coversTo: string | null;
-};
-
 async function knownCodes(db: Db, codes: string[]) {
   const out = new Set<string>();
   for (let i = 0; i < codes.length; i += 500) {
@@ -194,90 +179,6 @@ export async function importStatement(
   return { rows: parsed.rows, added: result.added.length, known: result.known.length, skipped: parsed.skipped, matched, coversFrom, coversTo };
 }
 
-export type OrderToMatch = { code: string; amount: number; createdAt: string; kind: "badge" | "merch" };
-
-/** What every match reads besides the payment itself: what the records cover. */
-async function matchContext(db: Db) {
-  const covered = await db
-    .selectFrom("mpesa_imports")
-    .select(["covers_from", "covers_to"])
-    .where("covers_from", "is not", null)
-    .where("covers_to", "is not", null)
-    .execute();
-  const first = await db
-    .selectFrom("received_payments")
-    .select((eb) => eb.fn.min("received_at").as("at"))
-    .where("source", "=", "callback")
-    .executeTakeFirst();
-  return {
-    covered: covered.map((c) => ({ from: c.covers_from!, to: c.covers_to! })),
-    callbacksSince: (first?.at as string | null | undefined) ?? null,
-  };
-}
-
-/**
- * Where the payments of these orders stand, keyed by payment code: one read of the ledger for
- * a whole staff list. Every way matching runs (an order arriving, a payment arriving, an
- * import, a list) comes here, so each gives the same answer.
- */
-export async function paymentStatesFor(db: Db, orders: OrderToMatch[]): Promise<Map<string, PaymentStanding>> {
-  const out = new Map<string, PaymentStanding>();
-  if (orders.length === 0) return out;
-  const codes = [...new Set(orders.map((o) => o.code.toUpperCase()))];
-  const found = new Map<string, { amount: number; paidAt: string; payerName: string }>();
-  for (let i = 0; i < codes.length; i += 500) {
-    const rows = await db
-      .selectFrom("received_payments")
-      .select(["code", "amount", "paid_at", "payer_name"])
-      .where("code", "in", codes.slice(i, i + 500))
-      .execute();
-    for (const r of rows) found.set(r.code, { amount: r.amount, paidAt: r.paid_at, payerName: r.payer_name });
-  }
-  const context = await matchContext(db);
-  // The event record's sales opening date; EVENT_SALES_OPEN where staff have not set one.
-  const salesOpenedAt = orders.some((o) => o.kind === "badge") ? (salesOpenInstant(await getEvent(db)) ?? env().eventSalesOpen) : null;
-  for (const o of orders) {
-    const code = o.code.toUpperCase();
-    out.set(
-      code,
-      decidePaymentState({
-        order: { amount: o.amount, createdAt: o.createdAt },
-        payment: found.get(code) ?? null,
-        ...context,
-        salesOpenedAt: o.kind === "badge" ? salesOpenedAt : null,
-      }),
-    );
-  }
-  return out;
-}
-
-/** Where the payment of one order stands. */
-export async function paymentStateFor(db: Db, order: OrderToMatch): Promise<PaymentStanding> {
-  const states = await paymentStatesFor(db, [order]);
-  return states.get(order.code.toUpperCase())!;
-}
-
-/** Orders with their payment (the admin lists and staff screens), from one read of the ledger. */
-export async function withPayments<T extends { paymentReference: string }>(
-  db: Db,
-  kind: "badge" | "merch",
-  items: T[],
-  facts: (item: T) => { amount: number; createdAt: string },
-): Promise<(T & { payment: PaymentView })[]> {
-  const states = await paymentStatesFor(
-    db,
-    items.map((i) => ({ code: i.paymentReference, kind, ...facts(i) })),
-  );
-  return items.map((i) => ({ ...i, payment: paymentView(states.get(i.paymentReference.toUpperCase())) }));
-}
-
-/** A received payment as staff lists show it: the phone masked, and the order that claims it, if any. */
-export type ReceivedPaymentRow = Pick<ReceivedPayment, "code" | "amount" | "paidAt" | "payerName" | "payerPhone" | "accountRef" | "source"> & {
-  order: { kind: "badge" | "merch"; id: string } | null;
-  /** What a callback stored on doubt sent that was odd; empty for most. */
-  oddParts: OddPart[];
-};
-
 /** The newest received payments for staff (`unclaimed`: only those no order names), phones masked. */
 export async function listReceivedPayments(db: Db, opts: { unclaimed?: boolean; limit?: number } = {}): Promise<ReceivedPaymentRow[]> {
   let q = db
@@ -338,39 +239,4 @@ export async function importStatementDraft(db: Db, id: string, shortcode: string
     const gone = await trx.deleteFrom("mpesa_statement_drafts").where("id", "=", id).executeTakeFirst();
     if (Number(gone.numDeletedRows) !== 1) throw new DomainError("conflict", DRAFT_GONE);
   });
-}
-
-export type PaymentMismatch = {
-  kind: "badge" | "merch";
-  id: string;
-  name: string;
-  code: string;
-  amount: number;
-  createdAt: string;
-  payment: PaymentView;
-};
-
-/**
- * Pending orders whose payment M-Pesa does not show in full: short, no such payment, or paid
- * before sales opened. The staff screen lists them for a look before anyone approves.
- */
-export async function listPaymentMismatches(db: Db, limit = 500): Promise<PaymentMismatch[]> {
-  // Both kinds of order in one list: the same five facts under the same names.
-  const orders = await db
-    .selectFrom("badge_orders")
-    .select([sql<"badge" | "merch">`'badge'`.as("kind"), "id", "name", "payment_reference as code", "amount", "created_at as createdAt"])
-    .where("status", "=", "pending")
-    .unionAll(
-      db
-        .selectFrom("merch_orders")
-        .select([sql<"badge" | "merch">`'merch'`.as("kind"), "id", "customer_name as name", "payment_reference as code", "total as amount", "ts as createdAt"])
-        .where("status", "=", "pending"),
-    )
-    .orderBy("createdAt", "desc")
-    .limit(limit)
-    .execute();
-  const states = await paymentStatesFor(db, orders.map((o) => ({ code: o.code, amount: o.amount, createdAt: o.createdAt, kind: o.kind })));
-  return orders
-    .map((o) => ({ ...o, payment: paymentView(states.get(o.code.toUpperCase())) }))
-    .filter((o) => o.payment.state === "short" || o.payment.state === "not_found" || o.payment.beforeSales);
 }

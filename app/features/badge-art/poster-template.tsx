@@ -1,4 +1,3 @@
-import { formatKes } from "../tiers";
 import { site } from "~/lib/site";
 import type { TemplateInput } from "./badge-template";
 import { alpha, inkOn, shade } from "./colour";
@@ -163,7 +162,7 @@ export function PosterTemplate({
             {event.title}
           </div>
           <div style={{ display: "flex", marginTop: 8, fontSize: 26, fontWeight: 600, color: alpha(t.text, 0.8) }}>
-            {`${event.dateText} · ${event.venue} · ${formatKes(tier.amount)}`}
+            {`${event.dateText} · ${event.venue} · ${tier.price}`}
           </div>
           <div
             style={{

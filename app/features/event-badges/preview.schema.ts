@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TIER_KEYS } from "../tiers";
+import { TIER_KEYS } from "./tiers";
 import { isHttpUrl } from "~/lib/rules";
 import {
   NAME_MESSAGE,
@@ -9,7 +9,7 @@ import {
   SHARE_URL_MAX_LENGTH,
   SHARE_URL_MESSAGE,
 } from "./preview";
-import { MAX_NAME_LENGTH } from "./text";
+import { MAX_NAME_LENGTH } from "../badge-art/text";
 
 /** The query of /event/previews/image.png. */
 export const PreviewImageSchema = z.object({

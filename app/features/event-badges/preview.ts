@@ -1,6 +1,6 @@
 import { isHttpUrl } from "~/lib/rules";
-import type { Tier } from "../tiers";
-import { MAX_NAME_LENGTH } from "./text";
+import type { Tier } from "./tiers";
+import { MAX_NAME_LENGTH } from "../badge-art/text";
 
 /** Client-safe words, rules and defaults of the /event/previews design surface. */
 export const SAMPLE_NAME = "Amani Wanjiku";

@@ -1,3 +1,5 @@
+import type { PaymentState, PaymentView } from "../received-payments/payment-state";
+
 /**
  * Where an order's payment stands, decided from M-Pesa's own records (kept apart from the
  * order's review status, as shops keep payment and fulfilment apart):
@@ -9,8 +11,6 @@
  * A pure function: every way matching runs (an order arriving, a payment arriving, an import)
  * gives the same answer for the same records.
  */
-export type PaymentState = "verified" | "short" | "unmatched" | "not_found";
-
 export type PaymentStanding = {
   state: PaymentState;
   receivedAmount?: number;
@@ -53,16 +53,6 @@ export function decidePaymentState({ order, payment, covered, callbacksSince, sa
   return { state: statementSaysNo || callbacksSayNo ? "not_found" : "unmatched" };
 }
 
-/** An order's payment as the admin JSON lists and staff screens carry it. */
-export type PaymentView = {
-  state: PaymentState;
-  receivedAmount: number | null;
-  receivedAt: string | null;
-  payerName: string | null;
-  /** Present (true) only when the payment was made before the event's sales opened. */
-  beforeSales?: true;
-};
-
 export function paymentView(p: PaymentStanding | undefined): PaymentView {
   return {
     state: p?.state ?? "unmatched",
@@ -72,16 +62,6 @@ export function paymentView(p: PaymentStanding | undefined): PaymentView {
     ...(p?.beforeSales ? { beforeSales: true as const } : {}),
   };
 }
-
-export const PAYMENT_STATES: readonly PaymentState[] = ["verified", "short", "unmatched", "not_found"];
-
-/** Staff words for each state (beside the code on the order screens). */
-export const PAYMENT_STATE_LABEL: Record<PaymentState, string> = {
-  verified: "Payment verified",
-  short: "Paid short",
-  unmatched: "Payment not seen yet",
-  not_found: "No such payment",
-};
 
 /**
  * A staff list narrowed to one payment state, and (`verifiedFirst`) pending orders whose payment
@@ -95,29 +75,4 @@ export function arrangeByPayment<T extends { status: string; payment?: PaymentVi
   if (!opts.verifiedFirst) return kept;
   const first = (i: T) => (i.status === "pending" && i.payment?.state === "verified" ? 0 : 1);
   return kept.map((item, at) => ({ item, at })).sort((a, b) => first(a.item) - first(b.item) || a.at - b.at).map((x) => x.item);
-}
-
-/** States (or a flag) that make an approval take a second, ticked confirmation. */
-export const needsPaymentCheck = (p: PaymentView | undefined) =>
-  !!p && (p.state === "not_found" || p.state === "short" || !!p.beforeSales);
-
-const kes = (n: number) => `KES ${n.toLocaleString("en-KE")}`;
-
-/** The line under the state: how short, or why 'no such payment'. */
-export function paymentDetail(p: PaymentView, amount: number): string | null {
-  if (p.state === "short" && p.receivedAmount !== null) return `${kes(p.receivedAmount)} received, ${kes(amount - p.receivedAmount)} short`;
-  if (p.state === "not_found") return "M-Pesa's records cover this time and show no such code: a likely fake.";
-  if (p.state === "verified" && p.receivedAmount !== null) return `${kes(p.receivedAmount)} received`;
-  return null;
-}
-
-/** Why an approval waits for the tick (the refusal staff read). */
-export function paymentCheckMessage(p: PaymentView, code: string, amount: number): string {
-  const what =
-    p.state === "short" && p.receivedAmount !== null
-      ? `M-Pesa shows ${kes(p.receivedAmount)} for code ${code}, ${kes(amount - p.receivedAmount)} less than the order.`
-      : p.state === "not_found"
-        ? `M-Pesa's records show no payment with code ${code}.`
-        : `The payment with code ${code} was made before sales opened.`;
-  return `${what} Tick 'Approve without a verified payment' to approve it anyway.`;
 }

@@ -1,0 +1,24 @@
+import type { PaymentView } from "../received-payments/payment-state";
+
+/** One order as its supporter's private page shows it (order-status.server.ts finds it). */
+export type OrderPage = {
+  kind: "badge" | "merch";
+  reference: string;
+  placedAt: string;
+  name: string;
+  /** What was ordered, one line each. */
+  lines: string[];
+  amount: number;
+  currency: string;
+  paymentCode: string;
+  payment: PaymentView;
+  status: "pending" | "approved" | "rejected";
+  /** The team's note on a decision, when there is one. */
+  note: string;
+  /** Approved badge orders: the kit to download. */
+  kit: { badge: string; poster: string } | null;
+  /** Badge orders whose supporter said yes to the supporter wall: the name shown, and whether they are off it now. */
+  wall: { name: string; hidden: boolean } | null;
+  /** Approved badge orders: the entry QR code (SVG) and the reference spelled out, for the door. */
+  entry: { qrSvg: string; words: string } | null;
+};

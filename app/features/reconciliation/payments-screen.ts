@@ -1,0 +1,26 @@
+import type { PaymentView } from "../received-payments/payment-state";
+import type { StatementPreview } from "../received-payments/received-payments";
+
+/** Client-safe pieces of the staff screen /admin/payments. */
+export const PAYMENTS_PATH = "/admin/payments";
+
+export const SKIP_REASON_LIMIT = 50;
+
+/** What the screen's action answers: a preview (with the draft to import) or an import's counts. */
+export type StatementResult = {
+  step: "preview" | "imported";
+  draftId?: string;
+  fileName?: string;
+  preview: StatementPreview;
+};
+
+/** A pending order whose payment M-Pesa does not show in full (the screen's mismatch list). */
+export type PaymentMismatch = {
+  kind: "badge" | "merch";
+  id: string;
+  name: string;
+  code: string;
+  amount: number;
+  createdAt: string;
+  payment: PaymentView;
+};
