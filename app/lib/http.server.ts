@@ -81,9 +81,14 @@ export function jsonError(status: number, error: string, headers: Record<string,
 
 /** Reads the body as text, refusing more than `maxBytes` without buffering it all. */
 export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+  return (await readBodyBytes(request, maxBytes)).toString("utf8");
+}
+
+/** Reads the body's bytes (an uploaded file), refusing more than `maxBytes` without buffering it all. */
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<Buffer> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw new HttpError(413, "Request body is too large.");
-  if (!request.body) return "";
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -97,7 +102,7 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 /**

@@ -144,7 +144,7 @@ describe("POST /api/mpesa_statements.php", () => {
 });
 
 describe("matching after an import", () => {
-  it("verified, short, not found (the statement covers the order and a day after) and unmatched", async () => {
+  it("verified, short, and unmatched (a statement stating no period covers nothing, whatever its rows span)", async () => {
     await upload(
       csv(
         line("TAA0000001", "2025-11-10 09:00:00", "1,300.00"),
@@ -155,7 +155,7 @@ describe("matching after an import", () => {
     const at = "2025-11-10T07:00:00.000Z"; // inside the period the statement's payments cover
     expect((await paymentStateFor(db, { code: "TAA0000001", amount: 1300, createdAt: at, kind: "merch" })).state).toBe("verified");
     expect(await paymentStateFor(db, { code: "TAA0000002", amount: 1300, createdAt: at, kind: "merch" })).toMatchObject({ state: "short", shortBy: 1000 });
-    expect((await paymentStateFor(db, { code: "FAKE000001", amount: 300, createdAt: at, kind: "merch" })).state).toBe("not_found");
+    expect((await paymentStateFor(db, { code: "FAKE000001", amount: 300, createdAt: at, kind: "merch" })).state).toBe("unmatched");
     expect((await paymentStateFor(db, { code: "FAKE000002", amount: 300, createdAt: "2025-11-25T05:00:00.000Z", kind: "merch" })).state).toBe("unmatched");
   });
 });

@@ -5,8 +5,9 @@ import { DomainError } from "~/lib/domain-error";
 import { paymentsChanged } from "~/lib/payment-signal.server";
 import { logAction } from "../activity/activity.server";
 import { maskPhone, type OddPart, type ReceivedPayment } from "./payment";
-import type { ReceivedPaymentRow, StatementPreview } from "./received-payments";
-import { parseStatement, type ParsedStatement } from "./statement";
+import type { PreviewReversal, ReceivedPaymentRow, StatementPreview } from "./received-payments";
+import type { ParsedStatement, StatementSource } from "./statement";
+import { readStatement } from "./statement-file.server";
 
 /**
  * The ledger of payments M-Pesa says arrived. A payment is keyed by its code: the same one
@@ -50,8 +51,48 @@ export async function recordPayments(db: Db, payments: ReceivedPayment[]): Promi
       const fresh = new Set(inserted.map((r) => r.code));
       for (const p of batch) (fresh.has(p.code) ? added : known).push(p.code);
     }
+    // A reversal read before its payment arrived is applied now.
+    await applyReversals(trx, added);
     return { added, known };
   });
+}
+
+/**
+ * Marks these payments reversed where a statement's reversal names them (the earliest reversal
+ * wins; a payment already marked keeps its mark).
+ */
+async function applyReversals(trx: Db, originals: string[]) {
+  for (let i = 0; i < originals.length; i += 500) {
+    const pending = await trx
+      .selectFrom("payment_reversals")
+      .select(["code", "original_code", "reversed_at"])
+      .where("original_code", "in", originals.slice(i, i + 500))
+      .orderBy("reversed_at")
+      .orderBy("code")
+      .execute();
+    const first = new Map<string, (typeof pending)[number]>();
+    for (const r of pending) if (!first.has(r.original_code)) first.set(r.original_code, r);
+    for (const r of first.values()) {
+      await trx
+        .updateTable("received_payments")
+        .set({ reversed_at: r.reversed_at, reversed_by: r.code })
+        .where("code", "=", r.original_code)
+        .where("reversed_at", "is", null)
+        .execute();
+    }
+  }
+}
+
+/** Keeps a statement's reversals (each once, by its own receipt) and applies those whose payment is known. */
+async function recordReversals(trx: Db, reversals: ParsedStatement["reversals"], now: string) {
+  for (let i = 0; i < reversals.length; i += 500) {
+    await trx
+      .insertInto("payment_reversals")
+      .values(reversals.slice(i, i + 500).map((r) => ({ code: r.code, original_code: r.original, amount: r.amount, reversed_at: r.at, received_at: now })))
+      .onConflict((oc) => oc.column("code").doNothing())
+      .execute();
+  }
+  await applyReversals(trx, [...new Set(reversals.map((r) => r.original))]);
 }
 
 type Waiting = { db: Db; payment: ReceivedPayment; done: (added: boolean) => void; failed: (e: unknown) => void };
@@ -123,18 +164,49 @@ async function ordersWithCodes(db: Db, codes: string[]) {
   return n;
 }
 
-function period(parsed: ParsedStatement) {
-  const times = parsed.payments.map((p) => p.paidAt).sort();
-  return { coversFrom: times[0] ?? null, coversTo: times.at(-1) ?? null };
+/**
+ * The period a statement covers: the one its title states, never its first and last payment
+ * rows, and never past the moment it is imported (a period chosen to end next week was
+ * exported before then). None without a stated period or a short code of the site's.
+ */
+function coverage(parsed: ParsedStatement, now: string) {
+  const none = { coversFrom: null, coversTo: null, periodSource: null, periodNote: parsed.periodNote };
+  if (!parsed.period) return none;
+  if (parsed.period.from > now) return { ...none, periodNote: "The statement's period starts after now, so it covers no period yet." };
+  const capped = parsed.period.to > now;
+  return {
+    coversFrom: parsed.period.from,
+    coversTo: capped ? now : parsed.period.to,
+    periodSource: parsed.period.source,
+    periodNote: parsed.periodNote ?? (capped ? "The statement's period ends after now: it covers up to the time of this import." : null),
+  };
 }
 
+/** The statement's reversals, each saying whether the payment it takes back is known (stored, or in this file). */
+async function reversalsOf(db: Db, parsed: ParsedStatement): Promise<PreviewReversal[]> {
+  const known = await knownCodes(db, parsed.reversals.map((r) => r.original));
+  const inFile = new Set(parsed.payments.map((p) => p.code));
+  return parsed.reversals.map((r) => ({ ...r, originalKnown: known.has(r.original) || inFile.has(r.original) }));
+}
+
+const described = (parsed: ParsedStatement) => ({ shortcode: parsed.shortcode, dateOrders: parsed.dateOrders });
+
 /** What importing this statement would do, changing nothing. A malformed file throws, naming its line. */
-export async function previewStatement(db: Db, csv: string, shortcode: string): Promise<StatementPreview> {
-  const parsed = parseStatement(csv, shortcode);
+export async function previewStatement(db: Db, source: StatementSource, shortcodes: string | readonly string[]): Promise<StatementPreview> {
+  const parsed = await readStatement(source, shortcodes);
   const codes = parsed.payments.map((p) => p.code);
   const known = await knownCodes(db, codes);
   const fresh = codes.filter((c) => !known.has(c));
-  return { rows: parsed.rows, added: fresh.length, known: known.size, skipped: parsed.skipped, matched: await ordersWithCodes(db, fresh), ...period(parsed) };
+  return {
+    rows: parsed.rows,
+    added: fresh.length,
+    known: known.size,
+    skipped: parsed.skipped,
+    matched: await ordersWithCodes(db, fresh),
+    ...coverage(parsed, nowIso()),
+    ...described(parsed),
+    reversals: await reversalsOf(db, parsed),
+  };
 }
 
 /**
@@ -144,39 +216,63 @@ export async function previewStatement(db: Db, csv: string, shortcode: string): 
  */
 export async function importStatement(
   db: Db,
-  csv: string,
-  shortcode: string,
+  source: StatementSource,
+  shortcodes: string | readonly string[],
   actor: Actor,
   alsoInTransaction?: (trx: Db) => Promise<void>,
 ): Promise<StatementPreview> {
-  const parsed = parseStatement(csv, shortcode);
-  const { coversFrom, coversTo } = period(parsed);
+  const parsed = await readStatement(source, shortcodes);
+  const now = nowIso();
+  const covers = coverage(parsed, now);
   const result = await db.transaction().execute(async (trx) => {
     if (alsoInTransaction) await alsoInTransaction(trx);
     const { added, known } = await recordPayments(trx, parsed.payments);
+    await recordReversals(trx, parsed.reversals, now);
     await trx
       .insertInto("mpesa_imports")
       .values({
-        imported_at: nowIso(),
+        imported_at: now,
         actor_ip: actor.kind === "staff" ? actor.ip.slice(0, 64) : "",
         rows: parsed.rows,
         added: added.length,
         known: known.length,
         skipped: parsed.skipped.length,
-        covers_from: coversFrom,
-        covers_to: coversTo,
+        covers_from: covers.coversFrom,
+        covers_to: covers.coversTo,
+        shortcode: parsed.shortcode ?? "",
+        period_source: covers.periodSource ?? "none",
       })
       .execute();
     return { added, known };
   });
   const matched = await ordersWithCodes(db, result.added);
+  const reversals = await reversalsOf(db, parsed);
   await logAction(db, actor, {
     type: "mpesa.import",
-    message: `M-Pesa statement imported: ${result.added.length} new payments, ${result.known.length} already known, ${parsed.skipped.length} skipped`,
-    meta: { rows: parsed.rows, added: result.added.length, known: result.known.length, skipped: parsed.skipped.length, matched },
+    message: `M-Pesa statement imported: ${result.added.length} new payments, ${result.known.length} already known, ${parsed.skipped.length} skipped, ${reversals.length} reversals`,
+    meta: {
+      rows: parsed.rows,
+      added: result.added.length,
+      known: result.known.length,
+      skipped: parsed.skipped.length,
+      matched,
+      reversals: reversals.map((r) => `${r.code}>${r.original}`).slice(0, 50),
+      shortcode: parsed.shortcode ?? "",
+      coversFrom: covers.coversFrom ?? "",
+      coversTo: covers.coversTo ?? "",
+    },
   });
   paymentsChanged();
-  return { rows: parsed.rows, added: result.added.length, known: result.known.length, skipped: parsed.skipped, matched, coversFrom, coversTo };
+  return {
+    rows: parsed.rows,
+    added: result.added.length,
+    known: result.known.length,
+    skipped: parsed.skipped,
+    matched,
+    ...covers,
+    ...described(parsed),
+    reversals,
+  };
 }
 
 /** The newest received payments for staff (`unclaimed`: only those no order names), phones masked. */
@@ -184,7 +280,7 @@ export async function listReceivedPayments(db: Db, opts: { unclaimed?: boolean; 
   let q = db
     .selectFrom("received_payments as p")
     .leftJoin("payment_codes as c", "c.code", "p.code")
-    .select(["p.code", "p.amount", "p.paid_at", "p.payer_name", "p.payer_phone", "p.account_ref", "p.source", "p.odd_parts", "c.kind", "c.order_id"])
+    .select(["p.code", "p.amount", "p.paid_at", "p.payer_name", "p.payer_phone", "p.account_ref", "p.source", "p.odd_parts", "p.reversed_at", "p.reversed_by", "c.kind", "c.order_id"])
     .orderBy("p.paid_at", "desc")
     .orderBy("p.code")
     .limit(opts.limit ?? 200);
@@ -200,6 +296,7 @@ export async function listReceivedPayments(db: Db, opts: { unclaimed?: boolean; 
     source: r.source,
     order: r.kind && r.order_id ? { kind: r.kind as "badge" | "merch", id: r.order_id } : null,
     oddParts: r.odd_parts ? (JSON.parse(r.odd_parts) as OddPart[]) : [],
+    ...(r.reversed_at && r.reversed_by ? { reversed: { by: r.reversed_by, at: r.reversed_at } } : {}),
   }));
 }
 
@@ -221,21 +318,24 @@ export async function listImports(db: Db, limit = 50) {
  * A statement staff uploaded, kept until they confirm its preview (or a day passes): the
  * confirm step names it by a random id, so it works without JavaScript and in any process.
  */
-export async function saveStatementDraft(db: Db, csv: string, fileName: string): Promise<string> {
+export async function saveStatementDraft(db: Db, source: StatementSource, fileName: string): Promise<string> {
   const id = crypto.randomBytes(12).toString("base64url");
   const dayAgo = new Date(Date.now() - 86_400_000).toISOString();
   await db.deleteFrom("mpesa_statement_drafts").where("created_at", "<", dayAgo).execute();
-  await db.insertInto("mpesa_statement_drafts").values({ id, created_at: nowIso(), file_name: fileName.slice(0, 200), csv }).execute();
+  const file =
+    typeof source === "string" ? { csv: source, xlsx_base64: "" } : { csv: "", xlsx_base64: Buffer.from(source.xlsx).toString("base64") };
+  await db.insertInto("mpesa_statement_drafts").values({ id, created_at: nowIso(), file_name: fileName.slice(0, 200), ...file }).execute();
   return id;
 }
 
 export const DRAFT_GONE = "That statement preview has expired or was already imported. Upload the file again.";
 
 /** Imports a draft once: the draft is deleted in the same transaction as the import. */
-export async function importStatementDraft(db: Db, id: string, shortcode: string, actor: Actor) {
+export async function importStatementDraft(db: Db, id: string, shortcodes: string | readonly string[], actor: Actor) {
   const draft = await db.selectFrom("mpesa_statement_drafts").selectAll().where("id", "=", id).executeTakeFirst();
   if (!draft) throw new DomainError("not_found", DRAFT_GONE);
-  return importStatement(db, draft.csv, shortcode, actor, async (trx) => {
+  const source: StatementSource = draft.xlsx_base64 ? { xlsx: Buffer.from(draft.xlsx_base64, "base64") } : draft.csv;
+  return importStatement(db, source, shortcodes, actor, async (trx) => {
     const gone = await trx.deleteFrom("mpesa_statement_drafts").where("id", "=", id).executeTakeFirst();
     if (Number(gone.numDeletedRows) !== 1) throw new DomainError("conflict", DRAFT_GONE);
   });

@@ -11,8 +11,8 @@ import { changeMerchOrderStatus, setBadgeOrderStatus } from "./orders.server";
 /**
  * AUTO_APPROVE_VERIFIED: a pending order whose payment M-Pesa's records show in full is
  * approved with no click (a badge order gets its kit rendered and emailed; a merch order its
- * confirmation). Orders whose payment is short, missing or made before sales opened are left to
- * staff. The activity log names the site as the actor, with the reason. Safe to run from
+ * confirmation). Orders whose payment is short, missing, reversed or made before sales opened
+ * are left to staff. The activity log names the site as the actor, with the reason. Safe to run from
  * several places and processes at once: every approval only moves a still-pending order.
  */
 export const AUTO_REASON = "M-Pesa payment verified (AUTO_APPROVE_VERIFIED)";
@@ -28,6 +28,7 @@ export async function approveVerifiedOrders(db: Db): Promise<{ badges: string[];
     .select(["o.id", "o.payment_reference", "o.amount", "o.created_at"])
     .where("o.status", "=", "pending")
     .whereRef("p.amount", ">=", "o.amount")
+    .where("p.reversed_at", "is", null)
     .orderBy("o.created_at")
     .execute();
   const badgeStates = await paymentStatesFor(
@@ -52,12 +53,19 @@ export async function approveVerifiedOrders(db: Db): Promise<{ badges: string[];
   const merch = await db
     .selectFrom("merch_orders as o")
     .innerJoin("received_payments as p", "p.code", "o.payment_reference")
-    .select(["o.id"])
+    .select(["o.id", "o.payment_reference", "o.total", "o.ts"])
     .where("o.status", "=", "pending")
     .whereRef("p.amount", ">=", "o.total")
+    .where("p.reversed_at", "is", null)
     .orderBy("o.ts")
     .execute();
+  const merchStates = await paymentStatesFor(
+    db,
+    merch.map((m) => ({ code: m.payment_reference, amount: m.total, createdAt: m.ts, kind: "merch" as const })),
+  );
   for (const m of merch) {
+    // The same rule as the badges: only what matching calls verified (never reversed).
+    if (merchStates.get(m.payment_reference.toUpperCase())?.state !== "verified") continue;
     try {
       await changeMerchOrderStatus(db, { id: m.id, status: "approved", onlyFrom: "pending" }, actor);
       done.merch.push(m.id);

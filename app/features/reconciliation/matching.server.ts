@@ -4,34 +4,34 @@ import { env } from "~/lib/env.server";
 import { getEvent } from "../event-badges/event.server";
 import { salesOpenInstant } from "../event-badges/event";
 import type { PaymentView } from "../received-payments/payment-state";
+import { coveredForEveryNumber } from "./coverage";
 import { decidePaymentState, paymentView, type PaymentStanding } from "./matching";
-import type { PaymentMismatch } from "./payments-screen";
+import type { PaymentMismatch, ReversedApproval } from "./payments-screen";
 
 /**
- * Matching as it runs on the records: the orders' codes looked up in the received payments,
- * with what the records cover (imported statements, live callbacks) and when badge sales
- * opened (the event record), decided by `decidePaymentState`.
+ * Matching as it runs on the records: the orders' codes looked up in the received payments
+ * (with any reversal), with what the imported statements of the site's numbers state they cover
+ * and when badge sales opened (the event record), decided by `decidePaymentState`.
  */
 
 export type OrderToMatch = { code: string; amount: number; createdAt: string; kind: "badge" | "merch" };
 
-/** What every match reads besides the payment itself: what the records cover. */
+/**
+ * What every match reads besides the payment itself: the periods imported statements of the
+ * site's numbers state they cover. Callbacks never count (one lost callback must not make an
+ * honest payer a suspect), nor do imports whose coverage came from their payment rows.
+ */
 async function matchContext(db: Db) {
-  const covered = await db
+  const numbers = env().mpesaShortcodes;
+  const stated = await db
     .selectFrom("mpesa_imports")
-    .select(["covers_from", "covers_to"])
+    .select(["covers_from", "covers_to", "shortcode"])
+    .where("period_source", "in", ["time_period", "from_to"])
+    .where("shortcode", "in", numbers)
     .where("covers_from", "is not", null)
     .where("covers_to", "is not", null)
     .execute();
-  const first = await db
-    .selectFrom("received_payments")
-    .select((eb) => eb.fn.min("received_at").as("at"))
-    .where("source", "=", "callback")
-    .executeTakeFirst();
-  return {
-    covered: covered.map((c) => ({ from: c.covers_from!, to: c.covers_to! })),
-    callbacksSince: (first?.at as string | null | undefined) ?? null,
-  };
+  return { covered: coveredForEveryNumber(stated.map((c) => ({ from: c.covers_from!, to: c.covers_to!, shortcode: c.shortcode })), numbers) };
 }
 
 /**
@@ -44,13 +44,17 @@ export async function paymentStatesFor(db: Db, orders: OrderToMatch[]): Promise<
   if (orders.length === 0) return out;
   const codes = [...new Set(orders.map((o) => o.code.toUpperCase()))];
   const found = new Map<string, { amount: number; paidAt: string; payerName: string }>();
+  const reversals = new Map<string, { by: string; at: string }>();
   for (let i = 0; i < codes.length; i += 500) {
     const rows = await db
       .selectFrom("received_payments")
-      .select(["code", "amount", "paid_at", "payer_name"])
+      .select(["code", "amount", "paid_at", "payer_name", "reversed_at", "reversed_by"])
       .where("code", "in", codes.slice(i, i + 500))
       .execute();
-    for (const r of rows) found.set(r.code, { amount: r.amount, paidAt: r.paid_at, payerName: r.payer_name });
+    for (const r of rows) {
+      found.set(r.code, { amount: r.amount, paidAt: r.paid_at, payerName: r.payer_name });
+      if (r.reversed_at && r.reversed_by) reversals.set(r.code, { by: r.reversed_by, at: r.reversed_at });
+    }
   }
   const context = await matchContext(db);
   // The event record's sales opening date; EVENT_SALES_OPEN where staff have not set one.
@@ -64,6 +68,7 @@ export async function paymentStatesFor(db: Db, orders: OrderToMatch[]): Promise<
         payment: found.get(code) ?? null,
         ...context,
         salesOpenedAt: o.kind === "badge" ? salesOpenedAt : null,
+        reversed: reversals.get(code) ?? null,
       }),
     );
   }
@@ -91,8 +96,8 @@ export async function withPayments<T extends { paymentReference: string }>(
 }
 
 /**
- * Pending orders whose payment M-Pesa does not show in full: short, no such payment, or paid
- * before sales opened. The staff screen lists them for a look before anyone approves.
+ * Pending orders whose payment M-Pesa does not show in full: short, no such payment, reversed,
+ * or paid before sales opened. The staff screen lists them for a look before anyone approves.
  */
 export async function listPaymentMismatches(db: Db, limit = 500): Promise<PaymentMismatch[]> {
   // Both kinds of order in one list: the same five facts under the same names.
@@ -112,5 +117,30 @@ export async function listPaymentMismatches(db: Db, limit = 500): Promise<Paymen
   const states = await paymentStatesFor(db, orders.map((o) => ({ code: o.code, amount: o.amount, createdAt: o.createdAt, kind: o.kind })));
   return orders
     .map((o) => ({ ...o, payment: paymentView(states.get(o.code.toUpperCase())) }))
-    .filter((o) => o.payment.state === "short" || o.payment.state === "not_found" || o.payment.beforeSales);
+    .filter((o) => o.payment.state === "short" || o.payment.state === "not_found" || o.payment.state === "reversed" || o.payment.beforeSales);
+}
+
+/**
+ * Approved orders whose payment M-Pesa then reversed: the money went back after the kit or the
+ * goods were promised. First on the staff payments screen.
+ */
+export async function listApprovedThenReversed(db: Db, limit = 200): Promise<ReversedApproval[]> {
+  const rows = await db
+    .selectFrom("badge_orders as o")
+    .innerJoin("received_payments as p", "p.code", "o.payment_reference")
+    .select([sql<"badge" | "merch">`'badge'`.as("kind"), "o.id", "o.name", "o.payment_reference as code", "o.amount", "p.amount as received", "p.reversed_at as reversedAt", "p.reversed_by as reversedBy"])
+    .where("o.status", "=", "approved")
+    .where("p.reversed_at", "is not", null)
+    .unionAll(
+      db
+        .selectFrom("merch_orders as o")
+        .innerJoin("received_payments as p", "p.code", "o.payment_reference")
+        .select([sql<"badge" | "merch">`'merch'`.as("kind"), "o.id", "o.customer_name as name", "o.payment_reference as code", "o.total as amount", "p.amount as received", "p.reversed_at as reversedAt", "p.reversed_by as reversedBy"])
+        .where("o.status", "=", "approved")
+        .where("p.reversed_at", "is not", null),
+    )
+    .orderBy("reversedAt", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ ...r, reversedAt: r.reversedAt!, reversedBy: r.reversedBy! }));
 }

@@ -5,9 +5,11 @@ import type { PaymentState, PaymentView } from "../received-payments/payment-sta
  * order's review status, as shops keep payment and fulfilment apart):
  * - verified: a received payment has the order's code and at least the order's amount;
  * - short: the code was paid, but less (by `shortBy`);
- * - not_found: no such payment although the records cover the order's time and a day after
- *   (an imported statement, or callbacks live since before the order): the likely fake;
- * - unmatched: no such payment yet (the normal state before it arrives).
+ * - not_found: no such payment although imported statements of the site's numbers state a
+ *   period covering the week before the order and the day after: the likely fake. Callbacks
+ *   alone never say so (one lost or refused callback must not make a payer a suspect);
+ * - unmatched: no such payment yet (the normal state before it arrives);
+ * - reversed: the payment arrived, then M-Pesa took it back (a statement's Reversal row).
  * A pure function: every way matching runs (an order arriving, a payment arriving, an import)
  * gives the same answer for the same records.
  */
@@ -19,22 +21,30 @@ export type PaymentStanding = {
   shortBy?: number;
   /** The payment was made before the event's badge sales opened: an old code passed off as new. */
   beforeSales?: boolean;
+  /** The reversal's receipt and when M-Pesa took the payment back. */
+  reversedBy?: string;
+  reversedAt?: string;
 };
 
 export type MatchInput = {
   order: { amount: number; createdAt: string };
   payment: { amount: number; paidAt: string; payerName: string } | null;
-  /** Periods an imported statement covers (ISO UTC). */
+  /**
+   * Periods the imported statements state they cover, for every one of the site's numbers
+   * (ISO UTC; `coveredForEveryNumber` in coverage.ts). Never taken from callbacks or payment rows.
+   */
   covered: { from: string; to: string }[];
-  /** When the first callback payment was stored, if ever: callbacks are live from then on. */
-  callbacksSince: string | null;
   /** When the sales this order belongs to opened (badge orders), if known. */
   salesOpenedAt?: string | null;
+  /** M-Pesa took the payment back: the reversal's receipt and when (a statement's Reversal row). */
+  reversed?: { by: string; at: string } | null;
 };
 
 const DAY_MS = 86_400_000;
+/** The payment is made before the order (the code is typed after paying): up to a week before counts. */
+const PAID_WITHIN_MS = 7 * DAY_MS;
 
-export function decidePaymentState({ order, payment, covered, callbacksSince, salesOpenedAt }: MatchInput): PaymentStanding {
+export function decidePaymentState({ order, payment, covered, salesOpenedAt, reversed }: MatchInput): PaymentStanding {
   if (payment) {
     const beforeSales = !!salesOpenedAt && Date.parse(payment.paidAt) < Date.parse(salesOpenedAt);
     const base = {
@@ -43,14 +53,13 @@ export function decidePaymentState({ order, payment, covered, callbacksSince, sa
       payerName: payment.payerName,
       ...(beforeSales ? { beforeSales } : {}),
     };
+    if (reversed) return { state: "reversed", ...base, reversedBy: reversed.by, reversedAt: reversed.at };
     if (payment.amount >= order.amount) return { state: "verified", ...base };
     return { state: "short", ...base, shortBy: order.amount - payment.amount };
   }
   const placed = Date.parse(order.createdAt);
-  const dayAfter = placed + DAY_MS;
-  const statementSaysNo = covered.some((c) => Date.parse(c.from) <= placed && Date.parse(c.to) >= dayAfter);
-  const callbacksSayNo = callbacksSince !== null && Date.parse(callbacksSince) <= placed && Date.now() >= dayAfter;
-  return { state: statementSaysNo || callbacksSayNo ? "not_found" : "unmatched" };
+  const statementSaysNo = covered.some((c) => Date.parse(c.from) <= placed - PAID_WITHIN_MS && Date.parse(c.to) >= placed + DAY_MS);
+  return { state: statementSaysNo ? "not_found" : "unmatched" };
 }
 
 export function paymentView(p: PaymentStanding | undefined): PaymentView {
@@ -60,6 +69,7 @@ export function paymentView(p: PaymentStanding | undefined): PaymentView {
     receivedAt: p?.receivedAt ?? null,
     payerName: p?.payerName ?? null,
     ...(p?.beforeSales ? { beforeSales: true as const } : {}),
+    ...(p?.state === "reversed" && p.reversedBy && p.reversedAt ? { reversedBy: p.reversedBy, reversedAt: p.reversedAt } : {}),
   };
 }
 

@@ -20,6 +20,13 @@ export function paymentWords(p: PaymentView, order: { amount: number; currency: 
       detail: `That is ${money(missing, order.currency)} less than this order's ${money(order.amount, order.currency)}. Please pay the difference with the same account reference, or reply to your order email.`,
     };
   }
+  if (p.state === "reversed") {
+    return {
+      headline: "This payment was reversed",
+      detail:
+        "M-Pesa gave the money for this payment back to the phone that paid, so this order is not paid. If you did not ask for that, please reply to your order email and we will help you.",
+    };
+  }
   if (p.state === "not_found") {
     return {
       headline: NOT_SEEN,

@@ -24,3 +24,15 @@ export type PaymentMismatch = {
   createdAt: string;
   payment: PaymentView;
 };
+
+/** An approved order whose payment M-Pesa then reversed (the screen's first list). */
+export type ReversedApproval = {
+  kind: "badge" | "merch";
+  id: string;
+  name: string;
+  code: string;
+  amount: number;
+  received: number;
+  reversedAt: string;
+  reversedBy: string;
+};

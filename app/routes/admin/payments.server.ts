@@ -7,7 +7,8 @@ import {
   previewStatement,
   saveStatementDraft,
 } from "~/features/received-payments/received-payments.server";
-import { listPaymentMismatches } from "~/features/reconciliation/matching.server";
+import { listApprovedThenReversed, listPaymentMismatches } from "~/features/reconciliation/matching.server";
+import { statementSource } from "~/features/received-payments/statement-file.server";
 import { PAYMENTS_PATH, type StatementResult } from "~/features/reconciliation/payments-screen";
 import { callbackRegistration, listCallbacksSetAside } from "~/features/received-payments/c2b-callbacks.server";
 import { env } from "~/lib/env.server";
@@ -19,13 +20,14 @@ const MAX_BYTES = 8 * 1024 * 1024;
 
 export async function loadPaymentsScreen(context: AppLoadContext) {
   const db = context.db;
-  const [counts, unclaimed, received, mismatches, imports, setAside] = await Promise.all([
+  const [counts, unclaimed, received, mismatches, imports, setAside, reversedApprovals] = await Promise.all([
     countReceivedPayments(db),
     listReceivedPayments(db, { unclaimed: true, limit: 100 }),
     listReceivedPayments(db, { limit: 100 }),
     listPaymentMismatches(db),
     listImports(db, 20),
     listCallbacksSetAside(db, 100),
+    listApprovedThenReversed(db),
   ]);
   return {
     counts,
@@ -38,6 +40,7 @@ export async function loadPaymentsScreen(context: AppLoadContext) {
     autoApprove: env().autoApproveVerified,
     callbacks: callbackRegistration(),
     setAside,
+    reversedApprovals,
   };
 }
 
@@ -50,11 +53,14 @@ const preview = staffIntent<StatementResult>({
     const pasted = String(submission.form?.get("pasted") ?? "");
     const fromFile = file instanceof File && file.size > 0;
     if (fromFile && file.size > MAX_BYTES) return reply({ status: "error", message: "That file is larger than 8 MB." }, 413);
-    const csv = fromFile ? await file.text() : pasted;
-    if (!csv.trim()) return reply({ status: "error", message: "Choose the statement file (CSV) exported from the M-PESA portal, or paste it." }, 400);
+    // CSV or .xlsx, told apart by the file's first bytes.
+    const source = fromFile ? statementSource(new Uint8Array(await file.arrayBuffer())) : pasted;
+    if (typeof source === "string" && !source.trim()) {
+      return reply({ status: "error", message: "Choose the statement file (CSV or .xlsx) exported from the M-PESA portal, or paste it." }, 400);
+    }
     const fileName = fromFile ? file.name.slice(0, 200) : "pasted text";
-    const preview = await previewStatement(db, csv, env().mpesaShortcode);
-    const draftId = await saveStatementDraft(db, csv, fileName);
+    const preview = await previewStatement(db, source, env().mpesaShortcodes);
+    const draftId = await saveStatementDraft(db, source, fileName);
     return reply({ status: "success", message: "Check the preview, then import.", result: { step: "preview", draftId, fileName, preview } }, 200);
   },
 });
@@ -63,11 +69,13 @@ const preview = staffIntent<StatementResult>({
 const importDraft = staffIntent<StatementResult>({
   run: async (_, { submission, db, actor }) => {
     const draftId = String(submission.form?.get("draft") ?? "").slice(0, 40);
-    const done = await importStatementDraft(db, draftId, env().mpesaShortcode, actor);
+    const done = await importStatementDraft(db, draftId, env().mpesaShortcodes, actor);
     return reply(
       {
         status: "success",
-        message: `Imported: ${done.added} new payments, ${done.known} already known, ${done.skipped.length} skipped; ${done.matched} orders matched.`,
+        message: `Imported: ${done.added} new payments, ${done.known} already known, ${done.skipped.length} skipped; ${done.matched} orders matched.${
+          done.reversals.length ? ` ${done.reversals.length} reversal${done.reversals.length === 1 ? "" : "s"} recorded.` : ""
+        }`,
         result: { step: "imported", preview: done },
       },
       200,

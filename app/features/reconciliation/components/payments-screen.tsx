@@ -3,7 +3,7 @@ import type { Reply } from "~/lib/forms";
 import { formatNairobiTime } from "~/lib/nairobi-time";
 import type { ReceivedPaymentRow } from "../../received-payments/received-payments";
 import { paymentDetail, PAYMENT_STATE_LABEL } from "../../received-payments/payment-state";
-import { PAYMENTS_PATH, SKIP_REASON_LIMIT, type PaymentMismatch, type StatementResult } from "../payments-screen";
+import { PAYMENTS_PATH, SKIP_REASON_LIMIT, type PaymentMismatch, type ReversedApproval, type StatementResult } from "../payments-screen";
 import type { CallbackRegistration, SetAsideRow } from "../../received-payments/c2b-callbacks";
 import { CallbacksSetAside, CallbackSetup, OddParts } from "../../received-payments/components/callback-setup";
 
@@ -12,7 +12,19 @@ type Data = {
   unclaimed: ReceivedPaymentRow[];
   received: ReceivedPaymentRow[];
   mismatches: PaymentMismatch[];
-  imports: { id: number; imported_at: string; rows: number; added: number; known: number; skipped: number; covers_from: string | null; covers_to: string | null }[];
+  imports: {
+    id: number;
+    imported_at: string;
+    rows: number;
+    added: number;
+    known: number;
+    skipped: number;
+    covers_from: string | null;
+    covers_to: string | null;
+    shortcode: string;
+    period_source: string;
+  }[];
+  reversedApprovals: ReversedApproval[];
   callbacksOn: boolean;
   shortcode: string;
   autoApprove: boolean;
@@ -41,6 +53,7 @@ export function PaymentsScreen({
   const result = reply?.status === "success" ? reply.result : undefined;
   return (
     <div className="payments-screen">
+      <ReversedApprovals rows={d.reversedApprovals} />
       <p className="muted">
         {d.callbacks.shortcodes.length > 1 ? "Numbers" : "Paybill"} {d.callbacks.shortcodes.join(", ")} · {d.counts.all} payments received · {d.counts.unclaimed} unclaimed · Daraja callbacks{" "}
         {d.callbacksOn ? "on" : "off (set MPESA_CALLBACK_SECRET)"} · automatic approval of verified orders {d.autoApprove ? "on" : "off"}
@@ -49,8 +62,9 @@ export function PaymentsScreen({
       <section aria-labelledby="import-title" className="form-card">
         <h2 id="import-title">Import a statement</h2>
         <p className="small">
-          From the M-PESA business portal, export the paybill statement as CSV and choose it here. You see what it holds
-          before anything is saved; importing the same or an overlapping statement again adds nothing twice.
+          From the M-PESA business portal, export the paybill statement (CSV or Excel .xlsx) and choose it here. You see what
+          it holds before anything is saved; importing the same or an overlapping statement again adds nothing twice. Only a
+          statement whose title states its period and one of this site's numbers can show that a payment is missing.
         </p>
         {reply ? (
           <p className={`row-note row-note-${reply.status}`} role={reply.status === "error" ? "alert" : "status"}>
@@ -76,7 +90,16 @@ export function PaymentsScreen({
         <Form method="post" action={PAYMENTS_PATH} encType="multipart/form-data">
           <div className="field">
             <label htmlFor="statement-file">Statement file (CSV)</label>
-            <input id="statement-file" type="file" name="statement" accept=".csv,text/csv" />
+            <input
+              id="statement-file"
+              type="file"
+              name="statement"
+              accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+              aria-describedby="statement-file-hint"
+            />
+            <p id="statement-file-hint" className="small muted">
+              An Excel .xlsx export works too.
+            </p>
           </div>
           <details>
             <summary>Or paste the statement</summary>
@@ -142,6 +165,7 @@ export function PaymentsScreen({
             <thead>
               <tr>
                 <th scope="col">Imported (EAT)</th>
+                <th scope="col">Short code</th>
                 <th scope="col">Covers</th>
                 <th scope="col">Rows</th>
                 <th scope="col">New</th>
@@ -153,9 +177,8 @@ export function PaymentsScreen({
               {d.imports.map((i) => (
                 <tr key={i.id}>
                   <td data-label="Imported">{formatNairobiTime(i.imported_at)}</td>
-                  <td data-label="Covers">
-                    {i.covers_from ? `${formatNairobiTime(i.covers_from)} to ${formatNairobiTime(i.covers_to)}` : "no payments"}
-                  </td>
+                  <td data-label="Short code">{i.shortcode || "not stated"}</td>
+                  <td data-label="Covers">{importCovers(i)}</td>
                   <td data-label="Rows">{i.rows}</td>
                   <td data-label="New">{i.added}</td>
                   <td data-label="Known">{i.known}</td>
@@ -170,21 +193,52 @@ export function PaymentsScreen({
   );
 }
 
+const PERIOD_FROM: Record<string, string> = { time_period: "its Time Period line", from_to: "its From and To lines" };
+
+/** What a past import covers: its stated period, or why it covers none. */
+function importCovers(i: Data["imports"][number]): string {
+  if (i.period_source === "payment_rows") return "not counted (imported before statements were read by their stated period)";
+  if (!i.covers_from || !i.covers_to || !PERIOD_FROM[i.period_source]) return "nothing (no period stated)";
+  return `${formatNairobiTime(i.covers_from)} to ${formatNairobiTime(i.covers_to)} (${PERIOD_FROM[i.period_source]})`;
+}
+
 function Counts({ preview }: { preview: StatementResult["preview"] }) {
   return (
     <>
       <ul className="statement-counts">
+        <li>Short code: {preview.shortcode ?? "not stated"}</li>
+        <li>
+          Period:{" "}
+          {preview.coversFrom && preview.coversTo && preview.periodSource
+            ? `${formatNairobiTime(preview.coversFrom)} to ${formatNairobiTime(preview.coversTo)} EAT, from ${PERIOD_FROM[preview.periodSource]}`
+            : "none"}
+          {preview.periodNote ? <span className="order-line small">{preview.periodNote}</span> : null}
+        </li>
         <li>Rows read: {preview.rows}</li>
         <li>New payments: {preview.added}</li>
         <li>Already known: {preview.known}</li>
         <li>Skipped: {preview.skipped.length}</li>
+        <li>Reversals: {preview.reversals.length}</li>
         <li>Orders matched by the new payments: {preview.matched}</li>
-        {preview.coversFrom ? (
-          <li>
-            Covers {formatNairobiTime(preview.coversFrom)} to {formatNairobiTime(preview.coversTo)} EAT
+        {preview.dateOrders.map((o) => (
+          <li key={o.style}>
+            Dates written with '{o.style}' read {o.order}, as line {o.line} ('{o.text}') shows.
           </li>
-        ) : null}
+        ))}
       </ul>
+      {preview.reversals.length > 0 ? (
+        <div>
+          <h4>Reversals found</h4>
+          <ul className="small">
+            {preview.reversals.slice(0, SKIP_REASON_LIMIT).map((r) => (
+              <li key={r.code}>
+                Line {r.line}: {r.code} took back {kes(r.amount)} of payment {r.original} on {formatNairobiTime(r.at)} EAT
+                {r.originalKnown ? "" : " (that payment is not known yet: it is marked reversed when it arrives)"}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {preview.skipped.length > 0 ? (
         <details>
           <summary>Why rows were skipped</summary>
@@ -225,6 +279,11 @@ function PaymentTable({ id, title, rows, empty }: { id: string; title: string; r
               <tr key={p.code}>
                 <td data-label="Code">
                   <code className="payment-ref">{p.code}</code>
+                  {p.reversed ? (
+                    <span className="order-line small payment-flag">
+                      Reversed by M-Pesa ({p.reversed.by}) on {formatNairobiTime(p.reversed.at)}
+                    </span>
+                  ) : null}
                   <OddParts parts={p.oddParts} />
                 </td>
                 <td data-label="Amount">{kes(p.amount)}</td>
@@ -239,6 +298,28 @@ function PaymentTable({ id, title, rows, empty }: { id: string; title: string; r
           </tbody>
         </table>
       )}
+    </section>
+  );
+}
+
+/** First on the screen: approved orders whose payment M-Pesa then took back. */
+function ReversedApprovals({ rows }: { rows: ReversedApproval[] }) {
+  if (rows.length === 0) return null;
+  return (
+    <section aria-labelledby="reversed-title" className="statement-preview">
+      <h2 id="reversed-title">Approved, then reversed by M-Pesa ({rows.length})</h2>
+      <p className="small">
+        These orders were approved, then M-Pesa gave the money back to the payer. Contact the supporter before the kit or the
+        goods are used.
+      </p>
+      <ul>
+        {rows.map((r) => (
+          <li key={`${r.kind}-${r.id}`}>
+            Approved, then reversed by M-Pesa: <a href={orderHref(r)}>{r.id}</a> · {r.name} · {kes(r.amount)} · code{" "}
+            <code className="payment-ref">{r.code}</code> ({kes(r.received)}) reversed by {r.reversedBy} on {formatNairobiTime(r.reversedAt)} EAT
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }
