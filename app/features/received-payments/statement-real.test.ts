@@ -133,6 +133,8 @@ describe("statements for someone else are refused", () => {
     );
     const full = personal.replace("0722 *** 678", "254722000678");
     expect(refusal(() => parseStatement(full, SITE))).toContain("(for 0722 *** 678)");
+    // An organisation's statement headed 'M-PESA Statement' is not a personal one.
+    expect(parseStatement(portal([], ["M-PESA Statement", ...TITLE]), SITE).shortcode).toBe("880100");
     const tableOnly = personal.split("\n").slice(7).join("\n");
     expect(refusal(() => parseStatement(tableOnly, SITE))).toBe(
       "This is a personal M-PESA statement, not the organisation's paybill statement: download the statement from the M-PESA business portal. Nothing was imported.",

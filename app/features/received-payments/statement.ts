@@ -154,9 +154,8 @@ function readTitle(lines: StatementLine[]): Title {
   for (const l of lines) {
     const e = titleEntry(l);
     if (!e) continue;
-    if (/\bm-?pesa\s+(full\s+)?statement\b/i.test(e.all) && !/\b(organi[sz]ation|business|paybill|till)\b/i.test(e.all)) {
-      out.personal ??= { mobile: "", name: "" };
-    }
+    // The heading of a personal statement (the one a customer gets from the app or *334#).
+    if (/\bm-?pesa\s+full\s+statement\b/i.test(e.all)) out.personal ??= { mobile: "", name: "" };
     if (e.key === "customer name" || e.key === "mobile number") {
       out.personal ??= { mobile: "", name: "" };
       if (e.key === "mobile number") out.personal.mobile = text(e.values[0]);
