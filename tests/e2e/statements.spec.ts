@@ -66,6 +66,12 @@ test("staff import the portal's .xlsx: the preview says the short code, the peri
   await expect(first.getByRole("listitem").filter({ hasText: id })).toContainText(`Approved, then reversed by M-Pesa: ${id} · Reversed Supporter · KES 300`);
   await expect(first.getByRole("listitem").filter({ hasText: id })).toContainText(`reversed by ${reversal}`);
 
+  // On a phone nothing scrolls sideways.
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto(PAYMENTS);
+  await expect(first.getByRole("listitem").filter({ hasText: id })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+
   // The order's row says so.
   await page.goto(`/admin/badge-orders?status=all&q=${id}`);
   const row = main.locator("tbody tr").filter({ hasText: id });
