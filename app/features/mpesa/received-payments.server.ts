@@ -9,7 +9,7 @@ import { logAction } from "../activity/activity.server";
 import { getEvent } from "../event-badges/event.server";
 import { salesOpenInstant } from "../event-badges/event";
 import { decidePaymentState, paymentView, type PaymentStanding, type PaymentView } from "./matching";
-import { maskPhone, type OddPart, type ReceivedPayment } from "./payment";
+import { phoneForStaff, type OddPart, type ReceivedPayment } from "./payment";
 import { parseStatement, type ParsedStatement } from "./statement";
 
 /**
@@ -271,14 +271,14 @@ export async function withPayments<T extends { paymentReference: string }>(
   return items.map((i) => ({ ...i, payment: paymentView(states.get(i.paymentReference.toUpperCase())) }));
 }
 
-/** A received payment as staff lists show it: the phone masked, and the order that claims it, if any. */
+/** A received payment as staff lists show it: the payer's number as M-Pesa sent it, and the order that claims it, if any. */
 export type ReceivedPaymentRow = Pick<ReceivedPayment, "code" | "amount" | "paidAt" | "payerName" | "payerPhone" | "accountRef" | "source"> & {
   order: { kind: "badge" | "merch"; id: string } | null;
   /** What a callback stored on doubt sent that was odd; empty for most. */
   oddParts: OddPart[];
 };
 
-/** The newest received payments for staff (`unclaimed`: only those no order names), phones masked. */
+/** The newest received payments for staff (`unclaimed`: only those no order names), numbers as M-Pesa sent them. */
 export async function listReceivedPayments(db: Db, opts: { unclaimed?: boolean; limit?: number } = {}): Promise<ReceivedPaymentRow[]> {
   let q = db
     .selectFrom("received_payments as p")
@@ -294,7 +294,7 @@ export async function listReceivedPayments(db: Db, opts: { unclaimed?: boolean; 
     amount: r.amount,
     paidAt: r.paid_at,
     payerName: r.payer_name,
-    payerPhone: maskPhone(r.payer_phone),
+    payerPhone: phoneForStaff(r.payer_phone),
     accountRef: r.account_ref,
     source: r.source,
     order: r.kind && r.order_id ? { kind: r.kind as "badge" | "merch", id: r.order_id } : null,

@@ -10,6 +10,8 @@ import {
 } from "~/features/mpesa/received-payments.server";
 import { PAYMENTS_PATH, type StatementResult } from "~/features/mpesa/payments-screen";
 import { callbackRegistration, listCallbacksSetAside } from "~/features/mpesa/c2b-callbacks.server";
+import { getEvent } from "~/features/event-badges/event.server";
+import { salesOpenInstant } from "~/features/event-badges/event";
 import { env } from "~/lib/env.server";
 import type { Reply } from "~/lib/forms";
 import { staffAction, staffIntent } from "~/lib/submission.server";
@@ -19,13 +21,14 @@ const MAX_BYTES = 8 * 1024 * 1024;
 
 export async function loadPaymentsScreen(context: AppLoadContext) {
   const db = context.db;
-  const [counts, unclaimed, received, mismatches, imports, setAside] = await Promise.all([
+  const [counts, unclaimed, received, mismatches, imports, setAside, event] = await Promise.all([
     countReceivedPayments(db),
     listReceivedPayments(db, { unclaimed: true, limit: 100 }),
     listReceivedPayments(db, { limit: 100 }),
     listPaymentMismatches(db),
     listImports(db, 20),
     listCallbacksSetAside(db, 100),
+    getEvent(db),
   ]);
   return {
     counts,
@@ -38,6 +41,8 @@ export async function loadPaymentsScreen(context: AppLoadContext) {
     autoApprove: env().autoApproveVerified,
     callbacks: callbackRegistration(),
     setAside,
+    // Why a verified payment is listed as a mismatch: when the badge sales opened.
+    salesOpenedAt: salesOpenInstant(event) ?? env().eventSalesOpen,
   };
 }
 

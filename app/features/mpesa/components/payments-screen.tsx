@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import type { Reply } from "~/lib/forms";
-import { formatNairobiTime } from "~/lib/nairobi-time";
+import { formatDateInWords, formatNairobiTime } from "~/lib/nairobi-time";
 import type { PaymentMismatch, ReceivedPaymentRow } from "../received-payments.server";
 import { paymentDetail, PAYMENT_STATE_LABEL } from "../matching";
 import { PAYMENTS_PATH, SKIP_REASON_LIMIT, type StatementResult } from "../payments-screen";
@@ -18,15 +18,34 @@ type Data = {
   autoApprove: boolean;
   callbacks: CallbackRegistration;
   setAside: SetAsideRow[];
+  salesOpenedAt: string | null;
 };
 
+const STATEMENT_ANCHOR = "statement-preview";
 const kes = (n: number) => `KES ${n.toLocaleString("en-KE")}`;
+
+/** Why an order whose payment is verified is among the mismatches: it was paid before sales opened. */
+export function beforeSalesWhy(paidAt: string | null, salesOpenedAt: string | null) {
+  const paid = paidAt ? ` on ${formatNairobiTime(paidAt)}` : "";
+  const opened = salesOpenedAt ? ` on ${formatDateInWords(salesOpenedAt)}` : "";
+  return `M-Pesa shows this payment made${paid}, before badge sales opened${opened}: a code from an earlier payment may have been reused. Check it is for this order before approving.`;
+}
+
+/** 'Nothing new: …' or the import button's words, for a statement's preview. */
+export function importWords(preview: Pick<StatementResult["preview"], "added" | "known" | "rows">) {
+  if (preview.added > 0) return { button: `Import ${preview.added} new ${preview.added === 1 ? "payment" : "payments"}` };
+  if (preview.known > 0) {
+    const all = preview.known === 1 ? "the 1 payment" : `all ${preview.known} payments`;
+    return { nothing: `Nothing new: ${all} in this file ${preview.known === 1 ? "is" : "are"} already recorded.` };
+  }
+  return { nothing: "Nothing to import: no completed payment to this paybill could be read in this file." };
+}
 const orderHref = (o: { kind: "badge" | "merch"; id: string }) =>
   o.kind === "badge" ? `/admin/badge-orders?status=all&q=${encodeURIComponent(o.id)}` : `/admin/merch-orders?q=${encodeURIComponent(o.id)}`;
 
 /**
  * /admin/payments: the statement import (preview, then import), the orders whose payment does
- * not match, the payments no order claims (with the payer's name and masked phone, so staff can
+ * not match, the payments no order claims (with the payer's name and number as M-Pesa sent it, so staff can
  * reach them), every received payment, and past imports. Plain forms: it works without JavaScript.
  */
 export function PaymentsScreen({
@@ -52,28 +71,23 @@ export function PaymentsScreen({
           From the M-PESA business portal, export the paybill statement as CSV and choose it here. You see what it holds
           before anything is saved; importing the same or an overlapping statement again adds nothing twice.
         </p>
-        {reply ? (
-          <p className={`row-note row-note-${reply.status}`} role={reply.status === "error" ? "alert" : "status"}>
-            {reply.message}
-          </p>
-        ) : null}
-        {result?.step === "preview" && result.draftId ? (
-          <div className="statement-preview" aria-labelledby="preview-title">
-            <h3 id="preview-title">Preview of {result.fileName}</h3>
-            <Counts preview={result.preview} />
-            <Form method="post" action={PAYMENTS_PATH}>
-              <input type="hidden" name="draft" value={result.draftId} />
-              <button type="submit" name="intent" value="import" className="button-small button-approve" disabled={busy}>
-                Import {result.preview.added} new payments
-              </button>{" "}
-              <a href={PAYMENTS_PATH} className="button button-small button-ghost">
-                Cancel
-              </a>
-            </Form>
-          </div>
-        ) : null}
-        {result?.step === "imported" ? <Counts preview={result.preview} /> : null}
-        <Form method="post" action={PAYMENTS_PATH} encType="multipart/form-data">
+        {/* Without JavaScript an answer reloads the page: it opens here, at the preview. */}
+        <div id={STATEMENT_ANCHOR} className="statement-answer">
+          {reply ? (
+            <p className={`row-note row-note-${reply.status}`} role={reply.status === "error" ? "alert" : "status"}>
+              {reply.message}
+            </p>
+          ) : null}
+          {result?.step === "preview" && result.draftId ? (
+            <div className="statement-preview" aria-labelledby="preview-title">
+              <h3 id="preview-title">Preview of {result.fileName}</h3>
+              <Counts preview={result.preview} />
+              <PreviewActions preview={result.preview} draftId={result.draftId} busy={busy} />
+            </div>
+          ) : null}
+          {result?.step === "imported" ? <Counts preview={result.preview} /> : null}
+        </div>
+        <Form method="post" action={`${PAYMENTS_PATH}#${STATEMENT_ANCHOR}`} encType="multipart/form-data">
           <div className="field">
             <label htmlFor="statement-file">Statement file (CSV)</label>
             <input id="statement-file" type="file" name="statement" accept=".csv,text/csv" />
@@ -117,7 +131,11 @@ export function PaymentsScreen({
                   <td data-label="Payment">
                     <span className={`pill pill-pay-${m.payment.state}`}>{PAYMENT_STATE_LABEL[m.payment.state]}</span>{" "}
                     {paymentDetail(m.payment, m.amount)}
-                    {m.payment.beforeSales ? " Paid before sales opened." : ""}
+                    {m.payment.beforeSales ? (
+                      <span className="mismatch-why">
+                        <strong>Listed because it was paid before sales opened.</strong> {beforeSalesWhy(m.payment.receivedAt, d.salesOpenedAt)}
+                      </span>
+                    ) : null}
                   </td>
                   <td data-label="Placed">{formatNairobiTime(m.createdAt)}</td>
                 </tr>
@@ -167,6 +185,38 @@ export function PaymentsScreen({
         )}
       </section>
     </div>
+  );
+}
+
+/** The import button, or (a file whose payments are all recorded) the sentence saying so. */
+function PreviewActions({ preview, draftId, busy }: { preview: StatementResult["preview"]; draftId: string; busy: boolean }) {
+  const words = importWords(preview);
+  return (
+    <Form method="post" action={`${PAYMENTS_PATH}#${STATEMENT_ANCHOR}`} className="preview-actions">
+      <input type="hidden" name="draft" value={draftId} />
+      {words.button ? (
+        <button type="submit" name="intent" value="import" className="button-small button-approve" disabled={busy}>
+          {words.button}
+        </button>
+      ) : (
+        <p className="preview-nothing">{words.nothing}</p>
+      )}{" "}
+      <a href={PAYMENTS_PATH} className="button button-small button-ghost">
+        {words.button ? "Cancel" : "Close"}
+      </a>
+    </Form>
+  );
+}
+
+/** A payer's number as M-Pesa sent it: a full one a link to call, a masked or hashed one as it is. */
+export function PayerPhone({ phone }: { phone: string }) {
+  const digits = phone.replace(/[\s-]/g, "");
+  return /^\+?\d{9,15}$/.test(digits) ? (
+    <a className="payer-phone" href={`tel:${digits.startsWith("+") || !digits.startsWith("254") ? digits : `+${digits}`}`}>
+      {phone}
+    </a>
+  ) : (
+    <span className="payer-phone muted">{phone}</span>
   );
 }
 
@@ -230,7 +280,7 @@ function PaymentTable({ id, title, rows, empty }: { id: string; title: string; r
                 <td data-label="Amount">{kes(p.amount)}</td>
                 <td data-label="Paid">{formatNairobiTime(p.paidAt)}</td>
                 <td data-label="Payer">
-                  {p.payerName || "—"} {p.payerPhone ? <span className="muted">{p.payerPhone}</span> : null}
+                  {p.payerName || "—"} {p.payerPhone ? <PayerPhone phone={p.payerPhone} /> : null}
                 </td>
                 <td data-label="Account">{p.accountRef || "—"}</td>
                 <td data-label="Order">{p.order ? <a href={orderHref(p.order)}>{p.order.id}</a> : <span className="muted">none</span>}</td>
