@@ -74,7 +74,7 @@ export function PollForm({ reply }: { reply: Reply<PollResult> | undefined }) {
 
 function RatingTable({ poll, grid }: { poll: PollView; grid: NonNullable<ReturnType<typeof ratingGrid>> }) {
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" tabIndex={0} role="group" aria-label={`Ratings for ${poll.id}`}>
       <table className="dash-table rating-table">
         <caption>{`Ratings for ${poll.id}`}</caption>
         <thead>
@@ -150,7 +150,8 @@ export function PollList({ block }: { block: Block<PollView[]> }) {
   if (!block.ok) return <ErrorBanner block message={block.error} />;
   if (block.rows.length === 0) return <p className="dash-empty">No polls yet.</p>;
   return (
-    <ul className="poll-list" aria-label="Polls, newest first">
+    // A long list scrolls inside its card on a wide screen: reachable with the keyboard.
+    <ul className="poll-list" aria-label="Polls, newest first" tabIndex={0}>
       {block.rows.map((p) => (
         <PollCard key={p.id} poll={p} />
       ))}
