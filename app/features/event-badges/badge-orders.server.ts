@@ -284,7 +284,8 @@ export async function setBadgeOrderStatus(
   id: string,
   status: "approved" | "rejected",
   actor: Actor,
-  opts: { note?: string; paymentChecked?: boolean } = {},
+  /** `drawKit`: a missing badge and poster are drawn first (the staff screen's one-step approval). */
+  opts: { note?: string; paymentChecked?: boolean; drawKit?: boolean } = {},
 ) {
   const row = await loadRow(db, id);
   const note = (opts.note ?? "").trim().slice(0, STAFF_NOTE_MAX_LENGTH);
@@ -301,7 +302,9 @@ export async function setBadgeOrderStatus(
       !!row.poster_file &&
       (await hasBlob(db, orderFileKey(id, "badge"))) &&
       (await hasBlob(db, orderFileKey(id, "poster")));
-    if (!ready) throw new DomainError("conflict", ASSETS_REQUIRED);
+    if (!ready && !opts.drawKit) throw new DomainError("conflict", ASSETS_REQUIRED);
+    // Drawn outside any transaction, after the payment check: a refused approval draws nothing.
+    if (!ready) await generateBadgeAssets(db, id, actor);
     // Drawn before the transaction (no lock held while drawing); the same bytes every time.
     await storeEntryQr(db, id);
     const event = await getEvent(db);
