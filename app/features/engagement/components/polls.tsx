@@ -75,7 +75,7 @@ export function PollForm({ reply }: { reply: Reply<PollResult> | undefined }) {
 function RatingTable({ poll, grid }: { poll: PollView; grid: NonNullable<ReturnType<typeof ratingGrid>> }) {
   return (
     <div className="table-wrap" tabIndex={0} role="group" aria-label={`Ratings for ${poll.id}`}>
-      <table className="dash-table rating-table">
+      <table className="dash-table dash-cards rating-table">
         <caption>{`Ratings for ${poll.id}`}</caption>
         <thead>
           <tr>
@@ -98,12 +98,16 @@ function RatingTable({ poll, grid }: { poll: PollView; grid: NonNullable<ReturnT
             <tr key={row.item}>
               <th scope="row">{row.item}</th>
               {row.steps.map((c, i) => (
-                <td key={i} className="num">
+                <td key={i} data-label={`Rated ${i + 1}`} className="num">
                   {n(c)}
                 </td>
               ))}
-              <td className="num">{n(row.votes)}</td>
-              <td className="num">{row.average === null ? "–" : row.average.toFixed(1)}</td>
+              <td data-label="Votes" className="num">
+                {n(row.votes)}
+              </td>
+              <td data-label="Average" className="num">
+                {row.average === null ? "–" : row.average.toFixed(1)}
+              </td>
             </tr>
           ))}
         </tbody>
