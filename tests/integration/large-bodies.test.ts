@@ -11,6 +11,7 @@ import { sendResponse, toFetchRequest } from "~/server/edge";
 import { bandColour, cameraPhoto } from "../support/camera-photo";
 import { ORIGIN, args, reply } from "../support/http";
 import { currentTestDb, freshApp } from "../support/reset";
+import { readStored } from "../support/stored-files";
 
 // A phone's photo sent with the order form without JavaScript (streamed to disk, up to 25 MB),
 // and bodies too large for a route answered so that the client can read the answer.
@@ -47,7 +48,7 @@ describe("POST /event: a photo as the phone saved it, without JavaScript", () =>
     expect(r.data, JSON.stringify(r.data)).toMatchObject({ status: "success", intent: "order" });
     const [order] = await ordersOf("ten@example.com");
     expect(order).toMatchObject({ portrait_file: "portrait.png", notes: "Typed after choosing the photo." });
-    const stored = fs.readFileSync(path.join(env().dataDir, "badge-orders", order!.id, "portrait.png"));
+    const stored = (await readStored(`badge-orders/${order!.id}/portrait.png`))!;
     const meta = await sharp(stored).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(["png", 720, 720]);
     // Upright: the red half of the scene on top, the blue below.
