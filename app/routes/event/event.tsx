@@ -54,7 +54,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!(e instanceof HttpError)) throw e;
     // Too large to read through: the photo's size is all the headers say.
     const declared = Number(request.headers.get("content-length"));
-    const tooLarge = multipart && e.status === 413 && Number.isFinite(declared);
+    const tooLarge = multipart && e.status === 413 && declared > BADGE_FORM_MAX_BYTES;
     const answer = tooLarge ? { fieldErrors: { portrait: [portraitTooLargeMessage(declared)] } } : { message: e.message };
     return data<Reply<never>>({ status: "error", ...answer, intent: multipart ? "order" : "subscribe" }, { status: e.status, headers: e.headers });
   }

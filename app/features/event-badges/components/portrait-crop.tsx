@@ -80,6 +80,9 @@ function renderPortrait(source: Source, crop: Crop): Promise<Blob> {
   if (!ctx) return Promise.reject(new Error("no 2d context"));
   ctx.imageSmoothingQuality = "high";
   const r = cropRect(source.width, source.height, crop);
+  // A JPEG has no transparency: a see-through background becomes white, not black.
+  ctx.fillStyle = "#ffffff";
+  ctx.fillRect(0, 0, OUTPUT, OUTPUT);
   ctx.drawImage(source.image, r.x, r.y, r.size, r.size, 0, 0, OUTPUT, OUTPUT);
   return new Promise((resolve, reject) =>
     canvas.toBlob((b) => (b && b.size > 0 ? resolve(b) : reject(new Error("toBlob failed"))), PORTRAIT_UPLOAD_TYPE, JPEG_QUALITY),
