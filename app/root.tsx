@@ -12,6 +12,7 @@ import type { Route } from "./+types/root";
 import { SiteFooter } from "./components/layout/site-footer";
 import { SiteHeader } from "./components/layout/site-header";
 import { useLite } from "./components/layout/use-lite";
+import { LiteNotice } from "./components/layout/lite-notice";
 import { useInlineStylesCleanup } from "./components/layout/inline-styles";
 import { PageViewBeacon } from "./components/layout/page-view-beacon";
 import { prefersLite } from "./lib/data-saver";
@@ -65,6 +66,7 @@ export default function App() {
   useInlineStylesCleanup();
   return (
     <>
+      <LiteNotice />
       {ownShell ? null : <SiteHeader />}
       {ownShell ? (
         <Outlet />
@@ -93,6 +95,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     <>
       <title>{`${title} | ${site.name}`}</title>
       <meta name="robots" content="noindex" />
+      <LiteNotice />
       <SiteHeader />
       <main id="main" className="container narrow error-page">
         <p className="eyebrow">{status}</p>

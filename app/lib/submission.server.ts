@@ -79,6 +79,8 @@ type PageOptions = {
   intentOnFailure?: string;
   /** How this page words a refusal it answers itself (an unreadable body, an unknown form). */
   words?: (message: string, status: number) => string;
+  /** Reads the body another way (a form with a large upload, streamed to disk). */
+  read?: (request: Request) => Promise<Submission>;
 };
 
 /** A page's read body and the form it names. */
@@ -93,7 +95,7 @@ export type Page = { submission: Submission; intent: string };
 export async function readPage(request: Request, opts: PageOptions = {}): Promise<Page | { answer: PageAnswer }> {
   return onRefusal(
     async () => {
-      const submission = await readSubmission(request, opts.maxBytes);
+      const submission = opts.read ? await opts.read(request) : await readSubmission(request, opts.maxBytes);
       const intent = submission.fields.intent;
       return { submission, intent: typeof intent === "string" && intent ? intent.slice(0, 40) : (opts.fallback ?? "") };
     },

@@ -130,13 +130,47 @@ export function plainAnswer(res: ServerResponse, status: number, text: string, h
   res.end(text);
 }
 
+/**
+ * Most bytes of a request body read (and dropped) after an answer given before the app read it
+ * all: a client still sending would otherwise have its connection reset under it and never read
+ * the answer (a 413 saying why). Beyond this the connection is closed anyway.
+ */
+export const DISCARD_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads what is left of a request body and drops it, up to `cap` bytes, so the connection can
+ * close without a reset; resolves at its end, at the cap, or when the connection goes.
+ */
+export function discardRest(req: IncomingMessage, cap = DISCARD_MAX_BYTES): Promise<void> {
+  return new Promise((resolve) => {
+    if (req.complete || req.destroyed) return resolve();
+    let seen = 0;
+    const done = () => {
+      req.off("data", onData);
+      for (const ev of ["end", "error", "close", "aborted"]) req.off(ev, done);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > cap) done();
+    };
+    for (const ev of ["end", "error", "close", "aborted"]) req.once(ev, done);
+    // Paused reads (bodyStream) would keep the body from flowing.
+    req.removeAllListeners("readable");
+    req.on("data", onData);
+    req.resume();
+  });
+}
+
 /** Streams a fetch Response to node:http. Never throws: a broken stream ends the connection. */
 export async function sendResponse(req: IncomingMessage, res: ServerResponse, response: Response) {
   try {
     const raw: string[] = [];
     for (const [key, value] of response.headers) raw.push(key, value);
-    // A body the app did not read (a refused upload): close rather than drain it.
-    if (!req.complete && !response.headers.has("connection")) raw.push("Connection", "close");
+    // A body the app did not read all of (a refused upload): the connection closes after the
+    // answer, once the rest has been read and dropped (up to DISCARD_MAX_BYTES).
+    const unread = !req.complete;
+    if (unread && !response.headers.has("connection")) raw.push("Connection", "close");
     res.writeHead(response.status, raw);
     if (response.body && req.method !== "HEAD") {
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
@@ -154,6 +188,9 @@ export async function sendResponse(req: IncomingMessage, res: ServerResponse, re
         }
       }
     }
+    // Ending the answer closes the connection: with bytes still arriving, the client would get
+    // a reset instead of the answer.
+    if (unread && !res.destroyed) await discardRest(req);
     res.end();
   } catch (e) {
     if (!res.headersSent) {

@@ -70,11 +70,8 @@ test("staff: find a pending order, generate its kit, approve it; the supporter g
 
   const approve = row.getByRole("button", { name: "Approve" });
   const generate = row.locator('button[value="generate"]');
-  await expect(approve).toBeDisabled();
-  await expect(approve).toHaveAttribute("title", "Generate assets before approving");
-  // The reason is written beside it too: phones show no tooltips.
-  await expect(row.getByText("Generate assets before approving.")).toBeVisible();
-  await expect(row.getByText("Assets missing")).toBeVisible();
+  // Approving draws a missing kit itself; 'Generate assets' draws it to look at first.
+  await expect(approve).toBeEnabled();
   await expect(row.getByRole("link", { name: /^Badge/ })).toHaveCount(0);
 
   const status = main.getByRole("status");
@@ -93,7 +90,6 @@ test("staff: find a pending order, generate its kit, approve it; the supporter g
   const posterLink = row.getByRole("link", { name: /^Poster/ });
   await expect(badgeLink).toHaveAttribute("href", new RegExp(`^/admin/badge-orders/${id}/badge\\.png\\?t=`));
   await expect(posterLink).toHaveAttribute("href", new RegExp(`^/admin/badge-orders/${id}/poster\\.png\\?t=`));
-  await expect(row.getByText("Assets missing")).toHaveCount(0);
   await expect(approve).toBeEnabled();
 
   await approve.click();

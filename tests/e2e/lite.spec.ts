@@ -32,6 +32,26 @@ test("Lite mode from the footer: no scripts on any page, the footer sign-up stil
   await expect(page.getByRole("contentinfo").getByRole("link", { name: "Lite mode (saves data)" })).toBeVisible();
 });
 
+test("every Lite page says 'Lite mode on' at the top, with the way back (no script needed)", async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto("/merchandise");
+  await expect(page.getByRole("complementary", { name: "Lite mode" })).toHaveCount(0);
+  await page.getByRole("contentinfo").getByRole("link", { name: "Lite mode (saves data)" }).click();
+  await expect(page).toHaveURL(`${BASE_URL}/merchandise`);
+  for (const path of ["/merchandise", "/event", "/admin"]) {
+    if (path !== "/merchandise") await page.goto(path);
+    const notice = page.getByRole("complementary", { name: "Lite mode" });
+    await expect(notice, path).toContainText("Lite mode on");
+    // At the top: the first thing on the screen.
+    expect((await notice.boundingBox())!.y, path).toBeLessThan(5);
+    expect(await page.locator("script").count(), path).toBe(0);
+  }
+  await page.getByRole("link", { name: "Turn Lite mode off" }).click();
+  await expect(page).toHaveURL(`${BASE_URL}/admin`);
+  await expect(page.getByRole("complementary", { name: "Lite mode" })).toHaveCount(0);
+  expect(await page.locator("script").count()).toBeGreaterThan(0);
+});
+
 test("Save-Data: on gets the Lite page (under 40 kB in all for /), and the next visitor without it gets scripts", async ({ browser, clientIp }, info) => {
   test.skip(info.project.name !== "js-on", "one browser is enough: the point is what the server sends");
   const saver = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": clientIp, "Save-Data": "on" } });

@@ -109,11 +109,17 @@ describe("POST /api/badge_orders.php: the body is judged before it is read", () 
 });
 
 describe("POST /event with a portrait: admitted before it is read", () => {
-  it("an upload declaring more than the form's limit gets the page's error reply, unread", async () => {
-    const p = probeRequest("/event", 20 * MB, { Origin: ORIGIN }, "multipart/form-data; boundary=x");
+  it("an upload declaring more than the form's limit gets the page's error reply, with the photo's size, unread", async () => {
+    const p = probeRequest("/event", 80 * MB, { Origin: ORIGIN }, "multipart/form-data; boundary=x");
     const r = reply(await eventRoute.action(args(p.request, "10.9.3.1")));
     expect(r.status).toBe(413);
-    expect(r.data).toMatchObject({ status: "error", message: "Request body is too large.", intent: "order" });
+    expect(r.data).toMatchObject({
+      status: "error",
+      intent: "order",
+      fieldErrors: {
+        portrait: ["Your photo is 84 MB; the limit is 25 MB. Choose a smaller photo, or send the order without one and reply to our email with it."],
+      },
+    });
     expect(p.wasRead()).toBe(false);
     p.finish();
   });

@@ -277,6 +277,16 @@ describe("status rules", () => {
     expect(await db.selectFrom("outbox").select("kind").execute()).toEqual([{ kind: "badge.received" }]);
   });
 
+  it("the staff screen's approval (drawKit) draws a missing badge and poster first, then approves and sends the kit, in one step", async () => {
+    const { id } = await submit(db);
+    const order = await setBadgeOrderStatus(db, id, "approved", STAFF, { drawKit: true });
+    expect(order.status).toBe("approved");
+    expect(await rowOf(db, id)).toMatchObject({ status: "approved", badge_file: "badge.png", poster_file: "poster.png" });
+    const badge = await sharp((await readStored(`badge-orders/${id}/badge.png`))!).metadata();
+    expect([badge.format, badge.width, badge.height]).toEqual(["png", 1080, 1080]);
+    expect((await db.selectFrom("outbox").select("kind").orderBy("id").execute()).map((r) => r.kind)).toEqual(["badge.received", "badge.kit"]);
+  }, 30_000);
+
   it("approving when the image files are gone from disk is a 409 too", async () => {
     const { id } = await submit(db);
     await withAssets(db, id);

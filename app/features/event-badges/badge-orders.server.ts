@@ -257,7 +257,8 @@ export async function setBadgeOrderStatus(
   id: string,
   status: "approved" | "rejected",
   actor: Actor,
-  opts: { note?: string; beforeApprove?: (db: Db, order: BadgeOrderView) => Promise<void> } = {},
+  /** `drawKit`: a missing badge and poster are drawn first (the staff screen's one-step approval). */
+  opts: { note?: string; beforeApprove?: (db: Db, order: BadgeOrderView) => Promise<void>; drawKit?: boolean } = {},
 ) {
   const row = await loadRow(db, id);
   const note = (opts.note ?? "").trim().slice(0, STAFF_NOTE_MAX_LENGTH);
@@ -271,7 +272,9 @@ export async function setBadgeOrderStatus(
       !!row.poster_file &&
       (await hasBlob(db, orderFileKey(id, "badge"))) &&
       (await hasBlob(db, orderFileKey(id, "poster")));
-    if (!ready) throw new DomainError("conflict", ASSETS_REQUIRED);
+    if (!ready && !opts.drawKit) throw new DomainError("conflict", ASSETS_REQUIRED);
+    // Drawn outside any transaction, after the payment check: a refused approval draws nothing.
+    if (!ready) await generateBadgeAssets(db, id, actor);
     // Drawn before the transaction (no lock held while drawing); the same bytes every time.
     await storeEntryQr(db, id);
     const event = await getEvent(db);

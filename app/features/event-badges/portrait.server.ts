@@ -12,6 +12,8 @@ import {
   PORTRAIT_PIXELS_MESSAGE,
   PORTRAIT_SIZE_MESSAGE,
   PORTRAIT_TYPE_MESSAGE,
+  PORTRAIT_UPLOAD_MAX_BYTES,
+  portraitTooLargeMessage,
 } from "./portrait";
 
 /**
@@ -26,18 +28,29 @@ export const decodeQueue = () => ({ active: decodeSlot.activeCount, pending: dec
 /** Side of the stored square portrait, in pixels: enough for the 1080px kit's round frame. */
 export const PORTRAIT_SIZE = 720;
 
+/** A portrait the order form sent without JavaScript, kept in a temporary file while it is handled. */
+export type StoredPortrait = { path: string; bytes: number };
+
 /**
  * Checks an upload by its content (PNG, JPEG or WebP only; never SVG), then re-encodes it
  * as a square PNG: rotated by its EXIF data, cropped to the most interesting square (an
  * already cropped portrait stays as it is), metadata stripped. The original bytes are never kept.
+ * In memory (the JSON API's data URL) at most 6 MB; from a file (the order form) at most 25 MB.
+ * Either way at most 24 megapixels are decoded, two pictures at a time.
  */
-export async function processPortrait(bytes: Uint8Array): Promise<Buffer> {
-  if (bytes.byteLength === 0) throw new DomainError("invalid", PORTRAIT_TYPE_MESSAGE);
-  if (bytes.byteLength > PORTRAIT_MAX_BYTES) throw new DomainError("too_large", PORTRAIT_SIZE_MESSAGE);
+export async function processPortrait(source: Uint8Array | StoredPortrait): Promise<Buffer> {
+  const onDisk = !(source instanceof Uint8Array);
+  const size = onDisk ? source.bytes : source.byteLength;
+  if (size === 0) throw new DomainError("invalid", PORTRAIT_TYPE_MESSAGE);
+  if (onDisk ? size > PORTRAIT_UPLOAD_MAX_BYTES : size > PORTRAIT_MAX_BYTES) {
+    throw new DomainError("too_large", onDisk ? portraitTooLargeMessage(size) : PORTRAIT_SIZE_MESSAGE);
+  }
+  // sharp reads a file as it decodes (a JPEG at the scale the result needs): never whole in memory.
+  const input = onDisk ? source.path : source;
   // The header alone says the format and size: a picture refused here is never decoded.
   let meta: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
   try {
-    meta = await sharp(bytes).metadata();
+    meta = await sharp(input).metadata();
   } catch {
     throw new DomainError("invalid", PORTRAIT_TYPE_MESSAGE);
   }
@@ -47,7 +60,7 @@ export async function processPortrait(bytes: Uint8Array): Promise<Buffer> {
   if (meta.width * meta.height > PORTRAIT_MAX_PIXELS) throw new DomainError("too_large", PORTRAIT_PIXELS_MESSAGE);
   return decodeSlot(async () => {
     try {
-      return await sharp(bytes, { limitInputPixels: PORTRAIT_MAX_PIXELS })
+      return await sharp(input, { limitInputPixels: PORTRAIT_MAX_PIXELS })
         .rotate()
         .resize(PORTRAIT_SIZE, PORTRAIT_SIZE, { fit: "cover", position: sharp.strategy.attention })
         .png({ compressionLevel: 8 })

@@ -73,4 +73,7 @@ export function findTier(key: string | null | undefined): Tier | undefined {
 }
 
 
+/** 'Big Friend' -> 'Big Friend badge'; a tier already named a badge ('Friends Badge') is not called one twice. */
+export const badgeName = (tierName: string) => (/\bbadge$/i.test(tierName.trim()) ? tierName.trim() : `${tierName.trim()} badge`);
+
 export const formatKes = (amount: number) => `KES ${amount.toLocaleString("en-KE")}`;

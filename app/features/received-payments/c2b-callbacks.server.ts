@@ -2,7 +2,7 @@ import { nowIso, type Db } from "~/lib/db.server";
 import { env, refusedCallbackWord } from "~/lib/env.server";
 import { C2B_CALLBACK_PATH, type CallbackRegistration, type SetAsideRow } from "./c2b-callbacks";
 import { readC2B, type SetAsideEntry } from "./daraja";
-import { maskPhone } from "./payment";
+import { phoneForStaff } from "./payment";
 import { recordPayment } from "./received-payments.server";
 
 /**
@@ -95,7 +95,7 @@ async function setAside(db: Db, entry: SetAsideEntry, body: string) {
     .execute();
 }
 
-/** The newest confirmations set aside, for staff (phones masked). */
+/** The newest confirmations set aside, for staff (numbers as M-Pesa sent them). */
 export async function listCallbacksSetAside(db: Db, limit = 100): Promise<SetAsideRow[]> {
   const rows = await db.selectFrom("callbacks_set_aside").selectAll().orderBy("received_at", "desc").orderBy("id", "desc").limit(limit).execute();
   return rows.map((r) => ({
@@ -106,7 +106,7 @@ export async function listCallbacksSetAside(db: Db, limit = 100): Promise<SetAsi
     amount: r.amount,
     paidAt: r.paid_at,
     payerName: r.payer_name,
-    payerPhone: maskPhone(r.payer_phone),
+    payerPhone: phoneForStaff(r.payer_phone),
     accountRef: r.account_ref,
     body: r.body,
     receivedAt: r.received_at,

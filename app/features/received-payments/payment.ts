@@ -1,7 +1,7 @@
 /**
  * A payment as M-Pesa recorded it: what a Daraja C2B callback or a line of the business
  * portal's statement says arrived on the paybill. No zod, no server code: staff screens import
- * the words and the mask.
+ * the words and the number as staff see it.
  */
 export type ReceivedPayment = {
   /** TransID / Receipt No.: ten upper-case letters and digits. */
@@ -27,13 +27,15 @@ export type OddPart = { field: string; value: unknown; note: string };
 
 export const MPESA_CODE = /^[A-Z0-9]{10}$/;
 
-/** '254712345678' -> '2547•••••678': staff lists show who paid without the whole number. */
-export function maskPhone(phone: string): string {
-  // Daraja C2B v1 sends a SHA-256 hash of the number (64 hex characters): shortened, not masked.
-  if (/[a-z]/i.test(phone)) return phone.length > 14 ? `${phone.slice(0, 6)}…${phone.slice(-4)}` : phone;
-  const digits = phone.replace(/[^\d*•]/g, "");
-  if (digits.length < 8) return digits ? "•".repeat(digits.length) : "";
-  return `${digits.slice(0, 4)}${"•".repeat(digits.length - 7)}${digits.slice(-3)}`;
+/**
+ * A payer's number as staff see it: as M-Pesa sent it, so staff can call the payer (a full
+ * number, or one the portal or C2B v2 masked: '2547 ***** 126'). Daraja C2B v1 sends a SHA-256
+ * hash of the number (64 hex characters): shortened. Staff screens only, never a public page.
+ */
+export function phoneForStaff(phone: string): string {
+  const sent = phone.trim();
+  if (/[a-z]/i.test(sent)) return sent.length > 14 ? `${sent.slice(0, 6)}…${sent.slice(-4)}` : sent;
+  return sent;
 }
 
 /** A Nairobi wall-clock time (UTC+3 all year) as ISO-8601 UTC, or null when it is no real time. */

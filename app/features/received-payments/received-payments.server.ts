@@ -4,7 +4,7 @@ import { nowIso, type Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { paymentsChanged } from "~/lib/payment-signal.server";
 import { logAction } from "../activity/activity.server";
-import { maskPhone, type OddPart, type ReceivedPayment } from "./payment";
+import { phoneForStaff, type OddPart, type ReceivedPayment } from "./payment";
 import type { PreviewReversal, ReceivedPaymentRow, StatementPreview } from "./received-payments";
 import type { ParsedStatement, StatementSource } from "./statement";
 import { readStatement } from "./statement-file.server";
@@ -275,7 +275,7 @@ export async function importStatement(
   };
 }
 
-/** The newest received payments for staff (`unclaimed`: only those no order names), phones masked. */
+/** The newest received payments for staff (`unclaimed`: only those no order names), numbers as M-Pesa sent them. */
 export async function listReceivedPayments(db: Db, opts: { unclaimed?: boolean; limit?: number } = {}): Promise<ReceivedPaymentRow[]> {
   let q = db
     .selectFrom("received_payments as p")
@@ -291,7 +291,7 @@ export async function listReceivedPayments(db: Db, opts: { unclaimed?: boolean; 
     amount: r.amount,
     paidAt: r.paid_at,
     payerName: r.payer_name,
-    payerPhone: maskPhone(r.payer_phone),
+    payerPhone: phoneForStaff(r.payer_phone),
     accountRef: r.account_ref,
     source: r.source,
     order: r.kind && r.order_id ? { kind: r.kind as "badge" | "merch", id: r.order_id } : null,

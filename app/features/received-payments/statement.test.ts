@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DomainError } from "~/lib/domain-error";
-import { maskPhone, nairobiToIso, wholeShillings } from "./payment";
+import { phoneForStaff, nairobiToIso, wholeShillings } from "./payment";
 import { otherParty, parseStatement, statementTime } from "./statement";
 
 /** A statement as the portal writes it: title lines, then the header, then rows. */
@@ -85,8 +85,9 @@ describe("reading the business portal's statement", () => {
     expect(wholeShillings("0")).toBeNull();
     expect(wholeShillings("-5")).toBeNull();
     expect(otherParty("JANE WANJIKU")).toEqual({ phone: "", name: "JANE WANJIKU" });
-    expect(maskPhone("254712345678")).toBe("2547•••••678");
-    expect(maskPhone("2547******678")).toBe("2547••••••678");
-    expect(maskPhone("123")).toBe("•••");
+    // Staff see the number as M-Pesa sent it (they may need to call the payer); a hash shortened.
+    expect(phoneForStaff("254712345678")).toBe("254712345678");
+    expect(phoneForStaff(" 2547******678 ")).toBe("2547******678");
+    expect(phoneForStaff("2f1a7c9e0b5d4c3a2f1a7c9e0b5d4c3a2f1a7c9e0b5d4c3a2f1a7c9e0b5d1d4f")).toBe("2f1a7c…1d4f");
   });
 });

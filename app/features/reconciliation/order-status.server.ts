@@ -3,6 +3,7 @@ import { orderPagePath } from "~/lib/order-page";
 import { safeEqual } from "~/lib/secrets.server";
 import { entryQrSvg } from "../event-badges/check-in.server";
 import { referenceInWords } from "../event-badges/ticket";
+import { badgeName } from "../event-badges/tiers";
 import { getMerchOrderForPage } from "../merch/merch.server";
 import { withPayments } from "./matching.server";
 import type { OrderPage } from "./order-status";
@@ -32,7 +33,7 @@ async function load(db: Db, reference: string): Promise<{ page: OrderPage; token
         reference: o.id,
         placedAt: o.createdAt,
         name: o.name,
-        lines: [`${o.tierName} badge${o.hardCopy ? " (with a hard copy at the door)" : ""}`],
+        lines: [`${badgeName(o.tierName)}${o.hardCopy ? " (with a hard copy at the door)" : ""}`],
         amount: o.amount,
         currency: "KES",
         paymentCode: o.paymentReference,

@@ -6,7 +6,9 @@ import { submitBadgeOrder } from "../event-badges/badge-orders.server";
 import type { MerchItem } from "../merch/merch";
 import { CheckoutSchema } from "../merch/merch.schema";
 import { saveCatalogue, submitMerchOrder } from "../merch/merch.server";
-import { getBadgeOrder, listMerchOrders } from "./orders.server";
+import { staff } from "~/lib/actor";
+import { httpErrorOf } from "~/lib/http.server";
+import { getBadgeOrder, listMerchOrders, setBadgeOrderStatus } from "./orders.server";
 
 /** The orders as staff read them: the order features' fields, and where the payment stands. */
 
@@ -87,5 +89,25 @@ describe("listMerchOrders", () => {
     expect(Object.keys(orders[0]!).sort()).toEqual(
       ["id", "ts", "status", "reviewedAt", "staffNotes", "customerName", "customerEmail", "customerPhone", "notes", "paymentReference", "total", "currency", "items", "payment"].sort(),
     );
+  });
+});
+
+describe("setBadgeOrderStatus", () => {
+  it("a payment that needs the tick stops a one-step approval before anything is drawn", async () => {
+    const { id } = await submit(db, { paymentReference: "QZ00000001" });
+    await db
+      .insertInto("received_payments")
+      .values({ code: "QZ00000001", amount: 5, paid_at: new Date().toISOString(), payer_name: "SHORT", payer_phone: "", account_ref: "", shortcode: "880100", source: "statement", raw: "{}", received_at: new Date().toISOString(), odd_parts: "" })
+      .execute();
+    const refused = await setBadgeOrderStatus(db, id, "approved", staff("10.0.0.42"), { drawKit: true }).then(
+      () => null,
+      (e: unknown) => httpErrorOf(e),
+    );
+    expect(refused?.status).toBe(409);
+    expect(await db.selectFrom("badge_orders").select(["status", "badge_file", "poster_file"]).where("id", "=", id).executeTakeFirstOrThrow()).toMatchObject({
+      status: "pending",
+      badge_file: null,
+      poster_file: null,
+    });
   });
 });

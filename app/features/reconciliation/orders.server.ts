@@ -59,10 +59,11 @@ export async function setBadgeOrderStatus(
   id: string,
   status: "approved" | "rejected",
   actor: Actor,
-  opts: { note?: string; paymentChecked?: boolean } = {},
+  /** `drawKit`: a missing badge and poster are drawn first (the staff screen's one-step approval). */
+  opts: { note?: string; paymentChecked?: boolean; drawKit?: boolean } = {},
 ): Promise<Paid<BadgeOrderView>> {
   const beforeApprove = paymentCheck("badge", badgeFacts, opts.paymentChecked);
-  return withBadgePayment(db, await badgeOrders.setBadgeOrderStatus(db, id, status, actor, { note: opts.note, beforeApprove }));
+  return withBadgePayment(db, await badgeOrders.setBadgeOrderStatus(db, id, status, actor, { note: opts.note, beforeApprove, drawKit: opts.drawKit }));
 }
 
 export async function attachBadgeAssets(db: Db, id: string, images: { badge: Buffer; poster: Buffer }, actor: Actor) {

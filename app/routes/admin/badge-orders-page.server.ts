@@ -84,7 +84,8 @@ const handlers: Record<OrderIntent, { run: Handler; done: string }> = {
   "wall-hide": { run: (db, id, actor) => setWallHidden(db, id, true, actor).then(() => getBadgeOrder(db, id)), done: "Hidden from the supporter wall." },
   "wall-show": { run: (db, id, actor) => setWallHidden(db, id, false, actor).then(() => getBadgeOrder(db, id)), done: "Shown on the supporter wall again." },
   approve: {
-    run: (db, id, actor, { paymentChecked }) => setBadgeOrderStatus(db, id, "approved", actor, { paymentChecked }),
+    // One step: an order without its badge and poster gets them drawn first.
+    run: (db, id, actor, { paymentChecked }) => setBadgeOrderStatus(db, id, "approved", actor, { paymentChecked, drawKit: true }),
     done: "Order approved and email triggered.",
   },
   reject: { run: (db, id, actor, { note }) => setBadgeOrderStatus(db, id, "rejected", actor, { note }), done: "Order rejected." },

@@ -3,6 +3,7 @@ import { loadStaffHome, staffSessionAction } from "~/routes/admin/staff.server";
 import { AdminSignIn } from "~/features/admin/components/admin-sign-in";
 import { STAFF_HOME, STAFF_SCREENS, staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
 import { staffOnly } from "~/lib/admin.server";
+import { formatNairobiTime } from "~/lib/nairobi-time";
 import type { loader as shellLoader } from "./layout";
 import type { Route } from "./+types/index";
 
@@ -47,22 +48,24 @@ export default function AdminHome({ loaderData, actionData }: Route.ComponentPro
         <p>No activity yet.</p>
       ) : (
         <div className="table-wrap">
-          <table>
+          <table className="data-table">
             <thead>
               <tr>
-                <th>Time (UTC)</th>
-                <th>Type</th>
-                <th>Message</th>
-                <th>Address</th>
+                <th scope="col">Time (EAT)</th>
+                <th scope="col">Type</th>
+                <th scope="col">Message</th>
+                <th scope="col">Address</th>
               </tr>
             </thead>
             <tbody>
               {loaderData.activity.map((a, i) => (
                 <tr key={i}>
-                  <td>{a.ts.replace("T", " ").slice(0, 19)}</td>
-                  <td>{a.type}</td>
-                  <td>{a.message}</td>
-                  <td>{a.actorIp}</td>
+                  <td data-label="Time">
+                    <time dateTime={a.ts}>{formatNairobiTime(a.ts)}</time>
+                  </td>
+                  <td data-label="Type">{a.type}</td>
+                  <td data-label="Message">{a.message}</td>
+                  <td data-label="Address">{a.actorIp}</td>
                 </tr>
               ))}
             </tbody>

@@ -4,6 +4,7 @@ import { AdminSignIn } from "~/features/admin/components/admin-sign-in";
 import { StaffHeader } from "~/features/admin/components/staff-header";
 import type { StaffHandle } from "~/features/admin/staff-screen";
 import adminCss from "~/styles/admin.css?url";
+import staffTouchCss from "~/styles/staff-touch.css?url";
 import type { Route } from "./+types/layout";
 
 /**
@@ -15,7 +16,10 @@ import type { Route } from "./+types/layout";
 // root.tsx leaves out the public header and footer for routes with this handle.
 export const handle = { staffShell: true };
 
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: adminCss }];
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: adminCss },
+  { rel: "stylesheet", href: staffTouchCss },
+];
 
 // Staff pages show orders, addresses and the log: never kept by a browser or a proxy.
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store" });

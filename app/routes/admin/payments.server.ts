@@ -11,6 +11,8 @@ import { listApprovedThenReversed, listPaymentMismatches } from "~/features/reco
 import { statementSource } from "~/features/received-payments/statement-file.server";
 import { PAYMENTS_PATH, type StatementResult } from "~/features/reconciliation/payments-screen";
 import { callbackRegistration, listCallbacksSetAside } from "~/features/received-payments/c2b-callbacks.server";
+import { getEvent } from "~/features/event-badges/event.server";
+import { salesOpenInstant } from "~/features/event-badges/event";
 import { env } from "~/lib/env.server";
 import type { Reply } from "~/lib/forms";
 import { staffAction, staffIntent } from "~/lib/submission.server";
@@ -20,7 +22,7 @@ const MAX_BYTES = 8 * 1024 * 1024;
 
 export async function loadPaymentsScreen(context: AppLoadContext) {
   const db = context.db;
-  const [counts, unclaimed, received, mismatches, imports, setAside, reversedApprovals] = await Promise.all([
+  const [counts, unclaimed, received, mismatches, imports, setAside, reversedApprovals, event] = await Promise.all([
     countReceivedPayments(db),
     listReceivedPayments(db, { unclaimed: true, limit: 100 }),
     listReceivedPayments(db, { limit: 100 }),
@@ -28,6 +30,7 @@ export async function loadPaymentsScreen(context: AppLoadContext) {
     listImports(db, 20),
     listCallbacksSetAside(db, 100),
     listApprovedThenReversed(db),
+    getEvent(db),
   ]);
   return {
     counts,
@@ -41,6 +44,8 @@ export async function loadPaymentsScreen(context: AppLoadContext) {
     callbacks: callbackRegistration(),
     setAside,
     reversedApprovals,
+    // Why a verified payment is listed as a mismatch: when the badge sales opened.
+    salesOpenedAt: salesOpenInstant(event) ?? env().eventSalesOpen,
   };
 }
 

@@ -1,20 +1,29 @@
-import type { AppLoadContext } from "react-router";
-import { handleForm, type Submission } from "~/lib/submission.server";
+import { data, type AppLoadContext } from "react-router";
+import { handleForm, typedValues, type Submission } from "~/lib/submission.server";
 import { DomainError, onField } from "~/lib/domain-error";
+import type { Reply } from "~/lib/forms";
+import { UploadedFile } from "~/lib/multipart.server";
 import { limits } from "~/lib/rate-limit.server";
 import { BadgeOrderSchema } from "~/features/event-badges/badge-order.schema";
 import { submitBadgeOrder } from "~/features/event-badges/badge-orders.server";
-import { PORTRAIT_MAX_BYTES, PORTRAIT_SENT } from "~/features/event-badges/portrait";
+import { PORTRAIT_SENT, PORTRAIT_UPLOAD_MAX_BYTES, portraitTooLargeMessage } from "~/features/event-badges/portrait";
 import { processPortrait } from "~/features/event-badges/portrait.server";
 
-/** Room for a 6 MB portrait plus the other fields and multipart framing. */
-export const BADGE_FORM_MAX_BYTES = PORTRAIT_MAX_BYTES + 256 * 1024;
+/** The portrait field may carry a photo as a phone saved it; it is kept in a temporary file while it is handled. */
+export const PORTRAIT_FILE_FIELDS = { portrait: PORTRAIT_UPLOAD_MAX_BYTES };
+/**
+ * Most bytes read from the order form. A photo over its 25 MB limit is still read through (and
+ * dropped as it arrives) so that the form comes back with every field kept and the photo's
+ * real size; a body over this is answered from its headers alone.
+ */
+export const BADGE_FORM_MAX_BYTES = 64 * 1024 * 1024;
 
 async function portraitFrom(formData: FormData): Promise<Buffer | null> {
   const file = formData.get("portrait");
   if (!file || typeof file === "string" || file.size === 0) return null;
   try {
-    return await processPortrait(new Uint8Array(await file.arrayBuffer()));
+    const source = file instanceof UploadedFile && file.path ? { path: file.path, bytes: file.sentBytes } : new Uint8Array(await file.arrayBuffer());
+    return await processPortrait(source);
   } catch (e) {
     if (e instanceof DomainError) throw onField(e, "portrait");
     throw e;
@@ -26,12 +35,21 @@ async function portraitFrom(formData: FormData): Promise<Buffer | null> {
  * arrives either cropped in the browser or as the original file, cropped here.
  */
 export async function badgeOrderAction(context: AppLoadContext, submission: Submission) {
+  const file = submission.form?.get("portrait");
+  const sentFile = !!file && typeof file !== "string" && (file.size > 0 || (file instanceof UploadedFile && file.sentBytes > 0));
+  // A photo over the limit was dropped as it arrived: say its size before anything else is checked.
+  if (file instanceof UploadedFile && file.overLimit) {
+    const message = portraitTooLargeMessage(file.sentBytes);
+    return data<Reply<{ id: string; orderPath: string }>>(
+      { status: "error", intent: "order", fieldErrors: { portrait: [message] }, values: { ...typedValues(submission), portrait: PORTRAIT_SENT } },
+      413,
+    );
+  }
   const reply = await handleForm({
     submission,
     intent: "order",
     context,
     schema: BadgeOrderSchema,
-    maxBytes: BADGE_FORM_MAX_BYTES,
     limit: { name: "badge-order", rule: limits.badgeOrder },
     run: async (input, submission) => {
       const portrait = submission.form ? await portraitFrom(submission.form) : null;
@@ -39,8 +57,7 @@ export async function badgeOrderAction(context: AppLoadContext, submission: Subm
     },
   });
   // A reload cannot keep a chosen file: the form asks for it again only when one was sent.
-  const file = submission.form?.get("portrait");
-  if (reply.data.status === "error" && file && typeof file !== "string" && file.size > 0) {
+  if (reply.data.status === "error" && sentFile) {
     reply.data.values = { ...reply.data.values, portrait: PORTRAIT_SENT };
   }
   return reply;

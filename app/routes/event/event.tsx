@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { data, useMatches, useNavigate, useSearchParams } from "react-router";
 import { FormStatus } from "~/components/ui/form-parts";
-import { BADGE_FORM_MAX_BYTES, badgeOrderAction } from "~/routes/event/badge-order.server";
+import { BADGE_FORM_MAX_BYTES, badgeOrderAction, PORTRAIT_FILE_FIELDS } from "~/routes/event/badge-order.server";
 import { ORDER_SUCCESS, OrderDialog, type OrderReply } from "~/features/event-badges/components/order-dialog";
 import { networkSafe } from "~/lib/client-action";
 import type { Reply } from "~/lib/forms";
@@ -14,7 +14,9 @@ import { DEFAULT_EVENT, eventDateText, eventWhenText } from "~/features/event-ba
 import { getEvent } from "~/features/event-badges/event.server";
 import { NewsletterForm } from "~/features/newsletter/components/newsletter-form";
 import { newsletterAction } from "~/routes/site/newsletter-form.server";
-import { answerPage } from "~/lib/submission.server";
+import { answerPage, submissionOf } from "~/lib/submission.server";
+import { readStreamedForm } from "~/lib/multipart.server";
+import { portraitTooLargeMessage } from "~/features/event-badges/portrait";
 import { HttpError } from "~/lib/http.server";
 import { admitPublicBody } from "~/lib/upload-guard.server";
 import { pageMeta, publicOrigin } from "~/lib/meta";
@@ -43,32 +45,45 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
+  const multipart = (request.headers.get("content-type") ?? "").includes("multipart/form-data");
   // A portrait upload is admitted (counted against the address, a site-wide slot) before it is read.
   let slot;
   try {
-    slot = await admitPublicBody(request, context, BADGE_FORM_MAX_BYTES);
+    slot = await admitPublicBody(request, context, multipart ? BADGE_FORM_MAX_BYTES : 32 * 1024);
   } catch (e) {
     if (!(e instanceof HttpError)) throw e;
-    return data<Reply<never>>({ status: "error", message: e.message, intent: "order" }, { status: e.status, headers: e.headers });
+    // Too large to read through: the photo's size is all the headers say.
+    const declared = Number(request.headers.get("content-length"));
+    const tooLarge = multipart && e.status === 413 && declared > BADGE_FORM_MAX_BYTES;
+    const answer = tooLarge ? { fieldErrors: { portrait: [portraitTooLargeMessage(declared)] } } : { message: e.message };
+    return data<Reply<never>>({ status: "error", ...answer, intent: multipart ? "order" : "subscribe" }, { status: e.status, headers: e.headers });
   }
+  let dispose = async () => {};
   try {
-    return await answer(request, context);
+    return await answerPage(
+      request,
+      {
+        order: ({ submission }) => badgeOrderAction(context, submission),
+        subscribe: (page) => newsletterAction(request, context, page),
+      },
+      {
+        maxBytes: 32 * 1024,
+        // The order form's photo is written to a temporary file as it arrives, never held in memory.
+        read: multipart
+          ? async (r) => {
+              const streamed = await readStreamedForm(r, { maxBytes: BADGE_FORM_MAX_BYTES, files: PORTRAIT_FILE_FIELDS });
+              dispose = streamed.dispose;
+              return submissionOf(streamed.form);
+            }
+          : undefined,
+        fallback: "subscribe",
+        intentOnFailure: multipart ? "order" : "subscribe",
+      },
+    );
   } finally {
+    await dispose();
     slot.release();
   }
-}
-
-/** The page's two forms, from one read of the body: the badge order, and the update-list box (which sends no intent). */
-function answer(request: Request, context: Route.ActionArgs["context"]) {
-  const multipart = (request.headers.get("content-type") ?? "").includes("multipart/form-data");
-  return answerPage(
-    request,
-    {
-      order: ({ submission }) => badgeOrderAction(context, submission),
-      subscribe: (page) => newsletterAction(request, context, page),
-    },
-    { maxBytes: multipart ? BADGE_FORM_MAX_BYTES : 32 * 1024, fallback: "subscribe", intentOnFailure: multipart ? "order" : "subscribe" },
-  );
 }
 
 /** A dropped connection becomes a reply the forms can word, instead of an error page. */

@@ -50,8 +50,9 @@ export function ActivityLog({
           </p>
         ) : null}
       </Form>
-      <div className="table-wrap">
-        <table className="dash-table activity-table">
+      {/* On a wide screen it may scroll sideways: reachable with the keyboard, and named. */}
+      <div className="table-wrap" tabIndex={0} role="group" aria-label="Activity log">
+        <table className="dash-table dash-cards activity-table">
           <caption>
             {params.type ? `Activity of type ${params.type}` : "All activity"}, newest first (up to {ACTIVITY_LIMIT})
           </caption>
@@ -74,15 +75,17 @@ export function ActivityLog({
             ) : (
               items.map((a, i) => (
                 <tr key={`${a.ts}-${i}`}>
-                  <td className="nowrap">
+                  <td data-label="Time" className="nowrap">
                     <time dateTime={a.ts}>{formatNairobiTime(a.ts)}</time>
                   </td>
-                  <td>
+                  <td data-label="Type">
                     <code>{a.type}</code>
                   </td>
-                  <td>{a.message}</td>
-                  <td className="activity-meta">{metaText(a.meta)}</td>
-                  <td className="nowrap">{a.actorIp}</td>
+                  <td className="dash-line">{a.message}</td>
+                  <td className="activity-meta dash-line">{metaText(a.meta)}</td>
+                  <td data-label="Address" className="nowrap">
+                    {a.actorIp}
+                  </td>
                 </tr>
               ))
             )}

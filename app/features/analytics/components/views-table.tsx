@@ -25,7 +25,7 @@ export function ViewsTable({
   const sort = (col: "total" | "unique") => (rankBy === col ? "descending" : undefined);
   return (
     <div className="table-wrap table-scroll" tabIndex={0} role="group" aria-label={caption}>
-      <table className="dash-table">
+      <table className="dash-table dash-cards">
         <caption>{caption}</caption>
         <thead>
           <tr>
@@ -62,15 +62,15 @@ export function ViewsTable({
                 <th scope="row" className="dash-name">
                   {r.name}
                 </th>
-                <td className={rankBy === "total" ? "num ranked" : "num"}>{formatCount(r.total)}</td>
-                <td className={rankBy === "unique" ? "num ranked" : "num"}>{formatCount(r.unique)}</td>
+                <td data-label="Total" className={rankBy === "total" ? "num ranked" : "num"}>{formatCount(r.total)}</td>
+                <td data-label="Unique" className={rankBy === "unique" ? "num ranked" : "num"}>{formatCount(r.unique)}</td>
                 {split ? (
                   <>
-                    <td className="num">{formatCount(r.site ?? 0)}</td>
-                    <td className="num">{formatCount(r.share ?? 0)}</td>
+                    <td data-label="Site" className="num">{formatCount(r.site ?? 0)}</td>
+                    <td data-label="Share" className="num">{formatCount(r.share ?? 0)}</td>
                   </>
                 ) : null}
-                <td className="nowrap">
+                <td data-label="Last seen" className="nowrap">
                   <time dateTime={r.lastSeen}>{formatNairobiTime(r.lastSeen)}</time>
                 </td>
               </tr>

@@ -74,8 +74,8 @@ export function PollForm({ reply }: { reply: Reply<PollResult> | undefined }) {
 
 function RatingTable({ poll, grid }: { poll: PollView; grid: NonNullable<ReturnType<typeof ratingGrid>> }) {
   return (
-    <div className="table-wrap">
-      <table className="dash-table rating-table">
+    <div className="table-wrap" tabIndex={0} role="group" aria-label={`Ratings for ${poll.id}`}>
+      <table className="dash-table dash-cards rating-table">
         <caption>{`Ratings for ${poll.id}`}</caption>
         <thead>
           <tr>
@@ -98,12 +98,16 @@ function RatingTable({ poll, grid }: { poll: PollView; grid: NonNullable<ReturnT
             <tr key={row.item}>
               <th scope="row">{row.item}</th>
               {row.steps.map((c, i) => (
-                <td key={i} className="num">
+                <td key={i} data-label={`Rated ${i + 1}`} className="num">
                   {n(c)}
                 </td>
               ))}
-              <td className="num">{n(row.votes)}</td>
-              <td className="num">{row.average === null ? "–" : row.average.toFixed(1)}</td>
+              <td data-label="Votes" className="num">
+                {n(row.votes)}
+              </td>
+              <td data-label="Average" className="num">
+                {row.average === null ? "–" : row.average.toFixed(1)}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -150,7 +154,8 @@ export function PollList({ block }: { block: Block<PollView[]> }) {
   if (!block.ok) return <ErrorBanner block message={block.error} />;
   if (block.rows.length === 0) return <p className="dash-empty">No polls yet.</p>;
   return (
-    <ul className="poll-list" aria-label="Polls, newest first">
+    // A long list scrolls inside its card on a wide screen: reachable with the keyboard.
+    <ul className="poll-list" aria-label="Polls, newest first" tabIndex={0}>
       {block.rows.map((p) => (
         <PollCard key={p.id} poll={p} />
       ))}

@@ -7,9 +7,10 @@ const n = (v: number) => v.toLocaleString("en-GB");
 /** Reactions per post, most reacted first. */
 export function ReactionsTable({ block }: { block: Block<ReactionRow[]> }) {
   if (!block.ok) return <ErrorBanner block message={block.error} />;
+  if (block.rows.length === 0) return <p className="dash-empty">No one has reacted to a post yet.</p>;
   return (
-    <div className="table-wrap">
-      <table className="dash-table">
+    <div className="table-wrap" tabIndex={0} role="group" aria-label="Reactions per post">
+      <table className="dash-table dash-cards">
         <caption>Reactions per post</caption>
         <thead>
           <tr>
@@ -25,27 +26,21 @@ export function ReactionsTable({ block }: { block: Block<ReactionRow[]> }) {
           </tr>
         </thead>
         <tbody>
-          {block.rows.length === 0 ? (
-            <tr>
-              <td colSpan={REACTIONS.length + 2} className="dash-empty">
-                No reactions yet.
+          {block.rows.map((row) => (
+            <tr key={row.slug}>
+              <th scope="row" className="dash-name">
+                <a href={`/blogs/${row.slug}`}>{row.slug}</a>
+              </th>
+              {REACTIONS.map((r) => (
+                <td key={r} data-label={REACTION_LABELS[r]} className="num">
+                  {n(row.counts[r])}
+                </td>
+              ))}
+              <td data-label="Total" className="num ranked">
+                {n(row.total)}
               </td>
             </tr>
-          ) : (
-            block.rows.map((row) => (
-              <tr key={row.slug}>
-                <th scope="row" className="dash-name">
-                  <a href={`/blogs/${row.slug}`}>{row.slug}</a>
-                </th>
-                {REACTIONS.map((r) => (
-                  <td key={r} className="num">
-                    {n(row.counts[r])}
-                  </td>
-                ))}
-                <td className="num ranked">{n(row.total)}</td>
-              </tr>
-            ))
-          )}
+          ))}
         </tbody>
       </table>
     </div>

@@ -4,9 +4,10 @@ import { ErrorBanner } from "~/components/ui/error-banner";
 
 export function SubscribersTable({ block }: { block: Block<SubscriberRow[]> }) {
   if (!block.ok) return <ErrorBanner block message={block.error} />;
+  if (block.rows.length === 0) return <p className="dash-empty">No one has subscribed yet.</p>;
   return (
-    <div className="table-wrap">
-      <table className="dash-table">
+    <div className="table-wrap" tabIndex={0} role="group" aria-label="Subscribers">
+      <table className="dash-table dash-cards">
         <caption>Subscribers, newest first (at most {SUBSCRIBER_LIMIT})</caption>
         <thead>
           <tr>
@@ -17,30 +18,22 @@ export function SubscribersTable({ block }: { block: Block<SubscriberRow[]> }) {
           </tr>
         </thead>
         <tbody>
-          {block.rows.length === 0 ? (
-            <tr>
-              <td colSpan={4} className="dash-empty">
-                No subscribers yet.
+          {block.rows.map((s) => (
+            <tr key={s.email}>
+              <th scope="row" className="dash-name">
+                {s.email}
+              </th>
+              <td>
+                <span className={s.status === "active" ? "pill pill-approved" : "pill pill-rejected"}>{s.status}</span>
+              </td>
+              <td data-label="Source">
+                <code>{s.source}</code>
+              </td>
+              <td data-label="Date" className="nowrap">
+                <time dateTime={s.createdAt}>{formatNairobiTime(s.createdAt)}</time>
               </td>
             </tr>
-          ) : (
-            block.rows.map((s) => (
-              <tr key={s.email}>
-                <th scope="row" className="dash-name">
-                  {s.email}
-                </th>
-                <td>
-                  <span className={s.status === "active" ? "pill pill-approved" : "pill pill-rejected"}>{s.status}</span>
-                </td>
-                <td>
-                  <code>{s.source}</code>
-                </td>
-                <td className="nowrap">
-                  <time dateTime={s.createdAt}>{formatNairobiTime(s.createdAt)}</time>
-                </td>
-              </tr>
-            ))
-          )}
+          ))}
         </tbody>
       </table>
     </div>

@@ -39,9 +39,11 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
   const pendingIntent = busy ? fetcher.formData?.get("intent") : null;
   const generating = pendingIntent === "generate";
 
+  // Approving an order without its kit draws it first: that takes a few seconds.
+  const drawing = generating || (pendingIntent === "approve" && !hasAssets(loaded));
   useEffect(() => {
-    if (generating) onMessage({ message: "Generating badge kit…", tone: "info" });
-  }, [generating, onMessage]);
+    if (drawing) onMessage({ message: generating ? "Generating badge kit…" : "Drawing the badge kit and approving…", tone: "info" });
+  }, [drawing, generating, onMessage]);
   useEffect(() => {
     if (fetcher.data && !fetcher.data.result?.confirm) onMessage({ message: fetcher.data.message ?? "", tone: fetcher.data.status });
   }, [fetcher.data, onMessage]);
@@ -49,7 +51,6 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
   const [cancelled, setCancelled] = useState<unknown>(null);
   const confirming = reply?.result?.confirm === "reject" && reply !== cancelled && order.status !== "rejected";
 
-  const ready = hasAssets(order);
   const approved = order.status === "approved";
   const blocked = approveBlockedBy(order);
   const who = `order-${order.id}-who`;
@@ -115,16 +116,6 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
         {/* Without JavaScript the answer reloads the page: it opens at this row. */}
         <fetcher.Form method="post" action={`${action}#row-${order.id}`} className="order-actions">
           <input type="hidden" name="id" value={order.id} />
-          <button
-            type="submit"
-            name="intent"
-            value="generate"
-            className="button-ghost button-small"
-            disabled={busy}
-            aria-describedby={who}
-          >
-            {generating ? "Generating badge kit…" : "Generate assets"}
-          </button>
           {order.badgePath || order.posterPath ? (
             <span className="order-assets">
               {order.badgePath ? <AssetLink href={order.badgePath} label="Badge" name={order.name} /> : null}
@@ -137,7 +128,7 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
               name="intent"
               value="approve"
               className="button-small button-approve"
-              disabled={busy || !ready || approved}
+              disabled={busy || approved}
               title={blocked?.replace(/\.$/, "")}
               aria-describedby={blocked ? `${who} ${why}` : who}
             >
@@ -152,6 +143,17 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
               aria-describedby={who}
             >
               Reject
+            </button>
+            {/* Approving draws a missing kit itself; this draws (or redraws) it to look at first. */}
+            <button
+              type="submit"
+              name="intent"
+              value="generate"
+              className="button-ghost button-small"
+              disabled={busy}
+              aria-describedby={who}
+            >
+              {generating ? "Generating badge kit…" : "Generate assets"}
             </button>
             {order.wall.optIn ? (
               <button
@@ -183,7 +185,6 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
               {blocked}
             </span>
           ) : null}
-          {!ready ? <span className="assets-missing">Assets missing</span> : null}
           {order.wall.optIn ? (
             <span className="order-line muted">
               Supporter wall: '{order.wall.name}'{order.wall.portrait ? " with portrait" : ""}

@@ -31,10 +31,9 @@ export type OrderActionResult = {
   confirm?: "reject";
 };
 
-/** The reason beside a greyed-out Approve (phones show no tooltips). */
-export function approveBlockedBy(o: Pick<BadgeOrderView, "status" | "badgePath" | "posterPath">): string | null {
+/** The reason beside a greyed-out Approve (phones show no tooltips). Approving draws a missing kit itself. */
+export function approveBlockedBy(o: Pick<BadgeOrderView, "status">): string | null {
   if (o.status === "approved") return "Already approved.";
-  if (!hasAssets(o)) return "Generate assets before approving.";
   return null;
 }
 

@@ -1,6 +1,6 @@
 import { emailError, fieldErrors, nameError } from "~/lib/rules";
 import { paymentCodeError } from "../../payment-codes/payment-code";
-import { PORTRAIT_MAX_BYTES, PORTRAIT_SIZE_MESSAGE, PORTRAIT_TYPE_MESSAGE } from "../portrait";
+import { PORTRAIT_TYPE_MESSAGE } from "../portrait";
 
 export type OrderFields = { name: string; email: string; paymentReference: string };
 
@@ -16,9 +16,12 @@ export function checkOrder(fields: OrderFields): Record<string, string> {
   });
 }
 
-/** A chosen portrait file, before it is drawn: returns the message to show, or null. */
+/**
+ * A chosen portrait file, before it is drawn: returns the message to show, or null. Any size:
+ * the crop step sends only the cropped 720x720 picture, and refuses what it cannot decode or
+ * more than 50 megapixels once it has read the picture's size.
+ */
 export function checkPortraitFile(file: { type: string; size: number }): string | null {
   if (!file.type.startsWith("image/")) return PORTRAIT_TYPE_MESSAGE;
-  if (file.size > PORTRAIT_MAX_BYTES) return PORTRAIT_SIZE_MESSAGE;
   return null;
 }

@@ -18,7 +18,7 @@ import { formatKes, type Tier } from "../tiers";
 import { PORTRAIT_SENT } from "../portrait";
 import { checkOrder } from "./order-checks";
 import type { PortraitCropApi } from "./portrait-crop";
-import { PortraitField } from "./portrait-field";
+import { PortraitField, portraitFileName } from "./portrait-field";
 import { tierStyle } from "./tier-grid";
 import { ErrorBanner } from "~/components/ui/error-banner";
 
@@ -213,8 +213,11 @@ function OrderForm({ tier, fetcher, reply, fromServer, close }: FormProps) {
     if (!showErrors(checkOrder({ name: text("name"), email: text("email"), paymentReference: text("paymentReference") }))) return;
     setPreparing(true);
     try {
-      const portrait = await portraitApi.current?.blob();
-      if (portrait) fd.set("portrait", portrait, "portrait.png");
+      // With the crop tool on the page only its cropped picture is sent, never the original.
+      const crop = portraitApi.current;
+      const portrait = crop ? await crop.blob() : null;
+      if (crop) fd.delete("portrait");
+      if (portrait) fd.set("portrait", portrait, portraitFileName(portrait));
     } catch {
       setPreparing(false);
       showErrors({ portrait: "Could not process portrait. Try adjusting the crop or using a different image." }, { focusFirst: false });

@@ -1,10 +1,14 @@
 import { useCallback, useEffect, useImperativeHandle, useRef, useState } from "react";
-import { PORTRAIT_CROP_FAILED_MESSAGE, PORTRAIT_FAILED_MESSAGE, ZOOM } from "../portrait";
+import { BROWSER_MAX_PIXELS, BROWSER_PIXELS_MESSAGE, PORTRAIT_CROP_FAILED_MESSAGE, PORTRAIT_FAILED_MESSAGE, ZOOM } from "../portrait";
 import { clampZoom, cropRect, initialCrop, panCrop, zoomCrop, type Crop } from "./crop-math";
 
 /** What the order form asks of the crop tool when it sends the form. */
 export type PortraitCropApi = {
-  /** The cropped 720x720 PNG: the one made with 'Use this portrait', or one made from the crop as it stands. */
+  /**
+   * The cropped 720x720 JPEG: the one made with 'Use this portrait', or one made from the crop
+   * as it stands (once the picture has loaded). Null when the picture could not be read: the
+   * original is never sent in its place.
+   */
   blob(): Promise<Blob | null>;
 };
 
@@ -22,20 +26,35 @@ type Source = { image: CanvasImageSource; width: number; height: number };
 
 /** Side of the cropped portrait sent to the server (the server keeps 720x720). */
 const OUTPUT = 720;
+/** The cropped picture is sent as a JPEG (every browser makes one): about 100-200 kB, whatever the original weighed. */
+const PORTRAIT_UPLOAD_TYPE = "image/jpeg";
+const JPEG_QUALITY = 0.92;
 /** Canvas pixels of the on-screen crop view: 2x its CSS size, sharp on phones. */
 const VIEW = 560;
 /** Very large photos are scaled down once, so dragging stays smooth. */
 const MAX_SOURCE_SIDE = 2560;
 
+class TooManyPixels extends Error {}
+
+/**
+ * Reads any picture the browser can decode (HEIC too, where the browser can), turned upright by
+ * its EXIF orientation as browsers draw it. Its size is read before its pixels are decoded: more
+ * than 50 megapixels is refused.
+ */
 async function loadSource(file: File): Promise<Source> {
   const url = URL.createObjectURL(file);
   try {
     const img = new Image();
     img.decoding = "async";
-    img.src = url;
-    await img.decode();
+    await new Promise<void>((resolve, reject) => {
+      img.onload = () => resolve();
+      img.onerror = () => reject(new Error("not an image the browser can read"));
+      img.src = url;
+    });
     const { naturalWidth: w, naturalHeight: h } = img;
     if (!w || !h) throw new Error("empty image");
+    if (w * h > BROWSER_MAX_PIXELS) throw new TooManyPixels();
+    await img.decode();
     const scale = Math.min(1, MAX_SOURCE_SIDE / Math.max(w, h));
     if (scale === 1) return { image: img, width: w, height: h };
     const canvas = document.createElement("canvas");
@@ -52,7 +71,8 @@ async function loadSource(file: File): Promise<Source> {
   }
 }
 
-function renderPng(source: Source, crop: Crop): Promise<Blob> {
+/** The crop as the 720x720 JPEG the server stores (it re-encodes it, checked, as a PNG). */
+function renderPortrait(source: Source, crop: Crop): Promise<Blob> {
   const canvas = document.createElement("canvas");
   canvas.width = OUTPUT;
   canvas.height = OUTPUT;
@@ -60,9 +80,12 @@ function renderPng(source: Source, crop: Crop): Promise<Blob> {
   if (!ctx) return Promise.reject(new Error("no 2d context"));
   ctx.imageSmoothingQuality = "high";
   const r = cropRect(source.width, source.height, crop);
+  // A JPEG has no transparency: a see-through background becomes white, not black.
+  ctx.fillStyle = "#ffffff";
+  ctx.fillRect(0, 0, OUTPUT, OUTPUT);
   ctx.drawImage(source.image, r.x, r.y, r.size, r.size, 0, 0, OUTPUT, OUTPUT);
   return new Promise((resolve, reject) =>
-    canvas.toBlob((b) => (b && b.size > 0 ? resolve(b) : reject(new Error("toBlob failed"))), "image/png"),
+    canvas.toBlob((b) => (b && b.size > 0 ? resolve(b) : reject(new Error("toBlob failed"))), PORTRAIT_UPLOAD_TYPE, JPEG_QUALITY),
   );
 }
 
@@ -78,15 +101,22 @@ export default function PortraitCrop({ file, apiRef, onReady, onError, onRemove 
   const [working, setWorking] = useState(false);
   const drag = useRef<{ id: number; x: number; y: number } | null>(null);
 
+  // The picture as it loads: the form waits for it when it is sent before it has.
+  const loading = useRef<Promise<Source | null>>(Promise.resolve(null));
   useEffect(() => {
     let live = true;
-    loadSource(file).then(
+    loading.current = loadSource(file).then(
       (s) => {
-        if (!live) return;
-        setSource(s);
-        setCrop(initialCrop(s.width, s.height));
+        if (live) {
+          setSource(s);
+          setCrop(initialCrop(s.width, s.height));
+        }
+        return s;
       },
-      () => live && onError(PORTRAIT_FAILED_MESSAGE, true),
+      (e) => {
+        if (live) onError(e instanceof TooManyPixels ? BROWSER_PIXELS_MESSAGE : PORTRAIT_FAILED_MESSAGE, true);
+        return null;
+      },
     );
     return () => {
       live = false;
@@ -134,8 +164,9 @@ export default function PortraitCrop({ file, apiRef, onReady, onError, onRemove 
     () => ({
       blob: async () => {
         if (ready) return ready.blob;
-        if (!source) return null;
-        return renderPng(source, crop);
+        if (source) return renderPortrait(source, crop);
+        const loaded = await loading.current;
+        return loaded ? renderPortrait(loaded, initialCrop(loaded.width, loaded.height)) : null;
       },
     }),
     [ready, source, crop],
@@ -145,7 +176,7 @@ export default function PortraitCrop({ file, apiRef, onReady, onError, onRemove 
     if (!source) return;
     setWorking(true);
     try {
-      const blob = await renderPng(source, crop);
+      const blob = await renderPortrait(source, crop);
       setReady({ blob, url: URL.createObjectURL(blob) });
       onReady(blob);
     } catch {

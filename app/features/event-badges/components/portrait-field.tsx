@@ -11,6 +11,9 @@ function CropUnavailable() {
 // The crop tool is fetched only when someone chooses a picture.
 const PortraitCrop = lazy(() => import("./portrait-crop").catch(() => ({ default: CropUnavailable })));
 
+/** The name the cropped picture is sent under (the server reads its content, not its name). */
+export const portraitFileName = (blob: Blob) => (blob.type === "image/png" ? "portrait.png" : "portrait.jpg");
+
 type Props = {
   apiRef: React.RefObject<PortraitCropApi | null>;
   /** The server's word on the portrait, if any. */
@@ -20,8 +23,9 @@ type Props = {
 };
 
 /**
- * Without JavaScript a plain file input (the server crops the original). With it, the file
- * is checked, then cropped in the browser; the cropped PNG replaces the original.
+ * Without JavaScript a plain file input (the server crops the original, up to 25 MB). With it,
+ * any picture the browser can decode is cropped in the browser, and the cropped 720x720 JPEG
+ * replaces the original: a 10 MB photo never goes up.
  */
 export function PortraitField({ apiRef, serverError, fileLost }: Props) {
   const hydrated = useHydrated();
@@ -51,7 +55,7 @@ export function PortraitField({ apiRef, serverError, fileLost }: Props) {
     try {
       // The form then carries the cropped picture even if it were sent natively.
       const dt = new DataTransfer();
-      dt.items.add(new File([blob], "portrait.png", { type: "image/png" }));
+      dt.items.add(new File([blob], portraitFileName(blob), { type: blob.type }));
       input.files = dt.files;
     } catch {
       // Older browsers: the form adds the cropped picture itself when it is sent.
@@ -75,8 +79,9 @@ export function PortraitField({ apiRef, serverError, fileLost }: Props) {
         aria-describedby={`order-portrait-hint${message ? " order-portrait-error" : ""}`}
       />
       <p className="field-hint" id="order-portrait-hint">
-        A clear photo of your face for the badge: PNG, JPG or WEBP, up to 6 MB.{" "}
-        {hydrated ? "After choosing it, drag and zoom to fit it in the circle." : "We will crop it to a circle for you."}
+        {hydrated
+          ? "A clear photo of your face for the badge, straight from your phone. After choosing it, drag and zoom to fit it in the circle: only that part is sent."
+          : "A clear photo of your face for the badge: PNG, JPG or WEBP, up to 25 MB. We will crop it to a circle for you."}
       </p>
       <FieldError id="order-portrait-error" message={message ?? undefined} />
       {fileLost && !chosen ? (

@@ -1,7 +1,7 @@
 import { renderEmail } from "~/lib/email-layout";
 import { site } from "~/lib/site";
 import { eventDateText, eventWhenText, type EventRecord } from "../event";
-import { formatKes } from "../tiers";
+import { badgeName, formatKes } from "../tiers";
 import { referenceInWords } from "../ticket";
 
 type OrderForMail = { id: string; name: string; tierName: string; amount: number; paymentReference: string; hardCopy: boolean };
@@ -34,7 +34,7 @@ function entryParagraphs(o: OrderForMail) {
 
 export function badgeKitEmail(o: OrderForMail, event: EventRecord, shareUrl: string) {
   return renderEmail({
-    subject: `Your ${o.tierName} badge and 'Will Be Attending' poster`,
+    subject: `Your ${badgeName(o.tierName)} and 'Will Be Attending' poster`,
     heading: `You're confirmed, ${o.name}!`,
     paragraphs: [
       `Your payment for the ${o.tierName} tier (${formatKes(o.amount)}, code ${o.paymentReference}) is verified. Thank you for standing with the streets of ${site.city}.`,

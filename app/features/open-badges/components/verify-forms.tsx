@@ -10,7 +10,7 @@ export function VerifyForms({ message }: { message?: string }) {
         <h2>Verify a badge by ID</h2>
         <label htmlFor="verify-by-id">Badge ID</label>
         <div className="inline-field">
-          <input id="verify-by-id" name="id" required maxLength={60} placeholder="e.g. b5692 or BO-7K2Q4M" autoComplete="off" autoCapitalize="none" spellCheck={false} />
+          <input id="verify-by-id" name="id" type="text" required maxLength={60} placeholder="e.g. b5692 or BO-7K2Q4M" autoComplete="off" autoCapitalize="none" spellCheck={false} />
           <button type="submit" className="button-ghost">
             Verify
           </button>

@@ -58,7 +58,7 @@ export function VerifyResult({ award, linkedIn }: { award: Award; linkedIn: { ur
               <Fragment key={label}>
                 <dt>{label}</dt>
                 <dd>
-                  <input readOnly value={value} aria-label={label} />
+                  <input type="text" readOnly value={value} aria-label={label} />
                 </dd>
               </Fragment>
             ))}

@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import type { Reply } from "~/lib/forms";
-import { formatNairobiTime } from "~/lib/nairobi-time";
+import { formatDateInWords, formatNairobiTime } from "~/lib/nairobi-time";
 import type { ReceivedPaymentRow } from "../../received-payments/received-payments";
 import { paymentDetail, PAYMENT_STATE_LABEL } from "../../received-payments/payment-state";
 import { PAYMENTS_PATH, SKIP_REASON_LIMIT, type PaymentMismatch, type ReversedApproval, type StatementResult } from "../payments-screen";
@@ -30,15 +30,34 @@ type Data = {
   autoApprove: boolean;
   callbacks: CallbackRegistration;
   setAside: SetAsideRow[];
+  salesOpenedAt: string | null;
 };
 
+const STATEMENT_ANCHOR = "statement-preview";
 const kes = (n: number) => `KES ${n.toLocaleString("en-KE")}`;
+
+/** Why an order whose payment is verified is among the mismatches: it was paid before sales opened. */
+export function beforeSalesWhy(paidAt: string | null, salesOpenedAt: string | null) {
+  const paid = paidAt ? ` on ${formatNairobiTime(paidAt)}` : "";
+  const opened = salesOpenedAt ? ` on ${formatDateInWords(salesOpenedAt)}` : "";
+  return `M-Pesa shows this payment made${paid}, before badge sales opened${opened}: a code from an earlier payment may have been reused. Check it is for this order before approving.`;
+}
+
+/** 'Nothing new: …' or the import button's words, for a statement's preview. */
+export function importWords(preview: Pick<StatementResult["preview"], "added" | "known" | "rows">) {
+  if (preview.added > 0) return { button: `Import ${preview.added} new ${preview.added === 1 ? "payment" : "payments"}` };
+  if (preview.known > 0) {
+    const all = preview.known === 1 ? "the 1 payment" : `all ${preview.known} payments`;
+    return { nothing: `Nothing new: ${all} in this file ${preview.known === 1 ? "is" : "are"} already recorded.` };
+  }
+  return { nothing: "Nothing to import: no completed payment to this paybill could be read in this file." };
+}
 const orderHref = (o: { kind: "badge" | "merch"; id: string }) =>
   o.kind === "badge" ? `/admin/badge-orders?status=all&q=${encodeURIComponent(o.id)}` : `/admin/merch-orders?q=${encodeURIComponent(o.id)}`;
 
 /**
  * /admin/payments: the statement import (preview, then import), the orders whose payment does
- * not match, the payments no order claims (with the payer's name and masked phone, so staff can
+ * not match, the payments no order claims (with the payer's name and number as M-Pesa sent it, so staff can
  * reach them), every received payment, and past imports. Plain forms: it works without JavaScript.
  */
 export function PaymentsScreen({
@@ -66,28 +85,23 @@ export function PaymentsScreen({
           it holds before anything is saved; importing the same or an overlapping statement again adds nothing twice. Only a
           statement whose title states its period and one of this site's numbers can show that a payment is missing.
         </p>
-        {reply ? (
-          <p className={`row-note row-note-${reply.status}`} role={reply.status === "error" ? "alert" : "status"}>
-            {reply.message}
-          </p>
-        ) : null}
-        {result?.step === "preview" && result.draftId ? (
-          <div className="statement-preview" aria-labelledby="preview-title">
-            <h3 id="preview-title">Preview of {result.fileName}</h3>
-            <Counts preview={result.preview} />
-            <Form method="post" action={PAYMENTS_PATH}>
-              <input type="hidden" name="draft" value={result.draftId} />
-              <button type="submit" name="intent" value="import" className="button-small button-approve" disabled={busy}>
-                Import {result.preview.added} new payments
-              </button>{" "}
-              <a href={PAYMENTS_PATH} className="button button-small button-ghost">
-                Cancel
-              </a>
-            </Form>
-          </div>
-        ) : null}
-        {result?.step === "imported" ? <Counts preview={result.preview} /> : null}
-        <Form method="post" action={PAYMENTS_PATH} encType="multipart/form-data">
+        {/* Without JavaScript an answer reloads the page: it opens here, at the preview. */}
+        <div id={STATEMENT_ANCHOR} className="statement-answer">
+          {reply ? (
+            <p className={`row-note row-note-${reply.status}`} role={reply.status === "error" ? "alert" : "status"}>
+              {reply.message}
+            </p>
+          ) : null}
+          {result?.step === "preview" && result.draftId ? (
+            <div className="statement-preview" aria-labelledby="preview-title">
+              <h3 id="preview-title">Preview of {result.fileName}</h3>
+              <Counts preview={result.preview} />
+              <PreviewActions preview={result.preview} draftId={result.draftId} busy={busy} />
+            </div>
+          ) : null}
+          {result?.step === "imported" ? <Counts preview={result.preview} /> : null}
+        </div>
+        <Form method="post" action={`${PAYMENTS_PATH}#${STATEMENT_ANCHOR}`} encType="multipart/form-data">
           <div className="field">
             <label htmlFor="statement-file">Statement file (CSV)</label>
             <input
@@ -140,7 +154,11 @@ export function PaymentsScreen({
                   <td data-label="Payment">
                     <span className={`pill pill-pay-${m.payment.state}`}>{PAYMENT_STATE_LABEL[m.payment.state]}</span>{" "}
                     {paymentDetail(m.payment, m.amount)}
-                    {m.payment.beforeSales ? " Paid before sales opened." : ""}
+                    {m.payment.beforeSales ? (
+                      <span className="mismatch-why">
+                        <strong>Listed because it was paid before sales opened.</strong> {beforeSalesWhy(m.payment.receivedAt, d.salesOpenedAt)}
+                      </span>
+                    ) : null}
                   </td>
                   <td data-label="Placed">{formatNairobiTime(m.createdAt)}</td>
                 </tr>
@@ -200,6 +218,38 @@ function importCovers(i: Data["imports"][number]): string {
   if (i.period_source === "payment_rows") return "not counted (imported before statements were read by their stated period)";
   if (!i.covers_from || !i.covers_to || !PERIOD_FROM[i.period_source]) return "nothing (no period stated)";
   return `${formatNairobiTime(i.covers_from)} to ${formatNairobiTime(i.covers_to)} (${PERIOD_FROM[i.period_source]})`;
+}
+
+/** The import button, or (a file whose payments are all recorded) the sentence saying so. */
+function PreviewActions({ preview, draftId, busy }: { preview: StatementResult["preview"]; draftId: string; busy: boolean }) {
+  const words = importWords(preview);
+  return (
+    <Form method="post" action={`${PAYMENTS_PATH}#${STATEMENT_ANCHOR}`} className="preview-actions">
+      <input type="hidden" name="draft" value={draftId} />
+      {words.button ? (
+        <button type="submit" name="intent" value="import" className="button-small button-approve" disabled={busy}>
+          {words.button}
+        </button>
+      ) : (
+        <p className="preview-nothing">{words.nothing}</p>
+      )}{" "}
+      <a href={PAYMENTS_PATH} className="button button-small button-ghost">
+        {words.button ? "Cancel" : "Close"}
+      </a>
+    </Form>
+  );
+}
+
+/** A payer's number as M-Pesa sent it: a full one a link to call, a masked or hashed one as it is. */
+export function PayerPhone({ phone }: { phone: string }) {
+  const digits = phone.replace(/[\s-]/g, "");
+  return /^\+?\d{9,15}$/.test(digits) ? (
+    <a className="payer-phone" href={`tel:${digits.startsWith("+") || !digits.startsWith("254") ? digits : `+${digits}`}`}>
+      {phone}
+    </a>
+  ) : (
+    <span className="payer-phone muted">{phone}</span>
+  );
 }
 
 function Counts({ preview }: { preview: StatementResult["preview"] }) {
@@ -289,7 +339,7 @@ function PaymentTable({ id, title, rows, empty }: { id: string; title: string; r
                 <td data-label="Amount">{kes(p.amount)}</td>
                 <td data-label="Paid">{formatNairobiTime(p.paidAt)}</td>
                 <td data-label="Payer">
-                  {p.payerName || "—"} {p.payerPhone ? <span className="muted">{p.payerPhone}</span> : null}
+                  {p.payerName || "—"} {p.payerPhone ? <PayerPhone phone={p.payerPhone} /> : null}
                 </td>
                 <td data-label="Account">{p.accountRef || "—"}</td>
                 <td data-label="Order">{p.order ? <a href={orderHref(p.order)}>{p.order.id}</a> : <span className="muted">none</span>}</td>

@@ -47,11 +47,11 @@ export function TeamBadgesEditor({ badges, reply }: { badges: TeamBadgeAdminRow[
             <Form method="post" action={`${TEAM_BADGES_EDITOR_PATH}#team-badge-${b.id}`} className="team-badge-holder">
               <input type="hidden" name="id" value={b.id} />
               <label htmlFor={`${b.id}-owner`}>Holder</label>
-              <input id={`${b.id}-owner`} name="ownerName" defaultValue={typed?.ownerName ?? b.ownerName} required maxLength={80} />
+              <input id={`${b.id}-owner`} name="ownerName" type="text" defaultValue={typed?.ownerName ?? b.ownerName} required maxLength={80} />
               <label htmlFor={`${b.id}-email`}>Holder's email (optional)</label>
               <input id={`${b.id}-email`} name="holderEmail" type="email" defaultValue={typed?.holderEmail ?? b.holderEmail} maxLength={254} />
               <label htmlFor={`${b.id}-issued`}>Issue date</label>
-              <input id={`${b.id}-issued`} name="issuedAt" defaultValue={typed?.issuedAt ?? b.issuedAt} required maxLength={40} placeholder="12 Mar 2025" />
+              <input id={`${b.id}-issued`} name="issuedAt" type="text" defaultValue={typed?.issuedAt ?? b.issuedAt} required maxLength={40} placeholder="12 Mar 2025" />
               <button type="submit" name="intent" value="holder" className="button-small">
                 Save
               </button>
