@@ -10,7 +10,7 @@ import { DomainError } from "~/lib/domain-error";
 import { absoluteUrl } from "~/lib/http.server";
 import { unusedOrderId } from "~/lib/order-ids.server";
 import { site } from "~/lib/site";
-import { anyColumnContains } from "~/lib/sql.server";
+import { orderSearch } from "../admin/order-search.server";
 import { claimPaymentCode } from "../payments/payment-codes.server";
 import { orderPagePath } from "../payments/order-page";
 import { arrangeByPayment, needsPaymentCheck, paymentCheckMessage, type PaymentState, type PaymentView } from "../mpesa/matching";
@@ -311,6 +311,7 @@ export async function submitMerchOrder(
       reviewed_at: null,
       staff_notes: "",
       view_token: randomToken(24),
+      confirmation_sent_at: null,
     };
     await trx.insertInto("merch_orders").values(row).execute();
     const order = toOrder(row);
@@ -351,7 +352,7 @@ export async function listMerchOrders(
 ): Promise<MerchOrderView[]> {
   let query = db.selectFrom("merch_orders").selectAll().orderBy("ts", "desc").orderBy("id", "desc").limit(500);
   const text = q?.trim();
-  if (text) query = query.where(anyColumnContains(["id", "customer_name", "customer_email", "payment_reference", "status"], text));
+  if (text) query = query.where(orderSearch(["id", "customer_name", "customer_email", "payment_reference", "status"], { code: "payment_reference", id: "id" }, text));
   const orders = await withPayments(db, "merch", (await query.execute()).map(toOrder), (o) => ({ amount: o.total, createdAt: o.ts }));
   return arrangeByPayment(orders, opts);
 }
@@ -374,8 +375,9 @@ export async function getMerchOrder(db: Db, id: string): Promise<MerchOrderView 
 
 /**
  * Any status from any status, with an optional staff note (the current note stays when none
- * is given). Moving to approved emails the customer; so does moving to rejected (with the note),
- * also when the order had been approved.
+ * is given). The first approval emails the customer that the order is confirmed, once per order:
+ * approving again (after 'Mark pending' or a rejection) sends no second one. Moving to rejected
+ * emails them too (with the note), also when the order had been approved.
  */
 export async function setMerchOrderStatus(
   db: Db,
@@ -394,14 +396,17 @@ export async function setMerchOrderStatus(
       const [{ payment }] = (await withPayments(trx, "merch", [toOrder(row)], (o) => ({ amount: o.total, createdAt: o.ts }))) as [MerchOrderView & { payment: PaymentView }];
       if (needsPaymentCheck(payment)) throw new DomainError("conflict", paymentCheckMessage(payment, row.payment_reference, row.total), "paymentChecked");
     }
-    const next = { status, reviewed_at: nowIso(), staff_notes: notes ?? row.staff_notes };
+    const now = nowIso();
+    // The 'confirmed' email goes once per order; its time is kept with the order, in this transaction.
+    const confirming = status === "approved" && row.status !== "approved" && !row.confirmation_sent_at;
+    const next = { status, reviewed_at: now, staff_notes: notes ?? row.staff_notes, ...(confirming ? { confirmation_sent_at: now } : {}) };
     // Only from the status just read: two changes at once (two staff, or staff and the automatic
     // approval in another process) cannot both send their email.
     const updated = await trx.updateTable("merch_orders").set(next).where("id", "=", id).where("status", "=", row.status).executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) throw new DomainError("conflict", "The order changed meanwhile. Reload and try again.");
     const order = toOrder({ ...row, ...next });
     const store = absoluteUrl("/merchandise");
-    if (status === "approved" && row.status !== "approved") {
+    if (confirming) {
       await enqueueMail(trx, { kind: "merch.approved", to: order.customerEmail, replyTo: teamInbox(), ...orderApprovedEmail(order, store) });
     }
     // A rejection is never silent, least of all after 'confirmed' was sent: the customer is told, with the note.

@@ -23,9 +23,12 @@ export type OrderPage = {
   currency: string;
   paymentCode: string;
   payment: PaymentView;
-  status: "pending" | "approved" | "rejected";
-  /** The team's note on a decision, when there is one. */
+  /** 'revoked': an approved badge order whose badge staff withdrew (no kit, no entry code). */
+  status: "pending" | "approved" | "rejected" | "revoked";
+  /** The team's note on a decision, when there is one (a revocation's reason). */
   note: string;
+  /** When a badge was withdrawn. */
+  revokedAt: string | null;
   /** Approved badge orders: the kit to download. */
   kit: { badge: string; poster: string } | null;
   /** Badge orders whose supporter said yes to the supporter wall: the name shown, and whether they are off it now. */
@@ -44,7 +47,10 @@ async function load(db: Db, reference: string): Promise<{ page: OrderPage; token
     const row = await db.selectFrom("badge_orders").select(["asset_token"]).where("id", "=", reference).executeTakeFirst();
     if (!row) return null;
     const o = await getBadgeOrder(db, reference);
-    const approved = o.status === "approved" && o.badgePath && o.posterPath;
+    // A withdrawn badge no longer lets anyone in: no kit, no entry code, and the reason in words.
+    const revoked = o.status === "approved" ? o.badgeRevoked : null;
+    const admitted = o.status === "approved" && !revoked;
+    const approved = admitted && o.badgePath && o.posterPath;
     return {
       token: row.asset_token,
       email: o.email,
@@ -58,11 +64,12 @@ async function load(db: Db, reference: string): Promise<{ page: OrderPage; token
         currency: "KES",
         paymentCode: o.paymentReference,
         payment: o.payment!,
-        status: o.status,
-        note: o.status === "rejected" ? o.staffNote : "",
+        status: revoked ? "revoked" : o.status,
+        note: revoked ? revoked.reason : o.status === "rejected" ? o.staffNote : "",
+        revokedAt: revoked ? revoked.at : null,
         kit: approved ? { badge: o.badgePath!, poster: o.posterPath! } : null,
-        wall: o.wall.optIn ? { name: o.wall.name, hidden: o.wall.hidden } : null,
-        entry: o.status === "approved" ? { qrSvg: await entryQrSvg(o.id), words: referenceInWords(o.id) } : null,
+        wall: o.wall.optIn && !revoked ? { name: o.wall.name, hidden: o.wall.hidden } : null,
+        entry: admitted ? { qrSvg: await entryQrSvg(o.id), words: referenceInWords(o.id) } : null,
       },
     };
   }
@@ -87,6 +94,7 @@ async function load(db: Db, reference: string): Promise<{ page: OrderPage; token
         payment: o.payment!,
         status: o.status === "approved" || o.status === "rejected" ? o.status : "pending",
         note: o.status === "rejected" || o.status === "approved" ? o.staffNotes : "",
+        revokedAt: null,
         kit: null,
         wall: null,
         entry: null,

@@ -51,6 +51,7 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
 
   const ready = hasAssets(order);
   const approved = order.status === "approved";
+  const revoked = approved ? order.badgeRevoked : null;
   const blocked = approveBlockedBy(order);
   const who = `order-${order.id}-who`;
   const why = `order-${order.id}-why`;
@@ -88,7 +89,22 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
       </td>
       <td data-label="Status">
         <div className="cell">
-          <span className={`pill pill-${order.status}`}>{STATUS_LABEL[order.status]}</span>
+          {/* A revoked badge reads 'Revoked' first, with why, where 'Approved' would be. */}
+          {revoked ? (
+            <>
+              <span className="pill pill-revoked">Revoked</span>
+              <span className="order-line row-note-error">Badge revoked: {revoked.reason}</span>
+              <span className="order-line muted">
+                Revoked{" "}
+                <time dateTime={revoked.at} title={revoked.at}>
+                  {formatNairobiTime(revoked.at)}
+                </time>
+                ; refused at the door
+              </span>
+            </>
+          ) : (
+            <span className={`pill pill-${order.status}`}>{STATUS_LABEL[order.status]}</span>
+          )}
           {order.delivery ? (
             <span className={order.delivery.ok ? "order-line delivery" : "order-line delivery delivery-failed"}>
               {deliveryText(order.delivery)}
@@ -165,7 +181,7 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
                 {order.wall.hidden ? "Show on wall" : "Hide from wall"}
               </button>
             ) : null}
-            {approved && deliveryFailed(order) ? (
+            {approved && !revoked && deliveryFailed(order) ? (
               <button
                 type="submit"
                 name="intent"
@@ -208,9 +224,7 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
             <span className={`row-note row-note-${reply.status}`}>{reply.message}</span>
           ) : null}
         </fetcher.Form>
-        {order.badgeRevoked ? (
-          <p className="order-line row-note-error">Badge revoked: {order.badgeRevoked.reason}</p>
-        ) : approved ? (
+        {approved && !revoked ? (
           <details className="order-revoke">
             <summary>Revoke badge</summary>
             <fetcher.Form method="post" action={`${action}#row-${order.id}`}>
