@@ -56,7 +56,8 @@ export function merchOrdersAction(request: Request, context: AppLoadContext) {
     load: getMerchOrder,
     run: async (_intent, { id, status, notes }, { db, fields, actor }) => {
       const order = await changeMerchOrderStatus(db, { id, status, notes, paymentChecked: fields.paymentChecked === "yes" }, actor);
-      return { ...order, confirmedBefore: await confirmedBefore(db, id) };
+      const before = await confirmedBefore(db, id);
+      return before ? { ...order, confirmedBefore: before } : order;
     },
     orderOnError: false,
     words: {
