@@ -121,7 +121,8 @@ test("'Notify Subscribers' asks first, with how many people would get it; Cancel
       expect(runs()).toBe(0);
     });
   } finally {
-    await removePosts(request, [post.slug]);
+    // Once more if the first try meets a keep-alive connection the site closed while the page worked (5 s).
+    await removePosts(request, [post.slug]).catch(() => removePosts(request, [post.slug]));
   }
 });
 

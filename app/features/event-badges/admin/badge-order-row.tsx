@@ -52,7 +52,7 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
   const ready = hasAssets(order);
   const approved = order.status === "approved";
   const revoked = approved ? order.badgeRevoked : null;
-  const blocked = approveBlockedBy(order);
+  const blocked = revoked ? "Badge revoked: refused at the door." : approveBlockedBy(order);
   const who = `order-${order.id}-who`;
   const why = `order-${order.id}-why`;
   const created = formatNairobiTime(order.createdAt);
@@ -62,6 +62,7 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
       <td data-label="Supporter">
         <div className="cell">
           <strong id={who}>{order.name}</strong>
+          {revoked ? <span className="tag tag-revoked">Badge revoked</span> : null}
           <a className="order-line" href={`mailto:${order.email}`}>
             {order.email}
           </a>
@@ -203,7 +204,7 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
           {order.wall.optIn ? (
             <span className="order-line muted">
               Supporter wall: '{order.wall.name}'{order.wall.portrait ? " with portrait" : ""}
-              {order.wall.hidden ? " (hidden by staff)" : ""}
+              {order.wall.hidden ? " (hidden by staff)" : revoked ? " (not shown: badge revoked)" : ""}
             </span>
           ) : null}
           {!approved ? <PaymentCheckbox payment={order.payment} id={`${why}-paid`} /> : null}

@@ -28,8 +28,8 @@ export function OrderStatus({ order }: { order: OrderPage }) {
         <p className="order-headline">{reviewWords(order.kind, order.status)}</p>
         {order.status === "revoked" ? (
           <p>
-            Cancelled on {formatDateInWords(order.revokedAt!)}. The reason: {order.note || "none was given."} If you think this is a mistake,
-            reply to your order email.
+            Cancelled on {formatDateInWords(order.revokedAt!)}. The reason: {order.note ? order.note.replace(/([^.!?])$/, "$1.") : "none was given."} If you think
+            this is a mistake, reply to your order email.
           </p>
         ) : order.note ? (
           <p>A note from the team: {order.note}</p>
