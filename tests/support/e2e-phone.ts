@@ -16,7 +16,8 @@ export async function expectOnFirstScreen(el: Locator, what = "it") {
       async () => {
         const b = await el.boundingBox();
         seen = b ? `${Math.round(b.y)}..${Math.round(b.y + b.height)} px` : "not drawn";
-        return !!b && b.y >= 0 && b.y + b.height <= PHONE.height;
+        // Whole pixels: an element scrolled to the very edge may end a fraction of a pixel past it.
+        return !!b && Math.round(b.y) >= 0 && Math.round(b.y + b.height) <= PHONE.height;
       },
       { message: `${what} should be inside 0..${PHONE.height} px` },
     )
