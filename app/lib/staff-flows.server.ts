@@ -30,6 +30,8 @@ type OrderRowOptions<I extends { id: string }, O extends { status: string }, C e
   rejects: (intent: string, input: I) => boolean;
   confirm: C;
   question: (current: O) => string;
+  /** Another change that takes a second press (un-approving, say): its mark and question for this order as it stands, or null. */
+  asks?: (intent: string, input: I, current: O) => { confirm: C; question: string } | null;
   /** What was typed and comes back with the question (a reload would lose it). */
   keep?: (input: I) => Record<string, string>;
   load: (db: Db, id: string) => Promise<O | null>;
@@ -62,11 +64,19 @@ export function orderRowAction<I extends { id: string }, O extends { status: str
     invalid: ({ message }, ctx) =>
       data<Reply<R>>({ status: "error", message: o.words.failed(message ?? null, ctx.intent), result: { id: o.idOf(ctx.fields), order: null } }, 400),
     run: async (input, ctx) => {
-      if (o.rejects(ctx.intent, input) && ctx.fields.confirmed !== "yes") {
+      const rejects = o.rejects(ctx.intent, input);
+      if ((rejects || o.asks) && ctx.fields.confirmed !== "yes") {
         const current = await o.load(ctx.db, input.id).catch(() => null);
-        if (current && current.status !== "rejected") {
+        const ask = !current
+          ? null
+          : rejects
+            ? current.status !== "rejected"
+              ? { confirm: o.confirm, question: o.question(current) }
+              : null
+            : (o.asks?.(ctx.intent, input, current) ?? null);
+        if (ask) {
           const values = o.keep ? { values: o.keep(input) } : {};
-          return data<Reply<R>>({ status: "success", message: o.question(current), ...values, result: { id: input.id, order: current, confirm: o.confirm } }, 200);
+          return data<Reply<R>>({ status: "success", message: ask.question, ...values, result: { id: input.id, order: current, confirm: ask.confirm } }, 200);
         }
       }
       const order = await o.run(ctx.intent, input, ctx);

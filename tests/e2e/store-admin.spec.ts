@@ -100,8 +100,9 @@ test("staff: sign in at /admin/merch-orders, find an order by id, approve with a
     `Your merch order ${id} is confirmed`,
   ]);
 
-  // Back to pending: the note stays as it was.
+  // Back to pending: the note stays as it was. (Un-approving takes a second, confirming press.)
   await card.getByRole("button", { name: "Mark pending" }).click();
+  await card.getByRole("button", { name: "Yes, mark pending" }).click();
   await expect(status).toHaveText(`Order ${id} marked pending review.`);
   await expect(pill).toHaveText("Pending review");
   await expect(review).toContainText(approveNote);

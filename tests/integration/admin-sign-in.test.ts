@@ -29,8 +29,8 @@ async function signIn(address = STAFF) {
   return { res, setCookie, cookie: setCookie.split(";")[0]! };
 }
 
-const sessionPost = (intent: string, cookie?: string, headers: Record<string, string> = {}) =>
-  adminPage.action(args(formPost("/admin", { intent }, { ...(cookie ? { Cookie: cookie } : {}), ...headers })));
+const sessionPost = (intent: string, cookie?: string, headers: Record<string, string> = {}, fields: Record<string, string> = {}) =>
+  adminPage.action(args(formPost("/admin", { intent, ...fields }, { ...(cookie ? { Cookie: cookie } : {}), ...headers })));
 
 /** The staff home's data: null signed out (the layout shows the sign-in form). */
 const page = (cookie?: string) => adminPage.loader(args(get("/admin", cookie ? { Cookie: cookie } : {})));
@@ -150,13 +150,44 @@ describe("signing out, everywhere, and key changes", () => {
     const laptop = await signIn("10.0.0.51");
     expect(await works(phone.cookie)).toBe(true);
     expect(await works(laptop.cookie)).toBe(true);
-    const res = await thrown(sessionPost("sign-out-everywhere", laptop.cookie));
+    const res = await thrown(sessionPost("sign-out-everywhere", laptop.cookie, {}, { confirmed: "yes" }));
     expect(res.headers.get("Location")).toBe("/admin");
     expect(res.headers.get("Set-Cookie")).toMatch(/^__admin=;/);
     expect(await works(phone.cookie)).toBe(false);
     expect(await works(laptop.cookie)).toBe(false);
     expect((await activity()).map((a) => a.type)).toEqual(["admin.sign_in", "admin.sign_in", "admin.sign_out_everywhere"]);
     expect(await db.selectFrom("staff_sessions").selectAll().execute()).toEqual([]);
+  });
+
+  it("'sign out everywhere' asks first (what it does, where to go back) and ends no session until confirmed", async () => {
+    const phone = await signIn("10.0.0.50");
+    const laptop = await signIn("10.0.0.51");
+    const asked = await sessionPost("sign-out-everywhere", laptop.cookie, {}, { returnTo: "/admin/check-in?q=wanjiru" });
+    const answer = reply(asked);
+    expect(answer.status).toBe(200);
+    expect(answer.data).toMatchObject({
+      status: "success",
+      message: "Sign out every staff phone and computer?",
+      result: { confirm: "sign-out-everywhere", returnTo: "/admin/check-in?q=wanjiru" },
+    });
+    expect(await works(phone.cookie)).toBe(true);
+    expect(await works(laptop.cookie)).toBe(true);
+    expect((await activity()).map((a) => a.type)).toEqual(["admin.sign_in", "admin.sign_in"]);
+    // Somewhere else to go back to is refused: Cancel stays on this site.
+    const offsite = reply(await sessionPost("sign-out-everywhere", laptop.cookie, {}, { returnTo: "//evil.example/x" }));
+    expect(offsite.data.result).toMatchObject({ returnTo: "/" });
+  });
+
+  it("the key typed in the plain box ('Show the key', without JavaScript) signs in; the masked box is read otherwise", async () => {
+    const plain = await thrown(adminPage.action(args(formPost("/admin", { intent: "sign-in", returnTo: "/admin", key: "", keyShown: KEY, showKey: "yes" }))));
+    expect(plain.status).toBe(302);
+    const masked = await thrown(adminPage.action(args(formPost("/admin", { intent: "sign-in", returnTo: "/admin", key: KEY, keyShown: "" }))));
+    expect(masked.status).toBe(302);
+    // Ticked after typing in the masked box: the masked box's key still counts.
+    const ticked = await thrown(adminPage.action(args(formPost("/admin", { intent: "sign-in", returnTo: "/admin", key: KEY, keyShown: "", showKey: "yes" }))));
+    expect(ticked.status).toBe(302);
+    const wrong = await adminPage.action(args(formPost("/admin", { intent: "sign-in", returnTo: "/admin", key: "", keyShown: "wrong-key-wrong-key", showKey: "yes" })));
+    expect(reply(wrong).status).toBe(401);
   });
 
   it("signed out, 'sign out everywhere' and 'sign out' end nobody's session and write no log entry", async () => {

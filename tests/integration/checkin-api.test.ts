@@ -1,6 +1,8 @@
 import { plainKitPng } from "../support/kit-png";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { entryTicket } from "~/features/event-badges/check-in.server";
+import { checkInCounts, entryTicket } from "~/features/event-badges/check-in.server";
+import { revokeSupporterBadge } from "~/features/open-badges/open-badges.server";
+import { staff } from "~/lib/actor";
 import type { Db } from "~/lib/db.server";
 import * as badgeOrdersApi from "~/routes/api/badge-orders";
 import * as checkinApi from "~/routes/api/checkin";
@@ -94,6 +96,67 @@ describe("POST /api/checkin.php", () => {
     }
     const arrived = await db.selectFrom("badge_orders").select("id").where("checked_in_at", "is not", null).execute();
     expect(arrived).toEqual([]);
+  });
+
+  it("a revoked badge is refused (409) by ticket and by reference, with the reason; nobody is checked in and the count leaves it out", async () => {
+    const id = await order();
+    const other = await order({ name: "Other Guest", email: "other@example.org" });
+    expect(await checkInCounts(db)).toEqual({ arrived: 0, approved: 2 });
+    await revokeSupporterBadge(db, id, "Refunded", staff("10.9.9.1"));
+    const refusal = {
+      ok: false,
+      error: `Do not let in: the badge of Jane Wanjiru (${id}) was revoked. Reason: Refunded`,
+      order: { id, name: "Jane Wanjiru", tierName: "Big Friend", hardCopy: true },
+      refused: { kind: "revoked", at: expect.stringMatching(/^\d{4}-/), reason: "Refunded" },
+    };
+    for (const body of [{ token: entryTicket(id) }, { reference: id }, { reference: id.slice(3).toLowerCase() }]) {
+      const res = await scan(body);
+      expect(res.status, JSON.stringify(body)).toBe(409);
+      expect((await readJson(res)).body).toEqual(refusal);
+    }
+    const row = await db.selectFrom("badge_orders").select("checked_in_at").where("id", "=", id).executeTakeFirstOrThrow();
+    expect(row.checked_in_at).toBeNull();
+    expect(await db.selectFrom("activity").select("type").where("type", "=", "badge_orders.check_in").execute()).toEqual([]);
+    expect(await checkInCounts(db)).toEqual({ arrived: 0, approved: 1 });
+    // Someone checked in before their badge was revoked is refused at the next scan too, and no longer counted.
+    expect((await scan({ reference: other })).status).toBe(200);
+    await revokeSupporterBadge(db, other, "Payment reversed", staff("10.9.9.1"));
+    const again = await scan({ token: entryTicket(other) });
+    expect(again.status).toBe(409);
+    expect((await readJson<ApiError>(again)).body.error).toContain("Reason: Payment reversed");
+    expect(await checkInCounts(db)).toEqual({ arrived: 0, approved: 0 });
+  });
+
+  it("a rejected order (approved, then rejected) is refused with the note sent to the supporter", async () => {
+    const id = await order();
+    expect((await orders({ id, status: "rejected", note: "The M-Pesa payment was reversed." }, ADMIN)).status).toBe(200);
+    const res = await scan({ token: entryTicket(id) });
+    expect(res.status).toBe(409);
+    expect((await readJson(res)).body).toMatchObject({
+      ok: false,
+      error: `Do not let in: the order of Jane Wanjiru (${id}) was rejected. Reason: The M-Pesa payment was reversed.`,
+      refused: { kind: "rejected", reason: "The M-Pesa payment was reversed." },
+    });
+    const row = await db.selectFrom("badge_orders").select("checked_in_at").where("id", "=", id).executeTakeFirstOrThrow();
+    expect(row.checked_in_at).toBeNull();
+  });
+
+  it("a reference is read with or without 'BO-', in any case, with spaces or dashes", async () => {
+    const id = await order();
+    const six = id.slice(3);
+    const first = await readJson<Answer>(await scan({ reference: `${six.slice(0, 3).toLowerCase()} ${six.slice(3).toLowerCase()}` }));
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ already: false, order: { id } });
+    for (const typed of [six, `bo-${six.toLowerCase()}`, `BO ${six}`, ` Bo-${six.slice(0, 3)}-${six.slice(3)} `, `B0-${six}`]) {
+      const res = await readJson<Answer>(await scan({ reference: typed }));
+      expect(res.status, typed).toBe(200);
+      expect(res.body, typed).toMatchObject({ already: true, order: { id } });
+    }
+    for (const typed of ["BO-12345", "ABCDEFG", "BO-ABC12!", "XY-ABC123"]) {
+      const res = await scan({ reference: typed });
+      expect(res.status, typed).toBe(400);
+      expect((await readJson<ApiError>(res)).body.error, typed).toBe("A reference looks like BO-ABC123.");
+    }
   });
 
   it("needs the admin key; a body with neither token nor reference, or a malformed reference, is a 400", async () => {

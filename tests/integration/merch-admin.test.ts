@@ -13,6 +13,8 @@ import { listMerchOrders } from "~/features/reconciliation/orders.server";
 import { readEditorRows } from "~/routes/merch/merch-editor-page.server";
 import { BLANK_ROW, EDITOR_PATH, fieldName, ORDERS_PATH, ROW_TEXT_FIELDS, type EditorRow } from "~/features/merch/admin/merch-admin-screen";
 import { parseEditorItem } from "~/features/merch/merch-editor";
+import { changeMerchOrderStatus } from "~/features/merch/admin/merch-admin.server";
+import { staff } from "~/lib/actor";
 
 const STAFF = "10.0.0.42";
 
@@ -351,7 +353,7 @@ describe("the merch orders screen", () => {
     expect(r.data.result?.order).toMatchObject({ status: "rejected", staffNotes: "Code not found on the statement." });
     const rejectedAt = r.data.result?.order!.reviewedAt!;
     await new Promise((res) => setTimeout(res, 5));
-    r = await setStatus({ id, status: "pending", notes: "" });
+    r = await setStatus({ id, status: "pending", notes: "", confirmed: "yes" });
     expect(r.data).toMatchObject({ message: `Order ${id} marked pending review.` });
     expect(r.data.result?.order).toMatchObject({ status: "pending", staffNotes: "" });
     expect(r.data.result?.order!.reviewedAt! > rejectedAt).toBe(true);
@@ -361,6 +363,48 @@ describe("the merch orders screen", () => {
     expect(r.data.result?.order).toMatchObject({ status: "approved", staffNotes: "Collected." });
     expect((await outbox()).slice(before).map((m) => m.kind)).toEqual(["merch.rejected", "merch.approved"]);
     expect((await activity("merch.order_status")).map((a) => JSON.parse(a.meta).status)).toEqual(["rejected", "pending", "approved", "approved"]);
+  });
+
+  it("'Mark pending' on an approved or rejected order takes a second press that says what it undoes; on a pending order it just saves", async () => {
+    const id = await placeOrder();
+    let r = await setStatus({ id, status: "pending", notes: "Still checking." });
+    expect(r.data).toMatchObject({ message: `Order ${id} marked pending review.`, result: { order: { status: "pending", staffNotes: "Still checking." } } });
+    await setStatus({ id, status: "approved" });
+    const before = (await outbox()).length;
+    r = await setStatus({ id, status: "pending", notes: "Wrong order." });
+    expect(r.status).toBe(200);
+    expect(r.data.result).toMatchObject({ id, confirm: "pending", order: { status: "approved" } });
+    expect(r.data.message).toBe(
+      `Mark order ${id} pending again? It was approved and Achieng Otieno was emailed that it is confirmed. They are not emailed about this, and approving it again sends no second confirmation.`,
+    );
+    expect(r.data.values).toEqual({ notes: "Wrong order." });
+    expect((await listMerchOrders(db, id))[0]!.status).toBe("approved");
+    r = await setStatus({ id, status: "pending", notes: "Wrong order.", confirmed: "yes" });
+    expect(r.data.result?.order).toMatchObject({ status: "pending", staffNotes: "Wrong order." });
+    await setStatus({ id, status: "rejected", confirmed: "yes" });
+    r = await setStatus({ id, status: "pending" });
+    expect(r.data.result).toMatchObject({ confirm: "pending", order: { status: "rejected" } });
+    expect(r.data.message).toBe(`Mark order ${id} pending again? It was rejected and Achieng Otieno was emailed that. They are not emailed about this.`);
+    expect((await outbox()).slice(before).map((m) => m.kind)).toEqual(["merch.rejected"]);
+  });
+
+  it("the 'confirmed' email goes once per order: approving again (after 'Mark pending', after a rejection, or by the JSON call) sends none, and staff are told", async () => {
+    const id = await placeOrder();
+    const before = (await outbox()).length;
+    let r = await setStatus({ id, status: "approved" });
+    expect(r.data.message).toBe(`Order ${id} approved.`);
+    const first = await db.selectFrom("merch_orders").select(["confirmation_sent_at", "reviewed_at"]).where("id", "=", id).executeTakeFirstOrThrow();
+    expect(first.confirmation_sent_at).toBe(first.reviewed_at);
+    await setStatus({ id, status: "pending", confirmed: "yes" });
+    r = await setStatus({ id, status: "approved" });
+    expect(r.data.message).toMatch(new RegExp(`^Order ${id} approved\. Its 'confirmed' email was sent on .+ EAT, so it was not sent again\.$`));
+    await setStatus({ id, status: "rejected", confirmed: "yes" });
+    await setStatus({ id, status: "approved" });
+    await setStatus({ id, status: "pending", confirmed: "yes" });
+    await changeMerchOrderStatus(db, { id, status: "approved" }, staff(STAFF));
+    expect((await outbox()).slice(before).map((m) => m.kind)).toEqual(["merch.approved", "merch.rejected"]);
+    const last = await db.selectFrom("merch_orders").select("confirmation_sent_at").where("id", "=", id).executeTakeFirstOrThrow();
+    expect(last.confirmation_sent_at).toBe(first.confirmation_sent_at);
   });
 
   it("failures: 'Could not update order' with the reason for a 4xx, nothing recorded", async () => {

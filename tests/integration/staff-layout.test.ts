@@ -139,7 +139,7 @@ describe("the staff layout", () => {
     expect(layout.shouldRevalidate()).toBe(true);
     await adminPage.action(args(new Request(`${ORIGIN}/admin`, {
       method: "POST",
-      body: new URLSearchParams({ intent: "sign-out-everywhere" }),
+      body: new URLSearchParams({ intent: "sign-out-everywhere", confirmed: "yes" }),
       headers: { "content-type": "application/x-www-form-urlencoded", Origin: ORIGIN, Cookie: cookie },
     }))).catch((e: unknown) => e);
     expect(await shell("/admin/engagement", { Cookie: cookie })).toEqual({ signedIn: false, returnTo: "/admin/engagement" });

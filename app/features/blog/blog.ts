@@ -53,6 +53,7 @@ export const BLOG_MESSAGES = {
   notified: (text: string) => `Notified subscribers: ${text}`,
   notifyFailed: "Notify failed",
   notifyAgain: (when: string) => `Subscribers were already notified about this post on ${when}. Send it to them again?`,
+  notifyFirst: (people: string) => `Email this post to ${people}?`,
 } as const;
 
 /** Up to three other posts sharing the most tags with `post` (a score above 0), newest first on ties. */

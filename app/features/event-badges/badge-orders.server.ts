@@ -13,7 +13,7 @@ import { DomainError } from "~/lib/domain-error";
 import { absoluteUrl } from "~/lib/http.server";
 import { formatNairobiTimeEat } from "~/lib/nairobi-time";
 import { unusedOrderId } from "~/lib/order-ids.server";
-import { anyColumnContains } from "~/lib/sql.server";
+import { orderSearch } from "../admin/order-search.server";
 import { safeEqual } from "~/lib/secrets.server";
 import { orderPagePath } from "~/lib/order-page";
 import { claimPaymentCode } from "../payment-codes/payment-codes.server";
@@ -206,7 +206,7 @@ export async function listBadgeOrders(
     .limit(opts.limit ?? 500);
   if (opts.status) q = q.where("o.status", "=", opts.status);
   const text = opts.q?.trim();
-  if (text) q = q.where(anyColumnContains(["o.name", "o.email", "o.payment_reference", "o.tier_name", "o.tier_key", "o.id"], text));
+  if (text) q = q.where(orderSearch(["o.name", "o.email", "o.payment_reference", "o.tier_name", "o.tier_key", "o.id"], { code: "o.payment_reference", id: "o.id" }, text));
   const rows = await q.execute();
   return rows.map((r) =>
     toView(r, r.m_status ? { status: r.m_status, last_error: r.m_last_error, sent_at: r.m_sent_at, attempts: r.m_attempts ?? 0 } : undefined),
@@ -232,8 +232,10 @@ async function storeAssets(db: Db, id: string, images: { badge: Buffer; poster: 
 /** Reads an order's image for staff; `kind` is one of three fixed names, never a client path. */
 export async function readOrderAsset(db: Db, id: string, kind: "portrait" | "badge" | "poster", token: string | null, staff: boolean) {
   const row = await db.selectFrom("badge_orders").selectAll().where("id", "=", id).executeTakeFirst();
-  // One answer for an unknown order, a wrong token and a missing image: nothing to probe.
-  const allowed = !!row && (staff || (!!token && safeEqual(token, row.asset_token)));
+  // One answer for an unknown order, a wrong token and a missing image: nothing to probe. A
+  // revoked badge's kit is no longer the supporter's to download (staff still see it).
+  const revoked = !!row?.badge_revoked_at && kind !== "portrait";
+  const allowed = !!row && (staff || (!!token && safeEqual(token, row.asset_token) && !revoked));
   const file = allowed ? row[`${kind}_file`] : null;
   const bytes = file ? await getBlob(db, orderFileKey(id, kind)) : null;
   if (!bytes) throw new DomainError("not_found", "No such image.");
@@ -349,6 +351,7 @@ export async function resendBadgeKit(db: Db, id: string, actor: Actor) {
     const row = await trx.selectFrom("badge_orders").selectAll().where("id", "=", id).$call(lockedForUpdate(trx)).executeTakeFirst();
     if (!row) throw new DomainError("not_found", ORDER_NOT_FOUND);
     if (row.status !== "approved") throw new DomainError("conflict", "Only approved orders can be resent.");
+    if (row.badge_revoked_at) throw new DomainError("conflict", "This badge was revoked: its kit is not sent again.");
     const outboxId = await enqueueKitMail(trx, row, event);
     await trx.updateTable("badge_orders").set({ delivery_outbox_id: outboxId }).where("id", "=", id).execute();
   });

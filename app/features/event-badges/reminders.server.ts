@@ -26,8 +26,8 @@ export function reminderWindow(e: EventRecord): { from: Date; until: Date } {
 }
 
 /**
- * Queues the day-before reminder for every approved supporter who has not had one for this
- * event date. Each is claimed by a compare-and-set on badge_orders.reminder_for in the same
+ * Queues the day-before reminder for every approved supporter (a revoked badge is not
+ * reminded) who has not had one for this event date. Each is claimed by a compare-and-set on badge_orders.reminder_for in the same
  * transaction as its message, so a reminder is queued once, whichever process runs this, however
  * often, across restarts; the outbox then sends and retries it. A new event date reminds again.
  */
@@ -41,6 +41,7 @@ export async function queueEventReminders(db: Db, now = new Date()): Promise<{ q
       .selectFrom("badge_orders")
       .select(["id", "name", "email", "tier_name", "amount", "payment_reference", "hard_copy", "asset_token"])
       .where("status", "=", "approved")
+      .where("badge_revoked_at", "is", null)
       .where((eb) => eb.or([eb("reminder_for", "is", null), eb("reminder_for", "!=", event.date)]))
       .orderBy("id")
       .limit(BATCH)
@@ -54,6 +55,7 @@ export async function queueEventReminders(db: Db, now = new Date()): Promise<{ q
           .set({ reminder_for: event.date })
           .where("id", "=", row.id)
           .where("status", "=", "approved")
+          .where("badge_revoked_at", "is", null)
           .where((eb) => eb.or([eb("reminder_for", "is", null), eb("reminder_for", "!=", event.date)]))
           .executeTakeFirst();
         if (Number(won.numUpdatedRows) !== 1) return false;

@@ -8,8 +8,8 @@ import { smallPortrait } from "./portrait.server";
 import { findTier } from "./tiers";
 
 /**
- * The supporter wall (/event/supporters): approved supporters who said yes, newest approval
- * first, by the name they chose (else their first name) and tier; their portrait only if they
+ * The supporter wall (/event/supporters): approved supporters who said yes (a revoked badge
+ * is not shown), newest approval first, by the name they chose (else their first name) and tier; their portrait only if they
  * said yes to that too. Never an email, phone, payment code or order id: a portrait's address
  * carries the order's wall key instead.
  */
@@ -26,6 +26,7 @@ export async function listWall(db: Db): Promise<WallEntry[]> {
     .selectFrom("badge_orders")
     .select(["name", "wall_name", "tier_key", "tier_name", "wall_portrait", "portrait_file", "wall_key"])
     .where("status", "=", "approved")
+    .where("badge_revoked_at", "is", null)
     .where("wall_opt_in", "=", 1)
     .where("wall_hidden", "=", 0)
     .orderBy("approved_at", "desc")
@@ -42,7 +43,7 @@ export async function listWall(db: Db): Promise<WallEntry[]> {
 
 /**
  * A listed supporter's portrait, small (160 px WebP), or null when the key names no portrait
- * that may be shown now (not approved, not opted in, hidden by staff). Checked on every request;
+ * that may be shown now (not approved, revoked, not opted in, hidden by staff). Checked on every request;
  * only the resized bytes are kept.
  */
 export async function wallPortrait(db: Db, key: string): Promise<Buffer | null> {
@@ -52,6 +53,7 @@ export async function wallPortrait(db: Db, key: string): Promise<Buffer | null> 
     .select(["id", "portrait_file"])
     .where("wall_key", "=", key)
     .where("status", "=", "approved")
+    .where("badge_revoked_at", "is", null)
     .where("wall_opt_in", "=", 1)
     .where("wall_portrait", "=", 1)
     .where("wall_hidden", "=", 0)

@@ -10,8 +10,8 @@ import { DomainError } from "~/lib/domain-error";
 import { absoluteUrl } from "~/lib/http.server";
 import { unusedOrderId } from "~/lib/order-ids.server";
 import { site } from "~/lib/site";
-import { anyColumnContains } from "~/lib/sql.server";
 import { orderPagePath } from "~/lib/order-page";
+import { orderSearch } from "../admin/order-search.server";
 import { claimPaymentCode } from "../payment-codes/payment-codes.server";
 import { paymentsChanged } from "~/lib/payment-signal.server";
 import { merchTeamNoticeEmail, orderApprovedEmail, orderReceivedEmail, orderRejectedEmail } from "./emails/merch-emails";
@@ -309,6 +309,7 @@ export async function submitMerchOrder(
       reviewed_at: null,
       staff_notes: "",
       view_token: randomToken(24),
+      confirmation_sent_at: null,
     };
     await trx.insertInto("merch_orders").values(row).execute();
     const order = toOrder(row);
@@ -345,7 +346,7 @@ export async function checkoutBag(db: Db, bagId: string | null, input: CheckoutI
 export async function listMerchOrders(db: Db, q?: string): Promise<MerchOrderView[]> {
   let query = db.selectFrom("merch_orders").selectAll().orderBy("ts", "desc").orderBy("id", "desc").limit(500);
   const text = q?.trim();
-  if (text) query = query.where(anyColumnContains(["id", "customer_name", "customer_email", "payment_reference", "status"], text));
+  if (text) query = query.where(orderSearch(["id", "customer_name", "customer_email", "payment_reference", "status"], { code: "payment_reference", id: "id" }, text));
   return (await query.execute()).map(toOrder);
 }
 
@@ -365,9 +366,10 @@ export async function getMerchOrder(db: Db, id: string): Promise<MerchOrderView 
 
 /**
  * Any status from any status, with an optional staff note (the current note stays when none
- * is given). Moving to approved emails the customer; so does moving to rejected (with the note),
- * also when the order had been approved. `beforeApprove` may refuse a move to approved: it runs
- * inside the transaction, the row locked.
+ * is given). The first approval emails the customer that the order is confirmed, once per order:
+ * approving again (after 'Mark pending' or a rejection) sends no second one. Moving to rejected
+ * emails them too (with the note), also when the order had been approved. `beforeApprove` may
+ * refuse a move to approved: it runs inside the transaction, the row locked.
  */
 export async function setMerchOrderStatus(
   db: Db,
@@ -384,14 +386,17 @@ export async function setMerchOrderStatus(
     // The caller may refuse first (staff screens: a payment M-Pesa does not show in full waits
     // for their tick).
     if (status === "approved" && row.status !== "approved" && opts.beforeApprove) await opts.beforeApprove(trx, toOrder(row));
-    const next = { status, reviewed_at: nowIso(), staff_notes: notes ?? row.staff_notes };
+    const now = nowIso();
+    // The 'confirmed' email goes once per order; its time is kept with the order, in this transaction.
+    const confirming = status === "approved" && row.status !== "approved" && !row.confirmation_sent_at;
+    const next = { status, reviewed_at: now, staff_notes: notes ?? row.staff_notes, ...(confirming ? { confirmation_sent_at: now } : {}) };
     // Only from the status just read: two changes at once (two staff, or staff and the automatic
     // approval in another process) cannot both send their email.
     const updated = await trx.updateTable("merch_orders").set(next).where("id", "=", id).where("status", "=", row.status).executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) throw new DomainError("conflict", "The order changed meanwhile. Reload and try again.");
     const order = toOrder({ ...row, ...next });
     const store = absoluteUrl("/merchandise");
-    if (status === "approved" && row.status !== "approved") {
+    if (confirming) {
       await enqueueMail(trx, { kind: "merch.approved", to: order.customerEmail, replyTo: teamInbox(), ...orderApprovedEmail(order, store) });
     }
     // A rejection is never silent, least of all after 'confirmed' was sent: the customer is told, with the note.

@@ -39,6 +39,8 @@ export interface MerchOrdersTable {
   staff_notes: string;
   /** The secret in the link to the order's private page. */
   view_token: string;
+  /** When the customer's 'confirmed' email was queued (once per order); null: never. */
+  confirmation_sent_at: string | null;
 }
 
 export interface MerchTables {

@@ -130,8 +130,10 @@ export async function revokeSupporterBadge(db: Db, id: string, reason: string, a
     .where("badge_revoked_at", "is", null)
     .executeTakeFirst();
   if (Number(done.numUpdatedRows) !== 1) throw new DomainError("conflict", "Only an approved order's badge that is not revoked yet can be revoked.");
-  // Its verify page is cached for everyone: the next visitor sees Revoked.
+  // Its verify page is cached for everyone: the next visitor sees Revoked. The supporter wall
+  // and the goal bar (under /event) no longer count it.
   clearPageCache("/badges");
+  clearPageCache("/event");
   await logAction(db, actor, { type: "open_badges.revoke", message: `Badge ${id} revoked: ${why}`, meta: { id, reason: why } });
 }
 

@@ -24,7 +24,10 @@ async function load(db: Db, reference: string): Promise<{ page: OrderPage; token
     const row = await db.selectFrom("badge_orders").select(["asset_token"]).where("id", "=", reference).executeTakeFirst();
     if (!row) return null;
     const o = await getBadgeOrder(db, reference);
-    const approved = o.status === "approved" && o.badgePath && o.posterPath;
+    // A withdrawn badge no longer lets anyone in: no kit, no entry code, and the reason in words.
+    const revoked = o.status === "approved" ? o.badgeRevoked : null;
+    const admitted = o.status === "approved" && !revoked;
+    const approved = admitted && o.badgePath && o.posterPath;
     return {
       token: row.asset_token,
       email: o.email,
@@ -38,11 +41,12 @@ async function load(db: Db, reference: string): Promise<{ page: OrderPage; token
         currency: "KES",
         paymentCode: o.paymentReference,
         payment: o.payment,
-        status: o.status,
-        note: o.status === "rejected" ? o.staffNote : "",
+        status: revoked ? "revoked" : o.status,
+        note: revoked ? revoked.reason : o.status === "rejected" ? o.staffNote : "",
+        revokedAt: revoked ? revoked.at : null,
         kit: approved ? { badge: o.badgePath!, poster: o.posterPath! } : null,
-        wall: o.wall.optIn ? { name: o.wall.name, hidden: o.wall.hidden } : null,
-        entry: o.status === "approved" ? { qrSvg: await entryQrSvg(o.id), words: referenceInWords(o.id) } : null,
+        wall: o.wall.optIn && !revoked ? { name: o.wall.name, hidden: o.wall.hidden } : null,
+        entry: admitted ? { qrSvg: await entryQrSvg(o.id), words: referenceInWords(o.id) } : null,
       },
     };
   }
@@ -67,6 +71,7 @@ async function load(db: Db, reference: string): Promise<{ page: OrderPage; token
         payment: o.payment,
         status: o.status === "approved" || o.status === "rejected" ? o.status : "pending",
         note: o.status === "rejected" || o.status === "approved" ? o.staffNotes : "",
+        revokedAt: null,
         kit: null,
         wall: null,
         entry: null,

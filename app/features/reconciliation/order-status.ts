@@ -12,9 +12,12 @@ export type OrderPage = {
   currency: string;
   paymentCode: string;
   payment: PaymentView;
-  status: "pending" | "approved" | "rejected";
+  /** 'revoked': an approved badge order whose badge staff withdrew (no kit, no entry code). */
+  status: "pending" | "approved" | "rejected" | "revoked";
   /** The team's note on a decision, when there is one. */
   note: string;
+  /** When a badge was withdrawn. */
+  revokedAt: string | null;
   /** Approved badge orders: the kit to download. */
   kit: { badge: string; poster: string } | null;
   /** Badge orders whose supporter said yes to the supporter wall: the name shown, and whether they are off it now. */

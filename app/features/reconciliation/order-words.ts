@@ -40,13 +40,16 @@ export function paymentWords(p: PaymentView, order: { amount: number; currency: 
   };
 }
 
-export type ReviewStatus = "pending" | "approved" | "rejected";
+export type ReviewStatus = "pending" | "approved" | "rejected" | "revoked";
 
 export function reviewWords(kind: "badge" | "merch", status: ReviewStatus): string {
   if (status === "approved") {
     return kind === "badge"
       ? "Approved: your badge and 'Will Be Attending' poster are below, and in your email."
       : "Approved: the merch team will contact you to arrange delivery.";
+  }
+  if (status === "revoked") {
+    return "Your badge was cancelled: it no longer gets you in at the door, so its entry code and downloads are no longer here.";
   }
   if (status === "rejected") return "Not accepted. We have emailed you why; reply to that email if you think this is a mistake.";
   return "Waiting for our team to check it.";

@@ -17,6 +17,7 @@ import { revokeSupporterBadge } from "~/features/open-badges/open-badges.server"
 import { PAYMENT_STATES, type PaymentState } from "~/features/received-payments/payment-state";
 import {
   DEFAULT_STATUS,
+  foundByStatus,
   ORDER_INTENTS,
   SCREEN_PATH,
   rejectQuestion,
@@ -51,17 +52,23 @@ function readFilter(params: URLSearchParams): { filter: ListFilter; error: strin
   };
 }
 
-/** The data of /admin/badge-orders (for signed-in staff): the list as filtered by ?status=&q=. */
+/**
+ * The data of /admin/badge-orders (for signed-in staff): the list as filtered by ?status=&q=.
+ * A search looks in every state: the tab shows its own matches, and `found` says how many
+ * matched in each state, so the screen can point to an order that is under another tab.
+ */
 export async function loadBadgeOrdersScreen(request: Request, context: AppLoadContext) {
   const url = new URL(request.url);
   const { filter, error } = readFilter(url.searchParams);
-  const orders = await listBadgeOrders(context.db, {
-    status: filter.status === "all" ? undefined : filter.status,
+  const matches = await listBadgeOrders(context.db, {
+    status: filter.q || filter.status === "all" ? undefined : filter.status,
     q: filter.q || undefined,
     payment: filter.payment || undefined,
     verifiedFirst: true,
   });
-  return { filter, filterError: error, orders, actionPath: screenHref(filter), loadedAt: Date.now() };
+  const orders = filter.status === "all" ? matches : matches.filter((o) => o.status === filter.status);
+  const found = filter.q ? foundByStatus(matches) : null;
+  return { filter, filterError: error, orders, found, actionPath: screenHref(filter), loadedAt: Date.now() };
 }
 
 type RowInput = z.output<typeof RowSchema>;

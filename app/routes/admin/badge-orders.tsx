@@ -30,7 +30,7 @@ export default function BadgeOrders({ loaderData, actionData }: Route.ComponentP
   const loading = navigation.state === "loading" && navigation.location.pathname === SCREEN_PATH;
   return (
     <>
-      <BadgeOrderFilters filter={loaderData.filter} loading={loading} />
+      <BadgeOrderFilters filter={loaderData.filter} loading={loading} found={loaderData.found} />
       <BadgeOrdersTable
         key={loaderData.loadedAt}
         orders={loaderData.orders}

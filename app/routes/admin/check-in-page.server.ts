@@ -6,6 +6,7 @@ import {
   doorEntryOf,
   findAtDoor,
   orderOfTicket,
+  RefusedAtDoor,
   ReferenceSchema,
   TicketSchema,
   CHECK_IN_MESSAGES,
@@ -67,7 +68,15 @@ const door = (intent: CheckInIntent) =>
     run: async (_, { submission, db, actor }) => {
       const input = await inputOf(intent, formOf(submission));
       if (typeof input === "string") return reply({ status: "error", message: input, intent }, 400);
-      const done = await checkIn(db, input, actor);
+      let done: Awaited<ReturnType<typeof checkIn>>;
+      try {
+        done = await checkIn(db, input, actor);
+      } catch (e) {
+        if (!(e instanceof RefusedAtDoor)) throw e;
+        // Refused in red with the reason, and who it is (a portrait helps to find them).
+        const result = { entry: e.entry, already: false, checkedInAt: null, counts: await checkInCounts(db) };
+        return reply({ status: "error", message: e.message, intent, result }, 409);
+      }
       const [entry, counts] = await Promise.all([doorEntryOf(db, done.order.id), checkInCounts(db)]);
       if (!entry) return reply({ status: "error", message: CHECK_IN_MESSAGES.notFound, intent }, 404);
       return reply(

@@ -1,4 +1,5 @@
-import { Link, useRouteLoaderData } from "react-router";
+import { Form, Link, useNavigate, useRouteLoaderData } from "react-router";
+import { ConfirmBox } from "~/components/ui/confirm-box";
 import { loadStaffHome, staffSessionAction } from "~/routes/admin/staff.server";
 import { AdminSignIn } from "~/features/admin/components/admin-sign-in";
 import { STAFF_HOME, STAFF_SCREENS, staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
@@ -22,6 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function AdminHome({ loaderData, actionData }: Route.ComponentProps) {
   const shell = useRouteLoaderData<typeof shellLoader>("routes/admin/layout");
+  const navigate = useNavigate();
   if (!loaderData) {
     const returnTo = actionData?.result?.returnTo ?? (shell && !shell.signedIn ? shell.returnTo : STAFF_HOME);
     return (
@@ -30,8 +32,29 @@ export default function AdminHome({ loaderData, actionData }: Route.ComponentPro
       </div>
     );
   }
+  const asking = actionData?.result?.confirm === "sign-out-everywhere" ? actionData.result.returnTo : null;
   return (
     <>
+      {asking !== null ? (
+        // 'Sign out everywhere' asks first, saying what it does; 'Cancel' goes back to the screen it came from.
+        <Form method="post" action={STAFF_HOME} className="form-card sign-out-everywhere">
+          <ConfirmBox
+            id="sign-out-everywhere"
+            question={actionData?.message}
+            yes={{ name: "intent", value: "sign-out-everywhere", label: "Yes, sign out everywhere", className: "button-small button-reject-now" }}
+            cancelHref={asking}
+            onCancel={() => navigate(asking)}
+            busy={false}
+          >
+            <p>
+              This signs out every phone and computer signed in with the admin key, door phones too, and this one. Each must type the
+              key again to carry on. Use it when a device is lost or the key may have been seen by someone else.
+            </p>
+            <p className="small">To leave only this device, use Sign out.</p>
+            <input type="hidden" name="confirmed" value="yes" />
+          </ConfirmBox>
+        </Form>
+      ) : null}
       <ul className="grid admin-screens">
         {STAFF_SCREENS.filter((s) => s.to !== STAFF_HOME).map((s) => (
           <li key={s.to} className="card">

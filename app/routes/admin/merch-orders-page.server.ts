@@ -4,8 +4,13 @@ import { PAYMENT_STATES, type PaymentState } from "~/features/received-payments/
 import { orderRowAction } from "~/lib/staff-flows.server";
 import { MerchOrderStatusSchema } from "~/features/merch/merch.schema";
 import type { MerchOrderView } from "~/features/merch/merch";
-import { MERCH_ADMIN_MESSAGES as M, ORDERS_PATH, ordersHref, rejectQuestion, statusDone } from "~/features/merch/admin/merch-admin-screen";
+import { MERCH_ADMIN_MESSAGES as M, ORDERS_PATH, ordersHref, pendingQuestion, rejectQuestion, statusDone } from "~/features/merch/admin/merch-admin-screen";
+import { confirmedBefore } from "~/features/merch/admin/merch-admin.server";
 import { changeMerchOrderStatus, getMerchOrder, listMerchOrders } from "~/features/reconciliation/orders.server";
+import { formatNairobiTimeEat } from "~/lib/nairobi-time";
+
+/** The order as a card shows it after a change, with when its 'confirmed' email went if that was before this approval. */
+type ChangedOrder = MerchOrderView & { confirmedBefore?: string | null };
 
 /** The orders (newest first) matching ?q=, for signed-in staff. A failed read shows none. */
 export async function loadMerchOrdersScreen(request: Request, context: AppLoadContext) {
@@ -34,7 +39,7 @@ const CardSchema = z.preprocess((f) => {
 
 /** A card's buttons: intent status, id, status and the staff note. Answers with the order. */
 export function merchOrdersAction(request: Request, context: AppLoadContext) {
-  return orderRowAction(request, context, {
+  return orderRowAction<z.output<typeof CardSchema>, ChangedOrder, "rejected" | "pending">(request, context, {
     name: "merch-orders",
     path: ORDERS_PATH,
     maxBytes: 8 * 1024,
@@ -44,14 +49,20 @@ export function merchOrdersAction(request: Request, context: AppLoadContext) {
     rejects: (_intent, { status }) => status === "rejected",
     confirm: "rejected",
     question: rejectQuestion,
+    // Un-approving (or un-rejecting) asks first; on a pending order there is nothing to undo.
+    asks: (_intent, { status }, current) =>
+      status === "pending" && current.status !== "pending" ? { confirm: "pending", question: pendingQuestion(current) } : null,
     keep: ({ notes }) => ({ notes: notes ?? "" }),
     load: getMerchOrder,
-    run: (_intent, { id, status, notes }, { db, fields, actor }) =>
-      changeMerchOrderStatus(db, { id, status, notes, paymentChecked: fields.paymentChecked === "yes" }, actor),
+    run: async (_intent, { id, status, notes }, { db, fields, actor }) => {
+      const order = await changeMerchOrderStatus(db, { id, status, notes, paymentChecked: fields.paymentChecked === "yes" }, actor);
+      const before = await confirmedBefore(db, id);
+      return before ? { ...order, confirmedBefore: before } : order;
+    },
     orderOnError: false,
     words: {
       failed: (reason) => (reason ? `${M.updateFailed}: ${reason}` : M.updateFailed),
-      done: (_intent, { id, status }) => statusDone(id, status),
+      done: (_intent, { id, status }, order) => statusDone(id, status, order.confirmedBefore ? formatNairobiTimeEat(order.confirmedBefore) : null),
     },
   });
 }

@@ -9,8 +9,13 @@ import { clientAddress, safeReturnPath } from "~/lib/http.server";
 import { STAFF_HOME } from "~/features/admin/staff-screen";
 import { wrongKeySummary } from "~/features/admin/wrong-keys.server";
 
-/** A refused sign-in carries where the form returns to, so the next try goes back there. */
-export type SignInResult = { returnTo: string };
+/**
+ * A refused sign-in carries where the form returns to, so the next try goes back there. 'Sign
+ * out everywhere' asks first: its answer carries the question's mark and the screen it came from.
+ */
+export type SignInResult = { returnTo: string; confirm?: "sign-out-everywhere" };
+
+export const SIGN_OUT_EVERYWHERE_QUESTION = "Sign out every staff phone and computer?";
 
 /** Where the sign-in form sends staff back to: the screen they opened (on /admin, its ?returnTo=). */
 function signInReturnTo(url: URL) {
@@ -36,10 +41,20 @@ export async function loadStaffShell(request: Request, context: AppLoadContext) 
  */
 export function staffSessionAction(request: Request, context: AppLoadContext) {
   const signOut = staffIntent<SignInResult>({
-    run: async (_, { intent, db, actor }) => {
+    run: async (_, { intent, fields, db, actor }) => {
       // Only a signed-in session can end the others, and only those are worth a log entry.
       if (await isAdminSession(context.db, request)) {
-        await staffSignedOut(db, actor, intent === "sign-out-everywhere");
+        const everywhere = intent === "sign-out-everywhere";
+        // Every door phone would have to type the key again: a second, confirming press first
+        // (the server's step, so it holds without JavaScript too).
+        if (everywhere && fields.confirmed !== "yes") {
+          const returnTo = safeReturnPath(fields.returnTo ?? STAFF_HOME);
+          return data<Reply<SignInResult>>(
+            { status: "success", intent, message: SIGN_OUT_EVERYWHERE_QUESTION, result: { returnTo, confirm: "sign-out-everywhere" } },
+            200,
+          );
+        }
+        await staffSignedOut(db, actor, everywhere);
       }
       throw redirect(STAFF_HOME, { headers: { "Set-Cookie": await destroyAdminSessionCookie(context.db, request) } });
     },
@@ -54,7 +69,9 @@ export function staffSessionAction(request: Request, context: AppLoadContext) {
       "sign-out-everywhere": signOut,
       "sign-in": staffIntent<SignInResult>({
         run: async (_, { fields, db, actor }) => {
-          const key = String(fields.key ?? "").trim();
+          // The key as typed in the masked field, or in the plain one 'Show the key' opens without JavaScript.
+          const [first, second] = fields.showKey === "yes" ? [fields.keyShown, fields.key] : [fields.key, fields.keyShown];
+          const key = String(first ?? "").trim() || String(second ?? "").trim();
           const returnTo = safeReturnPath(fields.returnTo);
           if (!key) return data<Reply<SignInResult>>({ status: "error", message: "Admin key required.", result: { returnTo } }, 400);
           const address = clientAddress(context);

@@ -1,4 +1,4 @@
-import { checkIn, checkInSchemaFor } from "~/features/event-badges/check-in.server";
+import { checkIn, checkInSchemaFor, RefusedAtDoor } from "~/features/event-badges/check-in.server";
 import { staff } from "~/lib/actor";
 import { requireAdminApi } from "~/lib/admin.server";
 import { jsonApi } from "~/lib/api.server";
@@ -7,7 +7,9 @@ import { parseOr400 } from "~/lib/submission.server";
 
 /**
  * POST /api/checkin.php (staff): `{token}` or `{reference}` → `{ok, order: {id, name, tierName,
- * hardCopy}, checkedInAt, already}`. An unknown or forged ticket is a 404 with a message.
+ * hardCopy}, checkedInAt, already}`. An unknown or forged ticket is a 404 with a message; a
+ * revoked badge or a rejected order is a 409 whose error says so with the reason, and names the
+ * order and why (`refused: {kind, at, reason}`).
  */
 const api = jsonApi({
   POST: async ({ request, context }) => {
@@ -16,8 +18,14 @@ const api = jsonApi({
     const schema = checkInSchemaFor(body);
     if (!schema) throw new HttpError(400, "Send {token} (a scanned ticket) or {reference} (BO-ABC123).");
     const input = parseOr400(schema, body);
-    const result = await checkIn(context.db, input, staff(clientAddress(context)));
-    return jsonResponse({ ok: true, ...result });
+    try {
+      const result = await checkIn(context.db, input, staff(clientAddress(context)));
+      return jsonResponse({ ok: true, ...result });
+    } catch (e) {
+      if (!(e instanceof RefusedAtDoor)) throw e;
+      const { id, name, tierName, hardCopy, refused } = e.entry;
+      return jsonResponse({ ok: false, error: e.message, order: { id, name, tierName, hardCopy }, refused }, { status: 409 });
+    }
   },
 });
 export const loader = api.loader;

@@ -12,6 +12,7 @@ import { sharePagesText } from "~/features/blog/blog-share.server";
 import {
   EDITOR_PATH,
   FIELD_NAME,
+  countText,
   isBlankRow,
   notifiedText,
   postToRow,
@@ -27,6 +28,7 @@ import {
   generateBlogShareFiles,
   notifyBlogSubscribers,
   latestNotifications,
+  notifyQuestion,
   version,
   currentYear,
 } from "~/features/blog/admin/blog-admin.server";
@@ -68,12 +70,14 @@ const notify = staffIntent<EditorResult, typeof NotifySchema>({
   schema: NotifySchema,
   invalid: () => data(notifyFailed("Choose a saved post to notify subscribers about."), 400),
   run: async ({ slug, confirmed }, { db, actor }) => {
-    // Everyone on the list would get the post again: a repeat takes a second, confirming press
-    // (the server's step, so it holds without JavaScript too).
-    const earlier = await latestNotifications(db).then((all) => all[slug]);
-    if (earlier && !confirmed) {
+    // Everyone on the list gets an email that cannot be called back: every send takes a second,
+    // confirming press that says how many people (and, for a repeat, when they last got it). The
+    // server's step, so it holds without JavaScript too.
+    if (!confirmed) {
+      const { earlier, audience } = await notifyQuestion(db, slug);
+      const message = earlier ? M.notifyAgain(formatNairobiTimeEat(earlier.createdAt)) : M.notifyFirst(countText(audience, "subscriber"));
       return data<Reply<EditorResult>>(
-        { intent: "notify", status: "success", message: M.notifyAgain(formatNairobiTimeEat(earlier.createdAt)), result: { slug, notification: earlier, confirm: "notify" } },
+        { intent: "notify", status: "success", message, result: { slug, notification: earlier, confirm: "notify", audience } },
         200,
       );
     }

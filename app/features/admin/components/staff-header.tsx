@@ -1,4 +1,4 @@
-import { Form, Link, NavLink } from "react-router";
+import { Form, Link, NavLink, useLocation } from "react-router";
 import { site } from "~/lib/site";
 import { STAFF_HOME, STAFF_SCREENS, wrongKeysText } from "../staff-screen";
 
@@ -7,8 +7,32 @@ type Props = {
   wrongKeys: { keys: number; addresses: number } | null;
 };
 
-/** The staff screens' own slim header: the site's name, every staff screen, and signing out. */
+/** The form 'Sign out everywhere' submits (its button in the row, or in the phone menu). */
+const EVERYWHERE_FORM = "staff-sign-out-everywhere";
+
+function StaffLinks() {
+  return (
+    <ul>
+      {STAFF_SCREENS.map((s) => (
+        <li key={s.to}>
+          <NavLink to={s.to} end reloadDocument={"reloadDocument" in s}>
+            {s.label}
+          </NavLink>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The staff screens' own slim header: the site's name, every staff screen, and signing out.
+ * On a phone it is one row (the name, Menu, Sign out): the screens and 'Sign out everywhere'
+ * fold into a `<details>` menu that opens without JavaScript. 'Sign out everywhere' asks first
+ * (the server's question, on /admin), and comes back here when staff cancel.
+ */
 export function StaffHeader({ signedIn, wrongKeys }: Props) {
+  const here = useLocation();
+  const returnTo = `${here.pathname}${here.search}`.slice(0, 300);
   return (
     <header className="staff-header">
       <div className="staff-container staff-header-inner">
@@ -19,16 +43,23 @@ export function StaffHeader({ signedIn, wrongKeys }: Props) {
         {signedIn ? (
           <>
             <nav aria-label="Staff tools" className="staff-nav">
-              <ul>
-                {STAFF_SCREENS.map((s) => (
-                  <li key={s.to}>
-                    <NavLink to={s.to} end reloadDocument={"reloadDocument" in s}>
-                      {s.label}
-                    </NavLink>
-                  </li>
-                ))}
-              </ul>
+              <StaffLinks />
             </nav>
+            {/* Keyed by the address: after a tap on a screen it is closed again. */}
+            <details className="staff-menu" key={here.pathname}>
+              <summary>
+                <span aria-hidden="true" className="nav-burger" />
+                Menu
+              </summary>
+              <div className="staff-drop">
+                <nav aria-label="Staff tools">
+                  <StaffLinks />
+                </nav>
+                <button type="submit" form={EVERYWHERE_FORM} className="button-ghost button-small">
+                  Sign out everywhere…
+                </button>
+              </div>
+            </details>
             <div className="staff-session">
               <Form method="post" action={STAFF_HOME}>
                 <input type="hidden" name="intent" value="sign-out" />
@@ -36,10 +67,11 @@ export function StaffHeader({ signedIn, wrongKeys }: Props) {
                   Sign out
                 </button>
               </Form>
-              <Form method="post" action={STAFF_HOME}>
+              <Form method="post" action={STAFF_HOME} id={EVERYWHERE_FORM} className="staff-everywhere">
                 <input type="hidden" name="intent" value="sign-out-everywhere" />
+                <input type="hidden" name="returnTo" value={returnTo} />
                 <button type="submit" className="button-ghost button-small">
-                  Sign out everywhere
+                  Sign out everywhere…
                 </button>
               </Form>
             </div>

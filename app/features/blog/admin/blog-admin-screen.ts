@@ -97,8 +97,10 @@ export type EditorResult = {
   /** notify: the post it was about, and its run's counts. */
   slug?: string;
   notification?: NotifyStatus;
-  /** notify: set when the post was notified before, so sending again takes a second press. */
+  /** notify: set when sending waits for a second, confirming press (every time: an email cannot be called back). */
   confirm?: "notify";
+  /** notify, asking: how many subscribers would get it. */
+  audience?: number;
   /** notify: why it failed, shown after the message the spec fixes ('Notify failed'). */
   reason?: string;
 };

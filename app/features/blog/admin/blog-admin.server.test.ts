@@ -241,7 +241,7 @@ describe("Notify Subscribers (intent notify)", () => {
   });
 
   it("answers at once 'Notified subscribers: 2 subscribers queued' with counts only; the screen shows the run", async () => {
-    const result = await notify("friday-night");
+    const result = await notify("friday-night", true);
     expect(result.status).toBe(200);
     expect(result.data).toMatchObject({ intent: "notify", status: "success", message: "Notified subscribers: 2 subscribers queued", result: { slug: "friday-night", notification: { slug: "friday-night", recipients: 2, failed: 0 } } });
     expect(JSON.stringify(result.data)).not.toContain("@");
@@ -258,8 +258,18 @@ describe("Notify Subscribers (intent notify)", () => {
     expect(JSON.stringify(notifications)).not.toContain("@");
   });
 
+  it("the first 'Notify Subscribers' asks first, with how many people would get it, and sends nothing", async () => {
+    const ask = await notify("friday-night");
+    expect(ask.status).toBe(200);
+    expect(ask.data).toMatchObject({ intent: "notify", status: "success", message: "Email this post to 2 subscribers?", result: { slug: "friday-night", confirm: "notify", audience: 2 } });
+    expect(await db.selectFrom("blog_notifications").selectAll().execute()).toEqual([]);
+    expect(await activity("blogs.notify")).toEqual([]);
+    await drainOutbox();
+    expect(smtp.messages).toEqual([]);
+  });
+
   it("notifying a post again takes a second press: the first asks (with the last run's date) and sends nothing", async () => {
-    await notify("friday-night");
+    await notify("friday-night", true);
     const runs = async () => (await db.selectFrom("blog_notifications").selectAll().execute()).length;
     const ask = await notify("friday-night");
     expect(ask.status).toBe(200);
@@ -272,9 +282,9 @@ describe("Notify Subscribers (intent notify)", () => {
   });
 
   it("the screen shows each post's latest run", async () => {
-    const first = await notify("friday-night");
+    const first = await notify("friday-night", true);
     const second = await notify("friday-night", true);
-    await notify("campus-week");
+    await notify("campus-week", true);
     await vi.waitFor(async () => expect((await screen()).notifications["campus-week"]?.queued).toBe(2));
     const { notifications } = await screen();
     expect(Object.keys(notifications).sort()).toEqual(["campus-week", "friday-night"]);

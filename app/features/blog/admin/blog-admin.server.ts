@@ -7,7 +7,8 @@ import { isZodWording, listIssues, type ListIssue } from "~/features/admin/list-
 import { clearPageCache } from "~/lib/page-cache.server";
 import { type BlogPost } from "../blog";
 import { BlogListSchema, type BlogPostInput } from "../blog.schema";
-import { notificationStatus, notifyNewBlog, savePosts } from "../blog.server";
+import { getPost, notificationStatus, notifyNewBlog, savePosts } from "../blog.server";
+import { DomainError } from "~/lib/domain-error";
 import { generateBlogShares, sharePagesText } from "../blog-share.server";
 import { notifiedText, type NotifyStatus, type RowField } from "./blog-admin-screen";
 
@@ -104,6 +105,17 @@ export async function notifyBlogSubscribers(db: Db, slug: string, actor: Actor) 
     meta: { slug, notification: run.id, recipients: run.recipients },
   });
   return run;
+}
+
+/**
+ * What 'Notify Subscribers' asks before it sends: how many people it would email now (the active
+ * subscribers), and the post's last run, if any. An unsaved post is not found.
+ */
+export async function notifyQuestion(db: Db, slug: string): Promise<{ audience: number; earlier: NotifyStatus | undefined }> {
+  if (!(await getPost(db, slug))) throw new DomainError("not_found", "Unknown post.");
+  const { n } = await db.selectFrom("subscribers").select(db.fn.countAll<number>().as("n")).where("status", "=", "active").executeTakeFirstOrThrow();
+  const earlier = (await latestNotifications(db))[slug];
+  return { audience: Number(n), earlier };
 }
 
 /** The latest notify run of each post, with its counts. */

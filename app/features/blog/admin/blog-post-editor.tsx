@@ -215,14 +215,26 @@ function NotifyControl({
         )}
       </div>
       {asking ? (
+        // Every send asks first, with how many people get it: an email cannot be called back.
         <ConfirmBox
           id={statusId}
           question={r?.message}
-          yes={{ name: "confirmed", value: "yes", label: "Send again", form: notifyFormId(slug) }}
+          yes={{
+            name: "confirmed",
+            value: "yes",
+            label: r?.result?.notification ? "Send again" : `Send to ${countText(r?.result?.audience ?? 0, "subscriber")}`,
+            form: notifyFormId(slug),
+          }}
           cancelHref={EDITOR_PATH}
           onCancel={() => setCancelled(r)}
           busy={busy}
-        />
+        >
+          {r?.result?.notification ? (
+            <p className="small">It would go to {countText(r.result.audience ?? 0, "subscriber")} now.</p>
+          ) : (
+            <p className="small">Each gets one email with a link to '{title.trim() || slug}'.</p>
+          )}
+        </ConfirmBox>
       ) : null}
       <p className="notify-status" id={statusId}>
         {status ? <NotifyCounts status={status} /> : "Subscribers have not been notified about this post."}

@@ -52,7 +52,8 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
   const confirming = reply?.result?.confirm === "reject" && reply !== cancelled && order.status !== "rejected";
 
   const approved = order.status === "approved";
-  const blocked = approveBlockedBy(order);
+  const revoked = approved ? order.badgeRevoked : null;
+  const blocked = revoked ? "Badge revoked: refused at the door." : approveBlockedBy(order);
   const who = `order-${order.id}-who`;
   const why = `order-${order.id}-why`;
   const created = formatNairobiTime(order.createdAt);
@@ -62,6 +63,7 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
       <td data-label="Supporter">
         <div className="cell">
           <strong id={who}>{order.name}</strong>
+          {revoked ? <span className="tag tag-revoked">Badge revoked</span> : null}
           <a className="order-line" href={`mailto:${order.email}`}>
             {order.email}
           </a>
@@ -89,7 +91,22 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
       </td>
       <td data-label="Status">
         <div className="cell">
-          <span className={`pill pill-${order.status}`}>{STATUS_LABEL[order.status]}</span>
+          {/* A revoked badge reads 'Revoked' first, with why, where 'Approved' would be. */}
+          {revoked ? (
+            <>
+              <span className="pill pill-revoked">Revoked</span>
+              <span className="order-line row-note-error">Badge revoked: {revoked.reason}</span>
+              <span className="order-line muted">
+                Revoked{" "}
+                <time dateTime={revoked.at} title={revoked.at}>
+                  {formatNairobiTime(revoked.at)}
+                </time>
+                ; refused at the door
+              </span>
+            </>
+          ) : (
+            <span className={`pill pill-${order.status}`}>{STATUS_LABEL[order.status]}</span>
+          )}
           {order.delivery ? (
             <span className={order.delivery.ok ? "order-line delivery" : "order-line delivery delivery-failed"}>
               {deliveryText(order.delivery)}
@@ -167,7 +184,7 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
                 {order.wall.hidden ? "Show on wall" : "Hide from wall"}
               </button>
             ) : null}
-            {approved && deliveryFailed(order) ? (
+            {approved && !revoked && deliveryFailed(order) ? (
               <button
                 type="submit"
                 name="intent"
@@ -188,7 +205,7 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
           {order.wall.optIn ? (
             <span className="order-line muted">
               Supporter wall: '{order.wall.name}'{order.wall.portrait ? " with portrait" : ""}
-              {order.wall.hidden ? " (hidden by staff)" : ""}
+              {order.wall.hidden ? " (hidden by staff)" : revoked ? " (not shown: badge revoked)" : ""}
             </span>
           ) : null}
           {!approved ? <PaymentCheckbox payment={order.payment} id={`${why}-paid`} /> : null}
@@ -209,9 +226,7 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
             <span className={`row-note row-note-${reply.status}`}>{reply.message}</span>
           ) : null}
         </fetcher.Form>
-        {order.badgeRevoked ? (
-          <p className="order-line row-note-error">Badge revoked: {order.badgeRevoked.reason}</p>
-        ) : approved ? (
+        {approved && !revoked ? (
           <details className="order-revoke">
             <summary>Revoke badge</summary>
             <fetcher.Form method="post" action={`${action}#row-${order.id}`}>

@@ -42,6 +42,15 @@ export const rejectQuestion = (o: Pick<BadgeOrderView, "id" | "name" | "status">
     ? `Reject order ${o.id}? It was approved and its kit sent; ${o.name} will be emailed that it is cancelled.`
     : `Reject order ${o.id}? ${o.name} will be emailed that it was not accepted.`;
 
+/** How many orders a search found in each state (and in all). */
+export type FoundByStatus = Record<StatusFilter, number>;
+
+export function foundByStatus(orders: ReadonlyArray<Pick<BadgeOrderView, "status">>): FoundByStatus {
+  const found: FoundByStatus = { all: orders.length, pending: 0, approved: 0, rejected: 0 };
+  for (const o of orders) found[o.status] += 1;
+  return found;
+}
+
 /** The screen's address for a filter: status is always written, q only when there is one. */
 export function screenHref(filter: Omit<ListFilter, "payment"> & { payment?: ListFilter["payment"] }) {
   const params = new URLSearchParams({ status: filter.status });

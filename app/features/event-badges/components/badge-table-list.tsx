@@ -3,10 +3,13 @@ import type { DoorEntry } from "../check-in";
 
 /**
  * The badge table's sheet: each tier with its supporters who asked for a hard-copy badge, a box
- * to tick as each is handed over. Printed with the staff shell hidden (admin.css, @media print).
+ * to tick as each is handed over. A revoked badge stays on the sheet (it may be printed already)
+ * with 'Revoked: do not hand over' where its box would be, and is not counted. Printed with the
+ * staff shell hidden (admin.css, @media print).
  */
 export function BadgeTableList({ groups, event }: { groups: { tierKey: string; tierName: string; people: DoorEntry[] }[]; event: EventRecord }) {
-  const total = groups.reduce((n, g) => n + g.people.length, 0);
+  const due = (people: DoorEntry[]) => people.filter((p) => !p.refused).length;
+  const total = groups.reduce((n, g) => n + due(g.people), 0);
   return (
     <div className="badge-table-sheet">
       <p className="badge-table-event">
@@ -17,7 +20,7 @@ export function BadgeTableList({ groups, event }: { groups: { tierKey: string; t
       {groups.map((g) => (
         <section key={g.tierKey} className="badge-table-tier" aria-labelledby={`bt-${g.tierKey}`}>
           <h2 id={`bt-${g.tierKey}`}>
-            {g.tierName} ({g.people.length})
+            {g.tierName} ({due(g.people)})
           </h2>
           <table className="badge-table">
             <thead>
@@ -29,8 +32,8 @@ export function BadgeTableList({ groups, event }: { groups: { tierKey: string; t
             </thead>
             <tbody>
               {g.people.map((p) => (
-                <tr key={p.id}>
-                  <td aria-label="Handed over">☐</td>
+                <tr key={p.id} className={p.refused ? "badge-table-revoked" : undefined}>
+                  {p.refused ? <td className="badge-table-refused">Revoked: do not hand over</td> : <td aria-label="Handed over">☐</td>}
                   <td>{p.name}</td>
                   <td>{p.id}</td>
                 </tr>

@@ -2,9 +2,9 @@ import { useEffect, useRef, useState } from "react";
 import { Form, Link, useFetcher } from "react-router";
 import { useHydrated } from "~/components/ui/form-parts";
 import type { Reply } from "~/lib/forms";
-import { formatNairobiClock } from "~/lib/nairobi-time";
+import { formatDateInWords, formatNairobiClock } from "~/lib/nairobi-time";
 import type { CheckInOutcome } from "../check-in";
-import type { DoorEntry } from "../check-in";
+import { refusalText, type DoorEntry } from "../check-in";
 import { CHECK_IN_PATH, ticketFromScan } from "../ticket";
 
 type Data = {
@@ -16,32 +16,70 @@ type Data = {
 
 const portraitSrc = (id: string) => `${CHECK_IN_PATH}/portrait/${id}.webp`;
 
-/** The result of a check-in, the way the door needs it: who, which tier, the badge to hand over, and 'already' flagged. */
+function Person({ entry }: { entry: DoorEntry }) {
+  return (
+    <div className="door-person">
+      {entry.hasPortrait ? <img src={portraitSrc(entry.id)} alt={`Portrait of ${entry.name}`} width={96} height={96} className="door-portrait" /> : null}
+      <div>
+        <p className="door-name">{entry.name}</p>
+        <p>
+          {entry.tierName} · {entry.id}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+/** A revoked badge or a rejected order: do not let in, in red, with the reason. */
+function Refused({ entry }: { entry: DoorEntry }) {
+  const r = entry.refused!;
+  return (
+    <div className="door-result door-result-refused" role="alert">
+      <p className="door-verdict">
+        <span aria-hidden="true">✕ </span>Do not let in
+      </p>
+      <p className="door-why">
+        {r.kind === "revoked" ? "Badge revoked" : "Order rejected"}
+        {r.at ? ` on ${formatDateInWords(r.at)}` : ""}
+      </p>
+      <p className="door-reason">Reason: {r.reason.trim() || "no reason was written down."}</p>
+      <Person entry={entry} />
+      <p className="small">The supporter can reply to their order email; staff can look at the order under Badge orders.</p>
+    </div>
+  );
+}
+
+/**
+ * The result of a check-in, the way the door needs it: a large verdict in colour and words
+ * (checked in, already, or do not let in with the reason), who, which tier, and the badge to
+ * hand over on a first check-in only.
+ */
 function Outcome({ reply }: { reply: Reply<CheckInOutcome> }) {
   const r = reply.result;
   if (!r) {
     return (
       <div className="door-result door-result-refused" role="alert">
-        <p className="door-verdict">Not checked in</p>
+        <p className="door-verdict">
+          <span aria-hidden="true">✕ </span>Not checked in
+        </p>
         <p>{reply.message}</p>
       </div>
     );
   }
   const { entry } = r;
+  if (entry.refused) return <Refused entry={entry} />;
   return (
     <div className={r.already ? "door-result door-result-already" : "door-result door-result-ok"} role={r.already ? "alert" : "status"}>
-      <p className="door-verdict">{r.already ? `Already checked in at ${formatNairobiClock(r.checkedInAt)}` : "Checked in"}</p>
-      <div className="door-person">
-        {entry.hasPortrait ? <img src={portraitSrc(entry.id)} alt={`Portrait of ${entry.name}`} width={96} height={96} className="door-portrait" /> : null}
-        <div>
-          <p className="door-name">{entry.name}</p>
-          <p>
-            {entry.tierName} · {entry.id}
-          </p>
-          <p className="door-hard-copy">{entry.hardCopy ? "Hand over a hard-copy badge" : "No hard-copy badge"}</p>
-        </div>
-      </div>
-      {r.already ? <p className="small">This ticket was used before: check the person's name before letting them in.</p> : null}
+      <p className="door-verdict">
+        <span aria-hidden="true">{r.already ? "⚠ " : "✓ "}</span>
+        {r.already ? `Already checked in at ${formatNairobiClock(r.checkedInAt ?? "")}` : "Checked in"}
+      </p>
+      <Person entry={entry} />
+      {r.already ? (
+        <p className="door-hard-copy">This ticket was used before: check the person's name before letting them in.</p>
+      ) : (
+        <p className="door-hard-copy">{entry.hardCopy ? "Hand over a hard-copy badge" : "No hard-copy badge"}</p>
+      )}
     </div>
   );
 }
@@ -139,6 +177,21 @@ export function CheckInScreen({ data: d, reply }: { data: Data; reply: Reply<Che
     if (scan.data) setLatest(scan.data);
   }, [scan.data]);
   const counts = latest?.result?.counts ?? d.counts;
+  // Each new answer is brought to the top of the screen and focused: staff look there, and a
+  // screen reader reads it. (Without JavaScript the page is drawn with the answer at the top.)
+  const answer = useRef<HTMLDivElement>(null);
+  const top = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    const box = answer.current;
+    if (!latest || !box) return;
+    const r = box.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > window.innerHeight) {
+      // With the counts above it when both fit, else the answer at the top.
+      const countsTop = top.current?.getBoundingClientRect().top ?? r.top;
+      window.scrollBy({ top: (r.bottom - countsTop <= window.innerHeight ? countsTop : r.top) - 8 });
+    }
+    box.focus({ preventScroll: true });
+  }, [latest]);
   const sendTicket = (ticket: string) => scan.submit({ intent: "scan", token: ticket }, { method: "post", action: CHECK_IN_PATH });
 
   async function onPhoto(e: React.ChangeEvent<HTMLInputElement>) {
@@ -157,16 +210,20 @@ export function CheckInScreen({ data: d, reply }: { data: Data; reply: Reply<Che
 
   return (
     <div className="door-screen">
-      <p className="door-counts" aria-live="polite">
+      <p className="door-counts" aria-live="polite" ref={top}>
         <strong>{counts.arrived}</strong> arrived of <strong>{counts.approved}</strong> approved
       </p>
 
-      {latest ? <Outcome reply={latest} /> : null}
+      <div id="door-answer" ref={answer} tabIndex={-1} className="door-answer">
+        {latest ? <Outcome reply={latest} /> : null}
+      </div>
 
       {d.opened ? (
         <section className="form-card door-opened" aria-labelledby="opened-title">
           <h2 id="opened-title">Ticket from a QR code</h2>
-          {d.opened.entry ? (
+          {d.opened.entry?.refused ? (
+            <Refused entry={d.opened.entry} />
+          ) : d.opened.entry ? (
             <>
               <p>
                 {d.opened.entry.name} · {d.opened.entry.tierName} · {d.opened.entry.id}
@@ -183,6 +240,41 @@ export function CheckInScreen({ data: d, reply }: { data: Data; reply: Reply<Che
           ) : (
             <p role="alert">{d.opened.problem}</p>
           )}
+        </section>
+      ) : null}
+
+      {d.q ? (
+        <section className="form-card door-found" id="door-found" aria-labelledby="found-title">
+          <h2 id="found-title">Found for '{d.q}'</h2>
+          {d.results.length === 0 ? (
+            <p>No supporter matches '{d.q}'. Try part of the name, or the reference.</p>
+          ) : (
+            <ul className="door-results" aria-label="Supporters found">
+              {d.results.map((p) => (
+                <li key={p.id} className={p.refused ? "door-found-refused" : undefined}>
+                  <span>
+                    <strong>{p.name}</strong> · {p.tierName} · {p.id}
+                    {p.hardCopy ? " · hard-copy badge" : ""}
+                    {p.checkedInAt ? ` · in at ${formatNairobiClock(p.checkedInAt)}` : ""}
+                  </span>
+                  {p.refused ? (
+                    <span className="door-refused-line">{refusalText(p)}</span>
+                  ) : (
+                    <Form method="post" action={`${CHECK_IN_PATH}?q=${encodeURIComponent(d.q)}`}>
+                      <input type="hidden" name="intent" value="check-in" />
+                      <input type="hidden" name="reference" value={p.id} />
+                      <button type="submit" className="button-small" aria-label={`Check in ${p.name} (${p.id})`}>
+                        Check in
+                      </button>
+                    </Form>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+          <p className="small">
+            <Link to={CHECK_IN_PATH}>Clear the search</Link>
+          </p>
         </section>
       ) : null}
 
@@ -204,7 +296,18 @@ export function CheckInScreen({ data: d, reply }: { data: Data; reply: Reply<Che
         <Form method="post" action={CHECK_IN_PATH} className="door-reference">
           <input type="hidden" name="intent" value="check-in" />
           <label htmlFor="door-reference">Reference</label>
-          <input id="door-reference" name="reference" required maxLength={9} autoCapitalize="characters" autoComplete="off" placeholder="BO-ABC123" />
+          <input
+            id="door-reference"
+            name="reference"
+            type="text"
+            required
+            maxLength={20}
+            autoCapitalize="characters"
+            autoComplete="off"
+            autoCorrect="off"
+            spellCheck={false}
+            placeholder="BO-ABC123"
+          />
           <button type="submit" className="button">
             Check in
           </button>
@@ -220,30 +323,6 @@ export function CheckInScreen({ data: d, reply }: { data: Data; reply: Reply<Che
             Find
           </button>
         </Form>
-        {d.q ? (
-          d.results.length === 0 ? (
-            <p>No approved supporter matches '{d.q}'.</p>
-          ) : (
-            <ul className="door-results" aria-label="Supporters found">
-              {d.results.map((p) => (
-                <li key={p.id}>
-                  <span>
-                    <strong>{p.name}</strong> · {p.tierName} · {p.id}
-                    {p.hardCopy ? " · hard-copy badge" : ""}
-                    {p.checkedInAt ? ` · in at ${formatNairobiClock(p.checkedInAt)}` : ""}
-                  </span>
-                  <Form method="post" action={`${CHECK_IN_PATH}?q=${encodeURIComponent(d.q)}`}>
-                    <input type="hidden" name="intent" value="check-in" />
-                    <input type="hidden" name="reference" value={p.id} />
-                    <button type="submit" className="button-small" aria-label={`Check in ${p.name} (${p.id})`}>
-                      Check in
-                    </button>
-                  </Form>
-                </li>
-              ))}
-            </ul>
-          )
-        ) : null}
       </section>
 
       <p>

@@ -92,8 +92,8 @@ export type EditorResult = {
 export type OrderStatusResult = {
   id: string | null;
   order: MerchOrderView | null;
-  /** Set when the change needs a second, confirming press (a rejection) before it runs. */
-  confirm?: "rejected";
+  /** Set when the change needs a second, confirming press (a rejection, un-approving) before it runs. */
+  confirm?: "rejected" | "pending";
 };
 
 export const rejectQuestion = (o: Pick<MerchOrderView, "id" | "customerName" | "status">) =>
@@ -101,15 +101,27 @@ export const rejectQuestion = (o: Pick<MerchOrderView, "id" | "customerName" | "
     ? `Reject order ${o.id}? It was approved and ${o.customerName} was told so; they will be emailed that it is cancelled.`
     : `Reject order ${o.id}? ${o.customerName} will be emailed that it was not accepted.`;
 
+/** 'Mark pending' on a decided order asks first: it undoes an approval (or a rejection) the customer was emailed about. */
+export const pendingQuestion = (o: Pick<MerchOrderView, "id" | "customerName" | "status">) =>
+  o.status === "approved"
+    ? `Mark order ${o.id} pending again? It was approved and ${o.customerName} was emailed that it is confirmed. They are not emailed about this, and approving it again sends no second confirmation.`
+    : `Mark order ${o.id} pending again? It was rejected and ${o.customerName} was emailed that. They are not emailed about this.`;
+
+/** The buttons a card shows: 'Mark pending' only where there is a decision to undo. */
+export const statusButtonsFor = (status: MerchOrderStatus) => STATUS_BUTTONS.filter((b) => b.status !== "pending" || status !== "pending");
+
 export const STATUS_BUTTONS: ReadonlyArray<{ status: MerchOrderStatus; label: string }> = [
   { status: "pending", label: "Mark pending" },
   { status: "approved", label: "Approve" },
   { status: "rejected", label: "Reject" },
 ];
 
-export const statusDone = (id: string, status: MerchOrderStatus) =>
+/** What staff read after a change; approving again says that no second 'confirmed' email went out. */
+export const statusDone = (id: string, status: MerchOrderStatus, confirmedBefore: string | null = null) =>
   status === "approved"
-    ? `Order ${id} approved.`
+    ? confirmedBefore
+      ? `Order ${id} approved. Its 'confirmed' email was sent on ${confirmedBefore}, so it was not sent again.`
+      : `Order ${id} approved.`
     : status === "rejected"
       ? `Order ${id} rejected.`
       : `Order ${id} marked pending review.`;

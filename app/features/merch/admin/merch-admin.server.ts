@@ -54,6 +54,16 @@ export async function changeMerchOrderStatus(
   return (await getMerchOrder(db, id))!;
 }
 
+/**
+ * When an approved order's 'confirmed' email went out, if that was before its latest approval
+ * (approved again after 'Mark pending' or a rejection: no second email was sent); else null.
+ */
+export async function confirmedBefore(db: Db, id: string): Promise<string | null> {
+  const row = await db.selectFrom("merch_orders").select(["status", "reviewed_at", "confirmation_sent_at"]).where("id", "=", id).executeTakeFirst();
+  if (!row || row.status !== "approved" || !row.confirmation_sent_at || row.confirmation_sent_at === row.reviewed_at) return null;
+  return row.confirmation_sent_at;
+}
+
 export type CatalogueCheck =
   | { ok: true; items: MerchItem[] }
   | { ok: false; message: string; issues: ListIssue<EditorField>[] };

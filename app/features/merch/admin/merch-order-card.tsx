@@ -5,7 +5,7 @@ import { useFetcher } from "react-router";
 import { formatNairobiTimeEat } from "~/lib/nairobi-time";
 import { formatMoney, ORDER_STATUS_LABELS } from "../merch";
 import type { MerchOrderView } from "../merch";
-import { STATUS_BUTTONS, type OrderStatusResult } from "./merch-admin-screen";
+import { statusButtonsFor, type OrderStatusResult } from "./merch-admin-screen";
 import { PaymentCheckbox, PaymentTag } from "../../received-payments/components/payment-tag";
 
 export type ScreenMessage = { message: string; tone: "success" | "error" };
@@ -35,7 +35,9 @@ export function MerchOrderCard({ order: loaded, action, serverReply, onMessage }
   }, [fetcher.data, onMessage]);
   // 'Cancel' on the confirming step forgets the reply that asked.
   const [cancelled, setCancelled] = useState<unknown>(null);
-  const confirming = reply?.result?.confirm === "rejected" && reply !== cancelled && order.status !== "rejected";
+  // A rejection and un-approving ('Mark pending') take a second press.
+  const asked = reply !== cancelled ? reply?.result?.confirm : undefined;
+  const confirming = !!asked && order.status !== asked;
 
   const head = `order-${order.id}`;
   const noteId = `${head}-note`;
@@ -147,8 +149,8 @@ export function MerchOrderCard({ order: loaded, action, serverReply, onMessage }
         </div>
       </dl>
 
-      {/* Without JavaScript the answer reloads the page: it opens at this card. */}
-      <fetcher.Form method="post" action={`${action}#card-${order.id}`} className="merch-order-actions">
+      {/* Without JavaScript the answer reloads the page: it opens at these buttons, where the answer (or the question) is. */}
+      <fetcher.Form method="post" action={`${action}#card-${order.id}-decide`} id={`card-${order.id}-decide`} className="merch-order-actions">
         <input type="hidden" name="intent" value="status" />
         <input type="hidden" name="id" value={order.id} />
         <label htmlFor={noteId}>Staff note for this change (optional)</label>
@@ -162,13 +164,13 @@ export function MerchOrderCard({ order: loaded, action, serverReply, onMessage }
           defaultValue={confirming ? (reply?.values?.notes ?? order.staffNotes) : order.staffNotes}
         />
         <div className="order-decide">
-          {STATUS_BUTTONS.map((b) => (
+          {statusButtonsFor(order.status).map((b) => (
             <button
               key={b.status}
               type="submit"
               name="status"
               value={b.status}
-              disabled={busy || (confirming && b.status === "rejected")}
+              disabled={busy || (confirming && b.status === asked)}
               aria-describedby={head}
               className={
                 b.status === "approved" ? "button-small button-approve" : b.status === "rejected" ? "button-small button-reject" : "button-small button-ghost"
@@ -183,12 +185,16 @@ export function MerchOrderCard({ order: loaded, action, serverReply, onMessage }
           <ConfirmBox
             id={head}
             question={reply?.message}
-            yes={{ name: "status", value: "rejected", label: "Yes, reject", className: "button-small button-reject-now" }}
+            yes={
+              asked === "pending"
+                ? { name: "status", value: "pending", label: "Yes, mark pending", className: "button-small button-reject-now" }
+                : { name: "status", value: "rejected", label: "Yes, reject", className: "button-small button-reject-now" }
+            }
             cancelHref={action}
             onCancel={() => setCancelled(reply)}
             busy={busy}
           >
-            <p className="small">The staff note above goes in the email.</p>
+            <p className="small">{asked === "pending" ? "The staff note above is kept with the order." : "The staff note above goes in the email."}</p>
             <input type="hidden" name="confirmed" value="yes" />
           </ConfirmBox>
         ) : reply && reply !== cancelled ? (

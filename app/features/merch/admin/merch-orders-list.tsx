@@ -1,4 +1,4 @@
-import { PaymentFilter } from "../../received-payments/components/payment-tag";
+import { PaymentFilterMenu } from "../../admin/components/payment-filter-menu";
 import type { PaymentState } from "../../received-payments/payment-state";
 import { useEffect, useState } from "react";
 import type { Reply } from "~/lib/forms";
@@ -22,7 +22,7 @@ export function MerchOrderFilters({ q, payment, loading }: { q: string; payment:
           name="q"
           defaultValue={q}
           placeholder="e.g. MO-Q29BY6 or Achieng"
-          aria-describedby="merch-order-search-hint"
+          aria-describedby={q ? undefined : "merch-order-search-hint"}
           maxLength={100}
           autoComplete="off"
           enterKeyHint="search"
@@ -36,11 +36,14 @@ export function MerchOrderFilters({ q, payment, loading }: { q: string; payment:
           {loading ? "Loading…" : "Load orders"}
         </button>
       </div>
-      <p className="field-hint" id="merch-order-search-hint">
-        Searches the order id, the customer's name and email, the M-Pesa code and the status.
-      </p>
+      {/* Not while a search is shown: its results come first. */}
+      {q ? null : (
+        <p className="field-hint" id="merch-order-search-hint">
+          Searches the order id, the customer's name and email, the M-Pesa code and the status.
+        </p>
+      )}
       {payment ? <input type="hidden" name="payment" value={payment} /> : null}
-      <PaymentFilter current={payment} hrefFor={(p) => ordersHref(q, p)} />
+      <PaymentFilterMenu current={payment} hrefFor={(p) => ordersHref(q, p)} />
     </Form>
   );
 }

@@ -1,4 +1,4 @@
-import { formatNairobiTimeEat } from "~/lib/nairobi-time";
+import { formatDateInWords, formatNairobiTimeEat } from "~/lib/nairobi-time";
 import type { OrderPage } from "../order-status";
 import { paymentWords, reviewWords } from "../order-words";
 
@@ -23,10 +23,17 @@ export function OrderStatus({ order }: { order: OrderPage }) {
         <p className="small">M-Pesa code you gave: {order.paymentCode}</p>
       </section>
 
-      <section className="order-box" aria-labelledby="order-review">
+      <section className={order.status === "revoked" ? "order-box order-box-revoked" : "order-box"} aria-labelledby="order-review">
         <h2 id="order-review">Review</h2>
         <p className="order-headline">{reviewWords(order.kind, order.status)}</p>
-        {order.note ? <p>A note from the team: {order.note}</p> : null}
+        {order.status === "revoked" ? (
+          <p>
+            Cancelled on {formatDateInWords(order.revokedAt!)}. The reason: {order.note ? order.note.replace(/([^.!?])$/, "$1.") : "none was given."} If you think
+            this is a mistake, reply to your order email.
+          </p>
+        ) : order.note ? (
+          <p>A note from the team: {order.note}</p>
+        ) : null}
         {order.kit ? (
           <ul className="order-kit">
             <li>
