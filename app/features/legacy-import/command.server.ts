@@ -37,7 +37,7 @@ export async function importLegacyCommand(args: string[]) {
       badgesFile: badgesFile ? path.resolve(badgesFile) : undefined,
       onFile: (r) => {
         if (r.records === "team badges" && r.missing) badgesMissing = true;
-        for (const line of describeFile(r)) console.log(`[import] ${line}`);
+        for (const line of describeFile(r, dryRun)) console.log(`[import] ${line}`);
       },
     });
     if (badgesMissing) console.log(`\n${BADGES_FILE_HELP}\n`);

@@ -136,10 +136,10 @@ export async function importLegacySite(db: Db, dir: string, opts: ImportOptions 
 }
 
 /** One line per file, then its refusals and notes, as the command prints them. */
-export function describeFile(r: FileReport): string[] {
+export function describeFile(r: FileReport, dryRun = false): string[] {
   const head = `${r.file.padEnd(28)} ${r.records}: `;
   if (r.missing) return [`${head}not in the folder, nothing to import`];
-  const lines = [`${head}${r.added} ${r.added === 1 ? "added" : "added"}, ${r.skipped} already here, ${r.refused.length} refused`];
+  const lines = [`${head}${r.added} ${dryRun ? "would be added" : "added"}, ${r.skipped} already here, ${r.refused.length} refused`];
   for (const x of r.refused) lines.push(`    ${x.line > 0 ? `line ${x.line}: ` : ""}refused: ${x.reason}`);
   for (const n of r.notes) lines.push(`    note: ${n}`);
   return lines;
