@@ -1,4 +1,7 @@
 import path from "node:path";
+import { createElement, type ComponentType } from "react";
+import { renderToString } from "react-dom/server";
+import { createStaticHandler, createStaticRouter, StaticRouterProvider, UNSAFE_withComponentProps as withComponentProps } from "react-router";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { flushAnalytics } from "~/features/analytics/analytics.server";
@@ -7,6 +10,7 @@ import { createAdminSessionCookie } from "~/lib/admin.server";
 import type { Db } from "~/lib/db.server";
 import * as activityApi from "~/routes/api/activity";
 import * as analyticsApi from "~/routes/api/analytics";
+import * as blogsApi from "~/routes/api/blogs";
 import * as blogsData from "~/routes/api/blogs-data";
 import * as legacyData from "~/routes/api/legacy-data";
 import * as merchData from "~/routes/api/merch-data";
@@ -32,7 +36,7 @@ import * as blogShare from "~/routes/share/blog-share";
 import * as merchShare from "~/routes/share/merch-share";
 import * as merchRedirect from "~/routes/site/merch-redirect";
 import { runSeeds } from "../../db/seed";
-import { args, get, jsonPost, readJson, thrown } from "../support/http";
+import { args, get, jsonPost, readJson, testContext, thrown } from "../support/http";
 import { buildLegacySite, CODES, OLD_BADGES, type LegacySite } from "../support/legacy-site";
 import { freshApp, testDatabaseKind } from "../support/reset";
 
@@ -62,6 +66,17 @@ const byFile = (r: ImportReport, file: string) => {
   return f;
 };
 const staff = () => ({ Cookie: cookie });
+
+type RouteComponent = Parameters<typeof withComponentProps>[0];
+/** A staff screen as a browser without JavaScript gets it, as text. */
+async function screenText(mod: { loader: unknown; default: unknown }, path: string, url: string) {
+  const handler = createStaticHandler([{ id: "screen", path, loader: mod.loader as never, Component: withComponentProps(mod.default as RouteComponent) as ComponentType }]);
+  const context = await handler.query(get(url, staff()), { requestContext: testContext("10.0.0.42") });
+  if (context instanceof Response) throw new Error(`expected a page, got ${context.status}`);
+  const router = createStaticRouter(handler.dataRoutes, context);
+  const html = renderToString(createElement(StaticRouterProvider, { router, context, hydrate: false }));
+  return html.replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'").replace(/&amp;/g, "&").replace(/\s+/g, " ");
+}
 
 beforeAll(async () => {
   db = await freshApp({ ADMIN_KEY: KEY, SMTP_URL: undefined });
@@ -181,9 +196,16 @@ describe(`importing the old site (${testDatabaseKind})`, () => {
     const saved = await readJson(await seriesApi.action(args(jsonPost("/api/series.php", { items }, ADMIN))));
     expect([saved.status, saved.body]).toEqual([200, { ok: true }]);
     expect((await readJson<unknown[]>(await seriesData.loader(args(get("/data/series.json"))))).body).toEqual(items);
-    // The posts keep their series through a save of the series list.
+    // The posts keep their series through a save of the series list...
     const page = await seriesPage.loader({ ...args(get("/blogs/series/abs0001")), params: { id: "abs0001" } });
     expect(page.posts.map((p) => p.slug)).toEqual(["salt-and-light", "receipts-of-righteousness"]);
+    // ...and through a save of the posts that says nothing of series (the staff editor has no such field);
+    // a post sent with an empty seriesId leaves its series.
+    const posts = (await readJson<Record<string, unknown>[]>(await blogsData.loader(args(get("/data/blogs.json"))))).body;
+    const list = posts.map(({ seriesId: _s, ...p }) => (p.slug === "receipts-of-righteousness" ? { ...p, seriesId: "" } : p));
+    expect((await blogsApi.action(args(jsonPost("/api/blogs.php", { items: list }, ADMIN)))).status).toBe(200);
+    const after = await seriesPage.loader({ ...args(get("/blogs/series/abs0001")), params: { id: "abs0001" } });
+    expect(after.posts.map((p) => p.slug)).toEqual(["salt-and-light"]);
   });
 
   it("orders on the staff screens: normalised, priced from the catalogue and the tiers, a shared code flagged on every order", async () => {
@@ -217,6 +239,13 @@ describe(`importing the old site (${testDatabaseKind})`, () => {
     const sefu = merch.orders.find((o) => o.customerName === "Sefu Kibet")!;
     expect(sefu.paymentReference).toBe(`${CODES.shared}-2`);
     expect(sefu.staffNotes).toContain("FLAG:");
+    // The flags are on the screens staff work from.
+    const badgeScreen = await screenText(badgeOrdersPage, "/admin/badge-orders", "/admin/badge-orders?status=all");
+    expect(badgeScreen).toContain(`FLAG: Payment code ${CODES.shared} was given for two orders on the old site`);
+    expect(badgeScreen).toContain(`${CODES.shared}-2`);
+    const merchScreen = await screenText(merchOrdersPage, "/admin/merch-orders", "/admin/merch-orders");
+    expect(merchScreen).toContain("FLAG: Payment code");
+    expect(merchScreen).toContain("catalogue prices give KES 2,400");
     // One ledger: the code pays for the first order only.
     const ledger = await db.selectFrom("payment_codes").selectAll().where("code", "like", `${CODES.shared}%`).execute();
     expect(ledger).toEqual([expect.objectContaining({ code: CODES.shared, kind: "badge", order_id: orders.find((o) => o.name === "Zawadi Muthoni")!.id })]);

@@ -128,7 +128,8 @@ export function teamBadgesAction(request: Request, context: AppLoadContext) {
     fieldsOf: ({ form }) =>
       Object.fromEntries([...(form?.entries() ?? [])].filter(([, v]) => typeof v === "string").map(([k, v]) => [k, String(v).slice(0, 2000)])),
     intents: { holder, revoke, restore, create, details, issue, retire, unretire },
-    unreadable: (message) => ({ status: "error", message }),
+    // A body too large (a picture over the limit) is answered beside the create form.
+    unreadable: (message) => ({ status: "error", message, result: { id: NEW_BADGE_FORM } }),
     unknown: (ctx) => {
       const id = idOf(ctx);
       return id.success ? { status: "error", message: "Unknown action.", result: { id: id.data } } : { status: "error", message: id.error.issues[0]?.message ?? "Unknown badge." };
