@@ -4,6 +4,7 @@ import type { AnalyticsTables } from "./features/analytics/analytics.tables";
 import type { ApplicationsTables } from "./features/applications/applications.tables";
 import type { BlogTables } from "./features/blog/blog.tables";
 import type { EventBadgesTables } from "./features/event-badges/event-badges.tables";
+import type { LegacyImportTables } from "./features/legacy-import/legacy-import.tables";
 import type { MerchTables } from "./features/merch/merch.tables";
 import type { NewsletterTables } from "./features/newsletter/newsletter.tables";
 import type { PaymentCodesTables } from "./features/payment-codes/payment-codes.tables";
@@ -23,6 +24,7 @@ export interface DB
     ApplicationsTables,
     BlogTables,
     EventBadgesTables,
+    LegacyImportTables,
     MerchTables,
     NewsletterTables,
     PaymentCodesTables,

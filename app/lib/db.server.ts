@@ -29,6 +29,7 @@ import * as eventRecord from "../../db/migrations/2026-11-26-13-event-record";
 import * as openBadges from "../../db/migrations/2026-11-26-14-open-badges";
 import * as callbacksOnDoubt from "../../db/migrations/2026-11-26-15-callbacks-on-doubt";
 import * as merchConfirmationOnce from "../../db/migrations/2026-11-26-16-merch-confirmation-once";
+import * as legacyImport from "../../db/migrations/2026-11-26-17-legacy-import";
 import * as statementCoverage from "../../db/migrations/2026-11-27-20-statement-coverage";
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import type { DB } from "../database";
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-26-14-open-badges": openBadges,
   "2026-11-26-15-callbacks-on-doubt": callbacksOnDoubt,
   "2026-11-26-16-merch-confirmation-once": merchConfirmationOnce,
+  "2026-11-26-17-legacy-import": legacyImport,
   "2026-11-27-20-statement-coverage": statementCoverage,
 };
 

@@ -284,6 +284,7 @@ export async function startServer() {
 }
 
 export { build };
+export { importLegacyCommand } from "~/features/legacy-import/command.server";
 
 /**
  * `npm run backup [-- DIR]`: one backup now, into DIR or BACKUP_DIR, of the database at

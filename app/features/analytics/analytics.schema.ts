@@ -14,8 +14,10 @@ const Cid = z
   .string()
   .regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8 to 64 letters, digits, dashes or underscores")
   .optional();
+/** The longest text kept in one meta value: longer text (an error report's message) is cut, not refused. */
+export const META_TEXT_MAX = 200;
 const Meta = z
-  .record(z.string().max(40), z.union([z.string().max(200), z.number(), z.boolean(), z.null()]))
+  .record(z.string().max(40), z.union([z.string().transform((s) => s.slice(0, META_TEXT_MAX)), z.number(), z.boolean(), z.null()]))
   .refine((m) => Object.keys(m).length <= 20, "may have at most 20 keys")
   .optional();
 

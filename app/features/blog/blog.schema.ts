@@ -2,6 +2,9 @@ import { z } from "zod";
 import { isHttpsUrl, isImageAddress, SLUG_PATTERN } from "~/lib/rules";
 import { NAME_PATTERN } from "../analytics/analytics.schema";
 import { REACTIONS } from "./blog";
+import { SERIES_ID_PATTERN } from "./series";
+
+const SERIES_ID_PATTERN_OR_EMPTY = new RegExp(`^$|${SERIES_ID_PATTERN.source}`);
 
 export { SLUG_PATTERN };
 const SiteOrHttps = z
@@ -31,6 +34,8 @@ export const BlogPostSchema = z.object({
     .max(200_000, "Post content must be under 200,000 characters.")
     .nullish()
     .transform((v) => v ?? undefined),
+  /** The series the post belongs to; "" takes it out of its series, absent keeps what it had. */
+  seriesId: z.string().trim().regex(SERIES_ID_PATTERN_OR_EMPTY, "A series id uses letters, digits, dashes and underscores (e.g. abs0001).").optional(),
 });
 export type BlogPostInput = z.output<typeof BlogPostSchema>;
 

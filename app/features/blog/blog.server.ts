@@ -37,6 +37,7 @@ function toPost(r: BlogPostsTable): BlogPost {
     url: r.url,
   };
   if (r.audio_video_id) post.audioVideoId = r.audio_video_id;
+  if (r.series_id) post.seriesId = r.series_id;
   // Sanitised when saved and again when shown: a rule tightened later applies to old posts too.
   if (r.content_html) post.contentHtml = sanitizePostHtml(r.content_html);
   return post;
@@ -51,7 +52,7 @@ export async function listPosts(db: Db): Promise<BlogPost[]> {
 export async function listPostCards(db: Db): Promise<BlogPost[]> {
   const rows = await db
     .selectFrom("blog_posts")
-    .select(["slug", "title", "summary", "author", "date", "tags", "image", "url", "audio_video_id", "sort", "updated_at"])
+    .select(["slug", "title", "summary", "author", "date", "tags", "image", "url", "audio_video_id", "sort", "updated_at", "series_id", "series_order"])
     .orderBy("sort")
     .execute();
   return rows.map((r) => toPost({ ...r, content_html: null }));
@@ -62,7 +63,7 @@ export async function getPost(db: Db, slug: string): Promise<BlogPost | undefine
   return row ? toPost(row) : undefined;
 }
 
-async function ensurePollIn(db: Db, id: string, question: string, options: string[]) {
+export async function ensurePollIn(db: Db, id: string, question: string, options: string[]) {
   await db.insertInto("polls").values({ id, question, created_at: nowIso() }).onConflict((oc) => oc.column("id").doNothing()).execute();
   const existing = await db.selectFrom("poll_options").select(["option"]).where("poll_id", "=", id).execute();
   const have = new Set(existing.map((o) => o.option));
@@ -75,7 +76,7 @@ async function ensurePollIn(db: Db, id: string, question: string, options: strin
 }
 
 /** The polls every post has: its feedback poll (four items rated 1-5) and its question poll. */
-async function ensurePostPolls(db: Db, slug: string) {
+export async function ensurePostPolls(db: Db, slug: string) {
   await ensurePollIn(db, feedbackPollId(slug), "How did this post land with you?", feedbackPollOptions());
   await ensurePollIn(db, postPollId(slug), DEFAULT_POLL_QUESTION, DEFAULT_POLL_OPTIONS.split(","));
 }
@@ -86,6 +87,8 @@ async function ensurePostPolls(db: Db, slug: string) {
  */
 export async function savePosts(db: Db, posts: BlogPostInput[]) {
   await db.transaction().execute(async (trx) => {
+    // A post keeps its series when the list says nothing of it (the staff editor has no series field).
+    const before = new Map((await trx.selectFrom("blog_posts").select(["slug", "series_id", "series_order"]).execute()).map((r) => [r.slug, r]));
     await trx.deleteFrom("blog_posts").execute();
     for (const [i, p] of posts.entries()) {
       await trx
@@ -103,6 +106,8 @@ export async function savePosts(db: Db, posts: BlogPostInput[]) {
           content_html: p.contentHtml?.trim() ? sanitizePostHtml(p.contentHtml) : null,
           sort: i,
           updated_at: nowIso(),
+          series_id: p.seriesId === undefined ? (before.get(p.slug)?.series_id ?? null) : p.seriesId || null,
+          series_order: p.seriesId === undefined || p.seriesId === before.get(p.slug)?.series_id ? (before.get(p.slug)?.series_order ?? null) : null,
         })
         .execute();
       await ensurePostPolls(trx, p.slug);

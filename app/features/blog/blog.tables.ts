@@ -15,6 +15,27 @@ export interface BlogPostsTable {
   content_html: string | null;
   sort: number;
   updated_at: string;
+  /** The series the post belongs to (blog_series.id), and its place in it. */
+  series_id: string | null;
+  series_order: number | null;
+}
+
+/** A series of posts (the old site's series.json items). */
+export interface BlogSeriesTable {
+  id: string;
+  title: string;
+  summary: string;
+  image: string;
+  /** As the old site gave it (display only), or null. */
+  created_at: string | null;
+  sort: number;
+  updated_at: string;
+}
+
+/** An old address of a post (a slug this site cannot use, or the old tracker's form of it). */
+export interface BlogSlugAliasesTable {
+  old_slug: string;
+  slug: string;
 }
 
 export interface BlogReactionsTable {
@@ -63,4 +84,6 @@ export interface BlogTables {
   poll_options: PollOptionsTable;
   poll_votes: PollVotesTable;
   blog_notifications: BlogNotificationsTable;
+  blog_series: BlogSeriesTable;
+  blog_slug_aliases: BlogSlugAliasesTable;
 }

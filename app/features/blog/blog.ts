@@ -10,6 +10,8 @@ export type BlogPost = {
   url: string;
   audioVideoId?: string;
   contentHtml?: string;
+  /** The series the post belongs to (its page: /blogs/series/{id}). */
+  seriesId?: string;
 };
 
 export const REACTIONS = ["like", "love", "insightful", "pray", "clap"] as const;

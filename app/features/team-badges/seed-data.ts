@@ -1,6 +1,6 @@
 import type { TeamBadgesTable } from "./team-badges.tables";
 
-type SeedBadge = Omit<TeamBadgesTable, "image_src" | "sort" | "holder_email" | "revoked_at" | "revocation_reason">;
+type SeedBadge = Omit<TeamBadgesTable, "image_src" | "sort" | "holder_email" | "revoked_at" | "revocation_reason" | "image_file" | "retired_at">;
 
 const issued = (b: Omit<SeedBadge, "earned" | "progress">): SeedBadge => ({ ...b, earned: 1, progress: 100 });
 const open = (b: Omit<SeedBadge, "earned" | "owner_name" | "issued_at">): SeedBadge => ({
@@ -173,4 +173,6 @@ export const teamBadgeSeed: TeamBadgesTable[] = badges.map((b, i) => ({
   holder_email: "",
   revoked_at: null,
   revocation_reason: "",
+  image_file: null,
+  retired_at: null,
 }));

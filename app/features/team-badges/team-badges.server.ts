@@ -14,6 +14,7 @@ import { bakePng } from "../badge-art/bake.server";
 import { obPaths } from "../badge-art/open-badge-paths";
 import { renderTeamBadgePng } from "../badge-art/render.server";
 import { site } from "~/lib/site";
+import { badgeUploadKey } from "./badge-image.server";
 import {
   BADGE_ID_PATTERN,
   badgeDownloadFilename,
@@ -53,7 +54,8 @@ export async function listTeamBadges(
   db: Db,
   filters: { q?: string; wonOnly?: boolean; category?: CategoryKey },
 ): Promise<TeamBadge[]> {
-  let query = db.selectFrom("team_badges").selectAll().orderBy("sort").orderBy("id");
+  // Retired badges are not listed; their ids stay taken and their records say revoked.
+  let query = db.selectFrom("team_badges").selectAll().where("retired_at", "is", null).orderBy("sort").orderBy("id");
   if (filters.wonOnly) query = query.where("earned", "=", 1);
   if (filters.category && filters.category !== "all") query = query.where("category", "=", filters.category);
   const rows = (await query.execute()).map(toTeamBadge);
@@ -114,13 +116,16 @@ const inFlight = new Map<string, Promise<Buffer>>();
 /** An earned badge's file carries its Open Badges assertion's address (baked once, when stored). */
 const bakedRecord = (b: TeamBadge) => (b.earned ? absoluteUrl(obPaths.assertion(b.id)) : null);
 
-/** A hash of everything the file holds: a staff edit gives a new file and a new ETag. */
-function imageHash(b: TeamBadge): string {
-  const drawn = [RENDER_VERSION, b.id, b.title, b.subtitle, b.ownerName, b.issuedAt, b.category, b.earned, bakedRecord(b)];
+/** A hash of everything the file holds: a staff edit (or a new upload) gives a new file and a new ETag. */
+function imageHash(b: TeamBadge, upload: string | null): string {
+  const drawn = [RENDER_VERSION, b.id, b.title, b.subtitle, b.ownerName, b.issuedAt, b.category, b.earned, bakedRecord(b), ...(upload ? [upload] : [])];
   return crypto.createHash("sha256").update(JSON.stringify(drawn)).digest("hex").slice(0, 16);
 }
 
-async function renderFull(badge: TeamBadge): Promise<Buffer> {
+async function renderFull(db: Db, badge: TeamBadge, upload: string | null): Promise<Buffer> {
+  // A picture staff uploaded (already checked and re-encoded to 1080x1080) stands for the drawing.
+  const uploaded = upload ? await getBlob(db, badgeUploadKey(upload)) : null;
+  if (uploaded) return uploaded;
   // The renderer reads dates as Date strings: '12 Mar 2025' would be read in local time.
   const issuedAt = parseIssuedDate(badge.issuedAt)?.iso ?? badge.issuedAt;
   return renderTeamBadgePng({
@@ -150,7 +155,7 @@ async function pruneImages(db: Db, id: string, keep: string) {
   );
 }
 
-async function cachedImage(db: Db, badge: TeamBadge, hash: string, width: number | null): Promise<Buffer> {
+async function cachedImage(db: Db, badge: TeamBadge, hash: string, width: number | null, upload: string | null): Promise<Buffer> {
   const name = width ? `${badge.id}-${hash}-w${width}.png` : `${badge.id}-${hash}.png`;
   const key = `${IMAGE_FOLDER}/${name}`;
   const stored = await getBlob(db, key);
@@ -160,10 +165,10 @@ async function cachedImage(db: Db, badge: TeamBadge, hash: string, width: number
     pending = (async () => {
       let bytes: Buffer;
       if (width) {
-        const full = await cachedImage(db, badge, hash, null);
+        const full = await cachedImage(db, badge, hash, null, upload);
         bytes = await sharp(full).resize(width, width).png({ compressionLevel: 9, palette: true }).toBuffer();
       } else {
-        bytes = await renderFull(badge);
+        bytes = await renderFull(db, badge, upload);
         await pruneImages(db, badge.id, hash);
       }
       // Every size is baked (a resize drops the chunk); served as stored, byte for byte.
@@ -186,14 +191,15 @@ export async function teamBadgeImage(
   id: string,
   opts: { width?: number | null } = {},
 ): Promise<{ badge: TeamBadge; etag: string; bytes: () => Promise<Buffer> } | null> {
-  const badge = await findTeamBadge(db, id);
-  if (!badge) return null;
+  const row = await findTeamBadgeRow(db, id);
+  if (!row) return null;
+  const badge = toTeamBadge(row);
   const width = opts.width && (IMAGE_WIDTHS as readonly number[]).includes(opts.width) ? opts.width : null;
-  const hash = imageHash(badge);
+  const hash = imageHash(badge, row.image_file);
   return {
     badge,
     etag: `"${hash}${width ? `-w${width}` : ""}"`,
-    bytes: () => cachedImage(db, badge, hash, width),
+    bytes: () => cachedImage(db, badge, hash, width, row.image_file),
   };
 }
 
@@ -311,7 +317,13 @@ export function badgeLinks(badge: TeamBadge) {
 /** Every team badge for the staff editor, with what the public list leaves out. */
 export async function listTeamBadgesForStaff(db: Db): Promise<TeamBadgeAdminRow[]> {
   const rows = await db.selectFrom("team_badges").selectAll().orderBy("sort").orderBy("id").execute();
-  return rows.map((r) => ({ ...toTeamBadge(r), holderEmail: r.holder_email, revoked: r.revoked_at ? { at: r.revoked_at, reason: r.revocation_reason } : null }));
+  return rows.map((r) => ({
+    ...toTeamBadge(r),
+    holderEmail: r.holder_email,
+    revoked: r.revoked_at ? { at: r.revoked_at, reason: r.revocation_reason } : null,
+    retiredAt: r.retired_at,
+    uploadedImage: r.image_file !== null,
+  }));
 }
 
 async function changed(db: Db, id: string, done: { numUpdatedRows: bigint }, actor: Actor, type: string, message: string, meta: Record<string, unknown>) {

@@ -16,6 +16,10 @@ export interface TeamBadgesTable {
   holder_email: string;
   revoked_at: string | null;
   revocation_reason: string;
+  /** A picture staff uploaded (checked, re-encoded), by its name under team-badges/uploads/; null: drawn. */
+  image_file: string | null;
+  /** Retired by staff: hidden from /badges; the id stays taken and its record says revoked. */
+  retired_at: string | null;
 }
 
 export interface TeamBadgesTables {

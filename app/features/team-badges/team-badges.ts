@@ -18,7 +18,14 @@ export type TeamBadge = {
 };
 
 /** A team badge in the staff editor, with what the public list leaves out. */
-export type TeamBadgeAdminRow = TeamBadge & { holderEmail: string; revoked: { at: string; reason: string } | null };
+export type TeamBadgeAdminRow = TeamBadge & {
+  holderEmail: string;
+  revoked: { at: string; reason: string } | null;
+  /** When staff retired it (hidden from /badges), or null. */
+  retiredAt: string | null;
+  /** True when its picture is one staff uploaded (else it is drawn). */
+  uploadedImage: boolean;
+};
 
 export const CATEGORIES = [
   { key: "all", label: "All" },
@@ -60,9 +67,11 @@ export function parseIssuedDate(value: string): { year: number; month: number; i
     [y, m, d] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
   } else {
     const dmy = /^(\d{1,2})\s+([A-Za-z]{3,9})\.?,?\s+(\d{4})$/.exec(text);
-    const month = dmy ? MONTHS.indexOf(dmy[2]!.slice(0, 3).toLowerCase()) : -1;
-    if (!dmy || month < 0) return null;
-    [y, m, d] = [Number(dmy[3]), month + 1, Number(dmy[1])];
+    // The old site wrote its dates month first: 'Aug 19, 2025'.
+    const mdy = dmy ? null : /^([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})$/.exec(text);
+    const month = dmy ? MONTHS.indexOf(dmy[2]!.slice(0, 3).toLowerCase()) : mdy ? MONTHS.indexOf(mdy[1]!.slice(0, 3).toLowerCase()) : -1;
+    if ((!dmy && !mdy) || month < 0) return null;
+    [y, m, d] = dmy ? [Number(dmy[3]), month + 1, Number(dmy[1])] : [Number(mdy![3]), month + 1, Number(mdy![2])];
   }
   if (m < 1 || m > 12 || d < 1 || d > 31) return null;
   const pad = (n: number) => String(n).padStart(2, "0");

@@ -6,13 +6,16 @@ import { acceptJson } from "~/lib/submission.server";
 import { clientAddress, jsonResponse } from "~/lib/http.server";
 import { limits } from "~/lib/rate-limit.server";
 
+/** Room for the old client's error reports (a long message in meta, cut to 200 characters when kept). */
+const TRACK_MAX_BYTES = 32 * 1024;
+
 const api = jsonApi({
   POST: async ({ request, context }) => {
     if (isBotAgent(request.headers.get("user-agent"))) {
-      await acceptJson(request, context, TrackSchema, null, { maxBytes: 8 * 1024 });
+      await acceptJson(request, context, TrackSchema, null, { maxBytes: TRACK_MAX_BYTES });
       return jsonResponse({ ok: true, counted: false });
     }
-    const taken = await acceptJson(request, context, TrackSchema, { name: "track", rule: limits.track }, { maxBytes: 8 * 1024 });
+    const taken = await acceptJson(request, context, TrackSchema, { name: "track", rule: limits.track }, { maxBytes: TRACK_MAX_BYTES });
     if (!taken) return jsonResponse({ ok: true, counted: false });
     const { input } = taken;
     const cid = clientIdFor(request.headers, clientAddress(context), input.cid);

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from "react";
-import { data, isRouteErrorResponse, Link, useMatches, type ShouldRevalidateFunction } from "react-router";
+import { data, isRouteErrorResponse, Link, redirect, useMatches, type ShouldRevalidateFunction } from "react-router";
 import { useHydrated } from "~/components/ui/form-parts";
 import {
   BLOG_MESSAGES,
@@ -14,6 +14,9 @@ import { clientIdOf, reactAction, subscribeAction, voteAction } from "~/routes/b
 import { networkSafe } from "~/lib/client-action";
 import { answerPage } from "~/lib/submission.server";
 import { clientReactions, clientVotes, getPost, listPostCards, pollCounts, reactionCounts } from "~/features/blog/blog.server";
+import { findPostAlias } from "~/features/blog/aliases.server";
+import { seriesPath } from "~/features/blog/series";
+import { seriesOfPost } from "~/features/blog/series.server";
 import { replyFor, type BlogReply } from "~/features/blog/components/blog-reply";
 import { BlogSubscribe } from "~/features/blog/components/blog-subscribe";
 import { CoverImage } from "~/features/blog/components/cover-image";
@@ -78,15 +81,21 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const db = context.db;
   const post = await getPost(db, params.slug);
-  if (!post) throw data(BLOG_MESSAGES.notFound, { status: 404 });
+  if (!post) {
+    // An old address of a post (the old site's slug) moves for good to the post.
+    const moved = await findPostAlias(db, params.slug);
+    if (moved) throw redirect(postPath(moved) + new URL(request.url).search, 301);
+    throw data(BLOG_MESSAGES.notFound, { status: 404 });
+  }
   const cid = clientIdOf(request, context);
-  const [posts, reactions, chosen, poll, pollMine, feedbackMine] = await Promise.all([
+  const [posts, reactions, chosen, poll, pollMine, feedbackMine, series] = await Promise.all([
     listPostCards(db),
     reactionCounts(db, post.slug),
     clientReactions(db, post.slug, cid),
     pollCounts(db, postPollId(post.slug)),
     clientVotes(db, postPollId(post.slug), cid),
     clientVotes(db, feedbackPollId(post.slug), cid),
+    seriesOfPost(db, post),
   ]);
   return {
     post,
@@ -96,6 +105,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     poll: poll ?? Object.fromEntries(DEFAULT_POLL_OPTIONS.split(",").map((o) => [o, 0])),
     pollMine,
     feedbackMine,
+    series,
     embedUrl: embeddableArticle(post),
     // Read by entry.server: the third parties this post's policy allows (LinkedIn, YouTube).
     csp: postCsp(post),
@@ -155,6 +165,11 @@ function PostPage({ data: d, reply }: { data: Route.ComponentProps["loaderData"]
           <TagList tags={post.tags} />
           <h1>{post.title}</h1>
           <PostByline post={post} />
+          {d.series ? (
+            <p className="post-series">
+              Part {d.series.part} of {d.series.of} in the series <Link to={seriesPath(d.series.seriesId)}>{d.series.title}</Link>
+            </p>
+          ) : null}
           <ShareBar url={url} title={post.title} slug={post.slug} />
         </header>
         <div className="container narrow post-main">

@@ -87,6 +87,7 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
           <code className="payment-ref">{order.paymentReference}</code>
           <PaymentTag payment={order.payment} amount={order.amount} />
           {order.notes ? <p className="order-notes">{order.notes}</p> : null}
+          {order.staffNote ? <StaffNote note={order.staffNote} /> : null}
         </div>
       </td>
       <td data-label="Status">
@@ -253,5 +254,19 @@ function AssetLink({ href, label, name }: { href: string; label: string; name: s
         <span className="visually-hidden"> for {name} (opens in a new tab)</span>
       </span>
     </a>
+  );
+}
+
+/** What staff noted on the order (an imported order's flags among it), one line per line. */
+function StaffNote({ note }: { note: string }) {
+  return (
+    <p className="order-notes order-staff-note">
+      <strong>Staff note:</strong>
+      {note.split("\n").map((line, i) => (
+        <span key={i} className="order-line">
+          {line}
+        </span>
+      ))}
+    </p>
   );
 }

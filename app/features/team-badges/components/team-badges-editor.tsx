@@ -3,6 +3,7 @@ import type { Reply } from "~/lib/forms";
 import { formatDateInWords } from "~/lib/nairobi-time";
 import { obPaths } from "../../badge-art/open-badge-paths";
 import type { TeamBadgeAdminRow } from "../team-badges";
+import { CreateTeamBadgeForm, TeamBadgeDetailsForm, TeamBadgeLinks, UnissuedTeamBadges } from "./team-badge-forms";
 
 export const TEAM_BADGES_EDITOR_PATH = "/admin/team-badges";
 
@@ -21,6 +22,7 @@ export function TeamBadgesEditor({ badges, reply }: { badges: TeamBadgeAdminRow[
         {earned.length} earned team badges. A holder's email is never shown: verifiers see only its hash in the badge's{" "}
         <a href={obPaths.issuer}>Open Badges</a> record. Without an email, the badge's public verify page stands for the holder.
       </p>
+      <CreateTeamBadgeForm reply={reply} />
       {earned.map((b) => {
         const mine = reply?.result?.id === b.id ? reply : undefined;
         const typed = mine?.status === "error" ? mine.values : undefined;
@@ -76,9 +78,12 @@ export function TeamBadgesEditor({ badges, reply }: { badges: TeamBadgeAdminRow[
                 </Form>
               </details>
             )}
+            <TeamBadgeLinks badge={b} />
+            <TeamBadgeDetailsForm badge={b} reply={mine} />
           </section>
         );
       })}
+      <UnissuedTeamBadges badges={badges.filter((b) => !b.earned)} reply={reply} />
     </div>
   );
 }

@@ -1,0 +1,279 @@
+import fs from "node:fs";
+import path from "node:path";
+import { addPostAlias, allPostAliases } from "../blog/aliases.server";
+import { parseTags } from "../blog/blog";
+import { importPost, importSeries, postSlugs } from "../blog/blog-import.server";
+import { BlogPostSchema } from "../blog/blog.schema";
+import { SERIES_ID_PATTERN } from "../blog/series";
+import { checkSeries } from "../blog/series.schema";
+import type { MerchColor, MerchItem } from "../merch/merch";
+import { catalogueItems, importMerchItem } from "../merch/merch-import.server";
+import { MerchItemSchema } from "../merch/merch.schema";
+import { findTeamBadgeRow } from "../team-badges/team-badges.server";
+import { DomainError } from "~/lib/domain-error";
+import type { Db } from "~/lib/db.server";
+import { isHttpsUrl, isImageAddress } from "~/lib/rules";
+import { asObject, readJsonArray, text } from "./legacy-files";
+import { FileStep, postSlugFor, readOldFile, reasonOf, toSlug, trackerSlug, type RunContext } from "./run.server";
+
+const refuse = (message: string): never => {
+  throw new DomainError("invalid", message);
+};
+
+/** Reads a JSON list file into its records, or says why the whole file cannot be read. */
+export function listOf(step: FileStep, textOf: string) {
+  try {
+    return readJsonArray(textOf);
+  } catch (e) {
+    step.refuse((e as { line?: number }).line ?? 1, `the whole file: ${reasonOf(e)}`);
+    return [];
+  }
+}
+
+// ---------------------------------------------------------------- series
+
+export async function importSeriesFile(ctx: RunContext, db: Db) {
+  const step = await FileStep.open(ctx, db, "series", "data/series.json", "series");
+  const body = readOldFile(ctx, step.report.file);
+  if (body === null) step.missing();
+  else {
+    for (const { line, value } of listOf(step, body)) {
+      const o = asObject(value);
+      if (!o) {
+        step.refuse(line, "not a series (an object with seriesId and title)");
+        continue;
+      }
+      const id = text(o.seriesId);
+      if (id && step.seen(id)) {
+        step.skipped();
+        continue;
+      }
+      await step.record(line, async () => {
+        const checked = checkSeries(o);
+        if (!checked.ok) refuse(`series ${id || "(no id)"} ${checked.problem}`);
+        const item = (checked as { item: Parameters<typeof importSeries>[1] }).item;
+        const done = await importSeries(db, item);
+        if (done === "added") step.added();
+        else step.skipped();
+        step.take(item.seriesId, item.seriesId);
+      });
+    }
+  }
+  await step.close();
+  return step.report;
+}
+
+// ---------------------------------------------------------------- posts
+
+const HOSTILE_HTML = /<\s*(script|iframe|object|embed|style)\b|\son[a-z]+\s*=|javascript:/i;
+const ORDER_FIELDS = ["seriesOrder", "seriesIndex", "seriesPart", "part"] as const;
+
+/** The old post's fields as this site takes them; values it cannot use are left out, with a note. */
+function cleanPost(o: Record<string, unknown>, slug: string, notes: string[]) {
+  const drop = (field: string, value: string, why: string) => {
+    if (value) notes.push(`post ${slug}: ${field} "${value.slice(0, 60)}" left out (${why})`);
+    return "";
+  };
+  const url = text(o.url);
+  const image = text(o.image);
+  const audio = text(o.audioVideoId);
+  const seriesId = text(o.seriesId ?? o.series);
+  const tags = (Array.isArray(o.tags) ? o.tags.map(text) : parseTags(text(o.tags))).filter(Boolean).map((t) => t.slice(0, 30)).slice(0, 12);
+  const order = ORDER_FIELDS.map((f) => o[f]).find((v) => typeof v === "number" || /^\d+$/.test(text(v)));
+  return {
+    slug,
+    title: text(o.title),
+    summary: text(o.summary).slice(0, 600),
+    author: text(o.author).slice(0, 80),
+    date: text(o.date).slice(0, 40),
+    tags,
+    image: image && !isImageAddress(image) ? drop("image", image, "not a path on this site or an https address") : image,
+    url: url && !isHttpsUrl(url) ? drop("url", url, "not an https address") : url,
+    audioVideoId: audio && !/^[A-Za-z0-9_-]{6,20}$/.test(audio) ? drop("audioVideoId", audio, "not a video id") : audio || undefined,
+    contentHtml: typeof o.contentHtml === "string" ? o.contentHtml : undefined,
+    seriesId: seriesId && !SERIES_ID_PATTERN.test(seriesId) ? drop("seriesId", seriesId, "not a series id") : seriesId || undefined,
+    seriesOrder: order === undefined ? null : Number(order),
+  };
+}
+
+export async function importPostsFile(ctx: RunContext, db: Db) {
+  const step = await FileStep.open(ctx, db, "post", "data/blogs.json", "posts");
+  const body = readOldFile(ctx, step.report.file);
+  if (body === null) step.missing();
+  else {
+    for (const { line, value } of listOf(step, body)) {
+      const o = asObject(value);
+      if (!o) {
+        step.refuse(line, "not a post (an object with title, url and slug)");
+        continue;
+      }
+      const raw = text(o.slug);
+      if (raw && step.seen(raw)) {
+        step.skipped();
+        continue;
+      }
+      await step.record(line, async () => {
+        if (!raw) refuse("a post with no slug");
+        if (!text(o.title)) refuse(`post ${raw} has no title`);
+        const slug = toSlug(raw);
+        if (!slug) refuse(`post slug "${raw}" has no letters or digits`);
+        const notes: string[] = [];
+        const parsed = BlogPostSchema.safeParse(cleanPost(o, slug, notes));
+        if (!parsed.success) refuse(`post ${raw}: ${parsed.error.issues[0]?.message ?? "not valid"}`);
+        const post = parsed.data!;
+        const done = await importPost(db, { ...post, seriesOrder: cleanPost(o, slug, []).seriesOrder });
+        if (done === "added") {
+          step.added();
+          for (const n of notes) step.note(`line ${line}: ${n}`);
+          if (post.contentHtml && HOSTILE_HTML.test(post.contentHtml)) step.note(`line ${line}: post ${slug}: HTML cleaned as a staff save cleans it (scripts, event handlers and javascript: links removed)`);
+        } else step.skipped();
+        // Its old addresses: as written (sabbath_rest) and as the old tracker stored it (sabbathrest).
+        for (const old of new Set([raw, trackerSlug(raw).toLowerCase()])) {
+          if (old && old !== slug) {
+            await addPostAlias(db, old, slug);
+            ctx.aliases.set(old, slug);
+          }
+        }
+        if (raw !== slug && done === "added") step.note(`line ${line}: post ${raw} is now /blogs/${slug}; its old address moves there`);
+        step.take(raw, slug);
+      });
+    }
+  }
+  await step.close();
+  return step.report;
+}
+
+/** The aliases already here (an earlier import's), for the steps that map old slugs. */
+export async function loadAliases(ctx: RunContext, db: Db) {
+  for (const [old, slug] of await allPostAliases(db)) ctx.aliases.set(old, slug);
+}
+
+// ---------------------------------------------------------------- catalogue
+
+function cleanItem(o: Record<string, unknown>, notes: string[]): MerchItem {
+  const name = text(o.name);
+  const slug = toSlug(text(o.slug) || name, 60);
+  const priceText = typeof o.price === "number" ? o.price : Number(text(o.price).replace(/,/g, ""));
+  const image = text(o.image);
+  const colors: MerchColor[] = (Array.isArray(o.colors) ? o.colors : []).flatMap((c) => {
+    const col = asObject(c);
+    if (!col) return [];
+    const label = text(col.label).slice(0, 40) || text(col.swatch) || "Colour";
+    const swatch = /^#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?$/.test(text(col.swatch)) ? text(col.swatch) : "#000000";
+    const img = text(col.image);
+    return [{ label, swatch, ...(img && isImageAddress(img) ? { image: img } : {}) }];
+  });
+  if (image && !isImageAddress(image)) notes.push(`item ${slug}: image "${image.slice(0, 60)}" left out (not a path on this site or an https address)`);
+  return {
+    id: text(o.id) || slug,
+    name,
+    slug,
+    description: text(o.description).slice(0, 1000),
+    price: Number.isFinite(priceText) ? Math.round(priceText) : NaN,
+    currency: (text(o.currency) || "KES").toUpperCase(),
+    impact: text(o.impact).slice(0, 300),
+    image: image && isImageAddress(image) ? image : "",
+    tags: (Array.isArray(o.tags) ? o.tags.map(text) : []).filter(Boolean).map((t) => t.slice(0, 30)).slice(0, 12),
+    available: o.available !== false,
+    colors: colors.slice(0, 12),
+    sizes: (Array.isArray(o.sizes) ? o.sizes.map(text) : []).filter(Boolean).map((s) => s.slice(0, 20)).slice(0, 12),
+  };
+}
+
+export async function importCatalogueFile(ctx: RunContext, db: Db) {
+  const step = await FileStep.open(ctx, db, "merch_item", "data/merch.json", "catalogue items");
+  const body = readOldFile(ctx, step.report.file);
+  if (body === null) step.missing();
+  else {
+    for (const { line, value } of listOf(step, body)) {
+      const o = asObject(value);
+      if (!o) {
+        step.refuse(line, "not an item (an object with name, slug and price)");
+        continue;
+      }
+      const key = text(o.id) || text(o.slug);
+      if (key && step.seen(key)) {
+        step.skipped();
+        continue;
+      }
+      await step.record(line, async () => {
+        if (!text(o.name) || !text(o.slug)) refuse(`item ${key || "(no id)"} is missing its name or slug`);
+        const notes: string[] = [];
+        const parsed = MerchItemSchema.safeParse(cleanItem(o, notes));
+        if (!parsed.success) refuse(`item ${key}: ${parsed.error.issues[0]?.message ?? "not valid"}`);
+        const done = await importMerchItem(db, parsed.data as MerchItem);
+        if (done === "added") {
+          step.added();
+          for (const n of notes) step.note(`line ${line}: ${n}`);
+        } else step.skipped();
+        step.take(key, parsed.data!.id);
+      });
+    }
+  }
+  await step.close();
+  return step.report;
+}
+
+// ---------------------------------------------------------------- share pages
+
+const OG_TITLE = /<meta\s+[^>]*property=["']og:title["'][^>]*content=["']([^"']*)["']|<meta\s+[^>]*content=["']([^"']*)["'][^>]*property=["']og:title["']/i;
+const unescapeHtml = (s: string) =>
+  s.replace(/&(amp|lt|gt|quot|#39|#x27|apos);/g, (_, e: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", "#x27": "'", apos: "'" })[e] ?? _);
+
+function htmlFiles(ctx: RunContext, rel: string): string[] {
+  try {
+    return fs
+      .readdirSync(path.join(ctx.dir, rel), { withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith(".html"))
+      .map((e) => e.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The old site's share pages (share/{id}.html, share/blogs/{slug}.html,
+ * share/merchandise/{slug}.html), which people shared: each must land on a record here. A post
+ * page under a slug no post has is matched to a post by its title (the old generator named some
+ * pages by an older slug) and that slug becomes the post's alias.
+ */
+export async function checkSharePages(ctx: RunContext, db: Db) {
+  const step = await FileStep.open(ctx, db, "share_page", "share/", "share pages");
+  const badges = htmlFiles(ctx, "share");
+  const posts = htmlFiles(ctx, "share/blogs");
+  const items = htmlFiles(ctx, "share/merchandise");
+  if (badges.length + posts.length + items.length === 0) step.missing();
+  for (const name of badges) {
+    const id = name.slice(0, -5);
+    if (await findTeamBadgeRow(db, id)) step.skipped();
+    else step.refuse(0, `share/${name}: no team badge here has the id ${id} (add it to the badges file)`);
+  }
+  const slugs = await postSlugs(db);
+  const cards = await db.selectFrom("blog_posts").select(["slug", "title"]).execute();
+  for (const name of posts) {
+    const old = name.slice(0, -5);
+    if (postSlugFor(ctx, slugs, old)) {
+      step.skipped();
+      continue;
+    }
+    const title = unescapeHtml((OG_TITLE.exec(readOldFile(ctx, `share/blogs/${name}`) ?? "")?.slice(1).find(Boolean) ?? "").trim());
+    const match = title ? cards.find((c) => c.title.trim().toLowerCase() === title.toLowerCase()) : undefined;
+    if (!match) {
+      step.refuse(0, `share/blogs/${name}: no post here has the slug ${old}${title ? ` or the title "${title}"` : ""}`);
+      continue;
+    }
+    await addPostAlias(db, old, match.slug);
+    ctx.aliases.set(old, match.slug);
+    step.added();
+    step.note(`share/blogs/${name} names the post ${match.slug} by its title: its address moves there`);
+  }
+  const catalogue = await catalogueItems(db);
+  for (const name of items) {
+    const slug = name.slice(0, -5);
+    if (catalogue.some((i) => i.slug === slug)) step.skipped();
+    else step.refuse(0, `share/merchandise/${name}: no item here has the slug ${slug}`);
+  }
+  await step.close();
+  return step.report;
+}

@@ -1,0 +1,308 @@
+import crypto from "node:crypto";
+import path from "node:path";
+import type { Db } from "~/lib/db.server";
+import { DomainError } from "~/lib/domain-error";
+import { randomToken } from "~/lib/email.server";
+import { unusedOrderId } from "~/lib/order-ids.server";
+import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, NAME_MAX_LENGTH, NOTES_MAX_LENGTH, PHONE_MAX_LENGTH, PHONE_PATTERN } from "~/lib/rules";
+import { appendBadgeStaffNote, badgeReferenceTaken, importBadgeOrder } from "../event-badges/badge-orders-import.server";
+import { tierShareUrl } from "../event-badges/badge-orders.server";
+import type { BadgeOrdersTable } from "../event-badges/event-badges.tables";
+import { processPortrait } from "../event-badges/portrait.server";
+import { findTier } from "../event-badges/tiers";
+import { formatMoney, type MerchColor, type MerchItem, type PricedLine } from "../merch/merch";
+import { appendMerchStaffNote, catalogueItems, importMerchOrder, merchReferenceTaken } from "../merch/merch-import.server";
+import type { MerchOrdersTable } from "../merch/merch.tables";
+import { isValidPaymentCode, normalisePaymentCode } from "../payment-codes/payment-code";
+import { claimImportedCode, codeHolder } from "../payment-codes/imported-codes.server";
+import { asObject, isoTime, leadingInt, phpBool, readJsonLines, text } from "./legacy-files";
+import { listOf } from "./steps-content.server";
+import { FileStep, readOldBytes, readOldFile, type RunContext } from "./run.server";
+
+const refuse = (message: string): never => {
+  throw new DomainError("invalid", message);
+};
+
+const FROM_OLD_SITE = "Imported from the old site";
+
+/** An email as this site keeps it (trimmed, lower case), or a refusal naming it. */
+function emailOf(value: unknown, who: string): string {
+  const email = text(value).toLowerCase();
+  if (!email) refuse(`${who} has no email address`);
+  if (email.length > EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(email)) refuse(`${who}: "${email.slice(0, 60)}" is not an email address`);
+  return email;
+}
+
+/** A payment code as this site keeps it (typed with spaces or pasted as an SMS), or a refusal. */
+function codeOf(value: unknown, who: string): string {
+  const raw = text(value);
+  if (!raw) refuse(`${who} has no M-Pesa payment code`);
+  const code = normalisePaymentCode(raw);
+  if (!isValidPaymentCode(code)) refuse(`${who}: "${raw.slice(0, 40)}" is not an M-Pesa code (10 letters and digits)`);
+  return code;
+}
+
+function phoneOf(value: unknown, notes: string[]): string {
+  const phone = text(value);
+  if (phone && (phone.length > PHONE_MAX_LENGTH || !PHONE_PATTERN.test(phone))) {
+    notes.push(`phone "${phone.slice(0, 40)}" left out (not a phone number)`);
+    return "";
+  }
+  return phone;
+}
+
+const statusOf = (value: unknown, notes: string[]): "pending" | "approved" | "rejected" => {
+  const s = text(value).toLowerCase() || "pending";
+  if (s === "pending" || s === "approved" || s === "rejected") return s;
+  notes.push(`status "${s.slice(0, 20)}" read as pending`);
+  return "pending";
+};
+
+/**
+ * One ledger, one code per order: the first order to name a code claims it. A later order
+ * naming the same code is imported all the same, its code kept with a suffix (so one payment
+ * cannot approve both), and both orders carry a flag staff see in their notes.
+ */
+async function placeCode(db: Db, step: FileStep, line: number, code: string, kind: "badge" | "merch", orderId: string) {
+  const holder = await codeHolder(db, code);
+  if (!holder) {
+    await claimImportedCode(db, code, kind, orderId);
+    return { reference: code, flag: null };
+  }
+  const taken = kind === "badge" ? badgeReferenceTaken : merchReferenceTaken;
+  let n = 2;
+  while (await taken(db, `${code}-${n}`)) n++;
+  const reference = `${code}-${n}`;
+  const both = `Payment code ${code} was given for two orders on the old site: ${holder.orderId} and ${orderId}. Check M-Pesa before approving either.`;
+  await (holder.kind === "badge" ? appendBadgeStaffNote : appendMerchStaffNote)(db, holder.orderId, `FLAG: ${both}`);
+  step.note(`line ${line}: payment code ${code} is on two orders (${holder.orderId}, ${orderId}): both imported and flagged for staff`);
+  return { reference, flag: `FLAG: ${both} This order's code is kept as ${reference}, so that one payment cannot approve both.` };
+}
+
+const staffNote = (...parts: (string | null | undefined)[]) => parts.filter(Boolean).join("\n").slice(0, 4000);
+
+// ---------------------------------------------------------------- badge orders
+
+const OLD_ORDER_TIME = /^order_(\d{4})(\d{2})(\d{2})_(\d{2})(\d{2})(\d{2})_/;
+
+/** The portrait file an old order points at, found in data/badge_orders/ by its name. */
+function portraitFileOf(ctx: RunContext, id: string, portraitPath: string): { name: string; bytes: Buffer } | null {
+  const names = portraitPath ? [path.basename(portraitPath.replace(/\\/g, "/"))] : ["png", "jpg", "jpeg", "webp", "svg"].map((ext) => `${id}_portrait.${ext}`);
+  for (const name of names) {
+    const bytes = readOldBytes(ctx, `data/badge_orders/${name}`);
+    if (bytes) return { name, bytes };
+  }
+  return null;
+}
+
+export async function importBadgeOrdersFile(ctx: RunContext, db: Db) {
+  const step = await FileStep.open(ctx, db, "badge_order", "data/badge_orders.json", "badge orders");
+  const body = readOldFile(ctx, step.report.file);
+  if (body === null) step.missing();
+  else {
+    for (const { line, value } of listOf(step, body)) {
+      const o = asObject(value);
+      if (!o) {
+        step.refuse(line, "not a badge order (an object)");
+        continue;
+      }
+      const oldId = text(o.id) || `line-${crypto.createHash("sha256").update(JSON.stringify(o)).digest("hex").slice(0, 16)}`;
+      if (step.seen(oldId)) {
+        step.skipped();
+        continue;
+      }
+      await step.record(line, async () => {
+        const who = `order ${oldId}`;
+        const notes: string[] = [];
+        const name = text(o.name);
+        if (!name) refuse(`${who} has no name`);
+        if (name.length > NAME_MAX_LENGTH) refuse(`${who}: the name is over ${NAME_MAX_LENGTH} characters`);
+        const email = emailOf(o.email, who);
+        const tier = findTier(text(o.tierKey));
+        if (!tier) refuse(`${who}: unknown tier "${text(o.tierKey).slice(0, 20)}" (t1 to t5)`);
+        const code = codeOf(o.paymentReference, who);
+        const stamp = OLD_ORDER_TIME.exec(oldId);
+        const createdAt = isoTime(o.createdAt) ?? (stamp ? `${stamp[1]}-${stamp[2]}-${stamp[3]}T${stamp[4]}:${stamp[5]}:${stamp[6]}.000Z` : null);
+        if (!createdAt) refuse(`${who} has no readable createdAt`);
+        const status = statusOf(o.status, notes);
+        const oldAmount = leadingInt(o.amount);
+        const t = tier!;
+        if (oldAmount !== t.amount) notes.push(`the old site recorded ${oldAmount === null ? "no amount" : formatMoney(oldAmount)}; the ${t.name} tier is ${formatMoney(t.amount)}, which is what this order now says. Check the M-Pesa amount.`);
+        if (text(o.tierName) && text(o.tierName) !== t.name) notes.push(`the old site called the tier "${text(o.tierName).slice(0, 40)}"`);
+        const phone = phoneOf(o.phone, notes);
+
+        let portrait: Buffer | null = null;
+        const file = portraitFileOf(ctx, oldId, text(o.portraitPath));
+        if (file) {
+          try {
+            portrait = await processPortrait(file.bytes);
+          } catch (e) {
+            notes.push(`its portrait ${file.name} was left out: ${(e as Error).message}`);
+          }
+        } else if (text(o.portraitPath)) notes.push(`its portrait ${path.basename(text(o.portraitPath))} is not in data/badge_orders/`);
+
+        const id = await unusedOrderId(db, "badge_orders", "BO");
+        const placed = await placeCode(db, step, line, code, "badge", id);
+        const updatedAt = isoTime(o.updatedAt);
+        const row: BadgeOrdersTable = {
+          id,
+          tier_key: t.key,
+          tier_name: t.name,
+          amount: t.amount,
+          name,
+          email,
+          phone,
+          payment_reference: placed.reference,
+          hard_copy: phpBool(o.hardCopy) ? 1 : 0,
+          notes: text(o.notes).slice(0, NOTES_MAX_LENGTH),
+          share_url: tierShareUrl(t.key),
+          status,
+          created_at: createdAt!,
+          approved_at: status === "approved" ? (isoTime(o.approvedAt) ?? updatedAt ?? createdAt!) : isoTime(o.approvedAt),
+          rejected_at: status === "rejected" ? (updatedAt ?? createdAt!) : null,
+          portrait_file: portrait ? "portrait.png" : null,
+          badge_file: null,
+          poster_file: null,
+          asset_token: randomToken(),
+          delivery_outbox_id: null,
+          staff_note: staffNote(text(o.adminNote), placed.flag, ...notes.map((n) => `${FROM_OLD_SITE}: ${n}`), `${FROM_OLD_SITE} (order ${oldId}).`),
+          wall_opt_in: 0,
+          wall_name: "",
+          wall_portrait: 0,
+          wall_hidden: 0,
+          wall_key: randomToken(),
+          checked_in_at: null,
+          reminder_for: null,
+          badge_revoked_at: null,
+          badge_revocation_reason: "",
+        };
+        await importBadgeOrder(db, row, ctx.dryRun ? null : portrait);
+        step.added();
+        for (const n of notes) step.note(`line ${line}: ${who} (${id}): ${n}`);
+        step.take(oldId, id);
+      });
+    }
+  }
+  await step.close();
+  return step.report;
+}
+
+// ---------------------------------------------------------------- merch orders
+
+/** The catalogue item an old order line names: by id, else slug, else name. */
+function itemFor(catalogue: MerchItem[], line: Record<string, unknown>): MerchItem | undefined {
+  const id = text(line.itemId);
+  const name = text(line.name).toLowerCase();
+  return catalogue.find((i) => i.id === id) ?? catalogue.find((i) => i.slug === id) ?? catalogue.find((i) => i.name.toLowerCase() === name);
+}
+
+/**
+ * An old order's lines, priced from the catalogue (the old site took prices and totals from the
+ * shopper's browser); a line whose item is not in the catalogue keeps its old price, flagged.
+ */
+function priceOldLines(catalogue: MerchItem[], items: unknown[], who: string, notes: string[]) {
+  const lines: PricedLine[] = [];
+  for (const [i, raw] of items.entries()) {
+    const l = asObject(raw);
+    if (!l) refuse(`${who}: item ${i + 1} is not an order line`);
+    const quantity = typeof l!.quantity === "number" ? l!.quantity : Number(text(l!.quantity));
+    if (!Number.isInteger(quantity) || quantity < 1 || quantity > 1000) refuse(`${who}: item ${i + 1} has the quantity ${String(l!.quantity).slice(0, 10)}`);
+    const item = itemFor(catalogue, l!);
+    const oldPrice = typeof l!.price === "number" ? l!.price : Number(text(l!.price));
+    const colorRaw = asObject(l!.color);
+    const colorLabel = colorRaw ? text(colorRaw.label) : text(l!.color);
+    const color: MerchColor | null = colorLabel
+      ? (item?.colors.find((c) => c.label === colorLabel) ?? { label: colorLabel.slice(0, 40), swatch: /^#[0-9a-fA-F]{3,6}$/.test(text(colorRaw?.swatch)) ? text(colorRaw?.swatch) : "#000000" })
+      : null;
+    if (!item) {
+      if (!Number.isFinite(oldPrice) || oldPrice < 0) refuse(`${who}: item ${i + 1} (${text(l!.name) || text(l!.itemId)}) is not in the catalogue and has no price`);
+      notes.push(`"${text(l!.name) || text(l!.itemId)}" is not in the catalogue: priced at the old line's ${formatMoney(Math.round(oldPrice))}`);
+    } else if (Number.isFinite(oldPrice) && Math.round(oldPrice) !== item.price) {
+      notes.push(`${item.name}: the old line said ${formatMoney(Math.round(oldPrice))}, the catalogue ${formatMoney(item.price)} (used)`);
+    }
+    lines.push({
+      itemId: item?.id ?? text(l!.itemId).slice(0, 40),
+      name: item?.name ?? (text(l!.name).slice(0, 80) || text(l!.itemId)),
+      price: item ? item.price : Math.round(oldPrice),
+      quantity,
+      color,
+      size: text(l!.size).slice(0, 20) || null,
+    });
+  }
+  return lines;
+}
+
+export async function importMerchOrdersFile(ctx: RunContext, db: Db) {
+  const step = await FileStep.open(ctx, db, "merch_order", "data/merch_orders.jsonl", "merch orders");
+  const body = readOldFile(ctx, step.report.file);
+  if (body === null) step.missing();
+  else {
+    const catalogue = await catalogueItems(db);
+    for (const entry of readJsonLines(body)) {
+      const { line } = entry;
+      if ("error" in entry) {
+        step.refuse(line, entry.error);
+        continue;
+      }
+      const o = asObject(entry.value);
+      if (!o) {
+        step.refuse(line, "not a merch order (an object)");
+        continue;
+      }
+      // As the old site named an order without an id when it loaded the file.
+      const oldId = text(o.id) || `legacy_${crypto.createHash("md5").update(text(o.ts) || entry.raw).digest("hex").slice(0, 12)}`;
+      if (step.seen(oldId)) {
+        step.skipped();
+        continue;
+      }
+      await step.record(line, async () => {
+        const who = `order ${oldId}`;
+        const notes: string[] = [];
+        const customerName = text(o.customerName);
+        if (!customerName) refuse(`${who} has no customer name`);
+        if (customerName.length > NAME_MAX_LENGTH) refuse(`${who}: the name is over ${NAME_MAX_LENGTH} characters`);
+        const email = emailOf(o.customerEmail, who);
+        const code = codeOf(o.paymentReference, who);
+        const ts = isoTime(o.ts);
+        if (!ts) refuse(`${who} has no readable time (ts)`);
+        if (!Array.isArray(o.items) || o.items.length === 0) refuse(`${who} has no items`);
+        const lines = priceOldLines(catalogue, o.items as unknown[], who, notes);
+        const total = lines.reduce((sum, l) => sum + l.price * l.quantity, 0);
+        const currency = catalogue.find((i) => lines.some((l) => l.itemId === i.id))?.currency ?? "KES";
+        const oldTotal = typeof o.total === "number" ? o.total : Number(text(o.total));
+        if (!Number.isFinite(oldTotal) || Math.round(oldTotal) !== total) {
+          notes.push(`the old site recorded a total of ${Number.isFinite(oldTotal) ? formatMoney(Math.round(oldTotal)) : "nothing"} (prices came from the shopper's browser); catalogue prices give ${formatMoney(total)}. Check the M-Pesa amount.`);
+        }
+        if (text(o.currency) && text(o.currency).toUpperCase() !== currency) notes.push(`the old order said ${text(o.currency).slice(0, 8)}; the catalogue prices it in ${currency}`);
+        const status = statusOf(o.status, notes);
+        const phone = phoneOf(o.customerPhone, notes);
+        const id = await unusedOrderId(db, "merch_orders", "MO");
+        const placed = await placeCode(db, step, line, code, "merch", id);
+        const row: MerchOrdersTable = {
+          id,
+          customer_name: customerName,
+          customer_email: email,
+          customer_phone: phone,
+          notes: text(o.notes).slice(0, NOTES_MAX_LENGTH),
+          payment_reference: placed.reference,
+          total,
+          currency,
+          items: JSON.stringify(lines),
+          status,
+          ts: ts!,
+          reviewed_at: isoTime(o.reviewedAt),
+          staff_notes: staffNote(text(o.staffNotes), placed.flag, ...notes.map((n) => `${FROM_OLD_SITE}: ${n}`), `${FROM_OLD_SITE} (order ${oldId}).`),
+          view_token: randomToken(24),
+          // An order the old site approved had its 'confirmed' email then: never sent again here.
+          confirmation_sent_at: status === "approved" ? (isoTime(o.reviewedAt) ?? ts!) : null,
+        };
+        await importMerchOrder(db, row);
+        step.added();
+        for (const n of notes) step.note(`line ${line}: ${who} (${id}): ${n}`);
+        step.take(oldId, id);
+      });
+    }
+  }
+  await step.close();
+  return step.report;
+}
