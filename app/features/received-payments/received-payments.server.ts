@@ -179,16 +179,21 @@ export async function importStatement(
   return { rows: parsed.rows, added: result.added.length, known: result.known.length, skipped: parsed.skipped, matched, coversFrom, coversTo };
 }
 
-/** The newest received payments for staff (`unclaimed`: only those no order names), phones masked. */
+/**
+ * The newest received payments for staff (`unclaimed`: only those no order holds, by its typed
+ * code or a link), phones masked, each with the order that holds it and how.
+ */
 export async function listReceivedPayments(db: Db, opts: { unclaimed?: boolean; limit?: number } = {}): Promise<ReceivedPaymentRow[]> {
   let q = db
     .selectFrom("received_payments as p")
     .leftJoin("payment_codes as c", "c.code", "p.code")
+    .leftJoin("order_receipts as r", "r.trans_id", "p.code")
     .select(["p.code", "p.amount", "p.paid_at", "p.payer_name", "p.payer_phone", "p.account_ref", "p.source", "p.odd_parts", "c.kind", "c.order_id"])
+    .select(["r.kind as link_kind", "r.order_id as link_order_id", "r.matched_by"])
     .orderBy("p.paid_at", "desc")
     .orderBy("p.code")
     .limit(opts.limit ?? 200);
-  if (opts.unclaimed) q = q.where("c.code", "is", null);
+  if (opts.unclaimed) q = q.where("c.code", "is", null).where("r.trans_id", "is", null);
   const rows = await q.execute();
   return rows.map((r) => ({
     code: r.code,
@@ -198,7 +203,12 @@ export async function listReceivedPayments(db: Db, opts: { unclaimed?: boolean; 
     payerPhone: maskPhone(r.payer_phone),
     accountRef: r.account_ref,
     source: r.source,
-    order: r.kind && r.order_id ? { kind: r.kind as "badge" | "merch", id: r.order_id } : null,
+    order:
+      r.link_kind && r.link_order_id
+        ? { kind: r.link_kind, id: r.link_order_id, matchedBy: r.matched_by ?? "staff" }
+        : r.kind && r.order_id
+          ? { kind: r.kind as "badge" | "merch", id: r.order_id, matchedBy: "code" as const }
+          : null,
     oddParts: r.odd_parts ? (JSON.parse(r.odd_parts) as OddPart[]) : [],
   }));
 }
@@ -207,9 +217,10 @@ export async function countReceivedPayments(db: Db) {
   const row = await db
     .selectFrom("received_payments as p")
     .leftJoin("payment_codes as c", "c.code", "p.code")
-    .select((eb) => [eb.fn.countAll<number>().as("all"), eb.fn.count<number>("c.code").as("claimed")])
+    .leftJoin("order_receipts as r", "r.trans_id", "p.code")
+    .select((eb) => [eb.fn.countAll<number>().as("all"), eb.fn.count<number>("c.code").as("claimed"), eb.fn.count<number>("r.trans_id").as("linked")])
     .executeTakeFirstOrThrow();
-  return { all: Number(row.all), unclaimed: Number(row.all) - Number(row.claimed) };
+  return { all: Number(row.all), unclaimed: Number(row.all) - Number(row.claimed) - Number(row.linked) };
 }
 
 /** Past statement imports, newest first. */

@@ -1,4 +1,5 @@
 import type { OddPart, ReceivedPayment } from "./payment";
+import type { MatchedBy } from "./payment-state";
 import type { ParsedStatement } from "./statement";
 
 /** What the staff screens show of the received payments: plain types, no server code. */
@@ -15,9 +16,9 @@ export type StatementPreview = {
   coversTo: string | null;
 };
 
-/** A received payment as staff lists show it: the phone masked, and the order that claims it, if any. */
+/** A received payment as staff lists show it: the phone masked, and the order that holds it, if any, and by which rule. */
 export type ReceivedPaymentRow = Pick<ReceivedPayment, "code" | "amount" | "paidAt" | "payerName" | "payerPhone" | "accountRef" | "source"> & {
-  order: { kind: "badge" | "merch"; id: string } | null;
+  order: { kind: "badge" | "merch"; id: string; matchedBy: MatchedBy } | null;
   /** What a callback stored on doubt sent that was odd; empty for most. */
   oddParts: OddPart[];
 };

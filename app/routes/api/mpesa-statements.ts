@@ -1,4 +1,5 @@
 import { importStatement, previewStatement } from "~/features/received-payments/received-payments.server";
+import { linkByAccount } from "~/features/reconciliation/receipts.server";
 import { staff } from "~/lib/actor";
 import { requireAdminApi } from "~/lib/admin.server";
 import { jsonApi } from "~/lib/api.server";
@@ -26,6 +27,7 @@ const api = jsonApi({
     const result = dryRun
       ? await previewStatement(context.db, csv, shortcode)
       : await importStatement(context.db, csv, shortcode, staff(clientAddress(context)));
+    if (!dryRun) await linkByAccount(context.db);
     return jsonResponse({
       ok: true,
       dryRun,
