@@ -24,11 +24,20 @@ const HOW: Record<ReceiptHolder["by"], string> = {
 /** Waits for, then holds until commit, the lock every change of this receipt's order takes. */
 export const lockReceipt = (trx: Db, code: string) => lockName(trx, `receipt:${code}`);
 
-/** The order a receipt pays, whichever table says so, or null. */
+/**
+ * The order a receipt pays, whichever table says so, or null. A typed code stays claimed by
+ * its order (orders keep their code, and no other order may type it again), but once staff
+ * said its receipt is not that order's (`receipt_unlinks`) the claim no longer holds the receipt.
+ */
 export async function receiptHolder(db: Db, transId: string): Promise<ReceiptHolder | null> {
   const linked = await db.selectFrom("order_receipts").select(["kind", "order_id", "matched_by"]).where("trans_id", "=", transId).executeTakeFirst();
   if (linked) return { kind: linked.kind, orderId: linked.order_id, by: linked.matched_by };
-  const claimed = await db.selectFrom("payment_codes").select(["kind", "order_id"]).where("code", "=", transId).executeTakeFirst();
+  const claimed = await db
+    .selectFrom("payment_codes as c")
+    .select(["c.kind", "c.order_id"])
+    .where("c.code", "=", transId)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom("receipt_unlinks as u").select("u.trans_id").whereRef("u.trans_id", "=", "c.code").whereRef("u.order_id", "=", "c.order_id"))))
+    .executeTakeFirst();
   return claimed ? { kind: claimed.kind, orderId: claimed.order_id, by: "code" } : null;
 }
 
@@ -58,9 +67,9 @@ export async function linkReceipt(
       .values({ trans_id: link.transId, kind: link.kind, order_id: link.orderId, matched_by: link.matchedBy, linked_by: link.linkedBy.slice(0, 64), linked_at: nowIso() })
       .execute();
   } catch (e) {
-    // Only a writer that skipped the lock could get here first; the answer is the same.
-    const now = isUniqueViolation(e) ? await receiptHolder(trx, link.transId) : null;
-    if (now) throw new DomainError("conflict", receiptTakenMessage(link.transId, now));
+    // Only a writer that skipped the lock could get here first (PostgreSQL has aborted this
+    // transaction, so the holder cannot be read): still a refusal, not a failure.
+    if (isUniqueViolation(e)) throw new DomainError("conflict", `Payment ${link.transId} was just linked to another order. Reload to see which.`);
     throw e;
   }
   if (link.matchedBy === "staff") {
@@ -71,9 +80,9 @@ export async function linkReceipt(
 
 /**
  * Takes a receipt away from an order and records that it is not that order's (`reason`), so
- * no rule gives it back: the link or the typed-code claim is removed, and the receipt is free
- * for another order. A receipt another order holds is refused. Answers what held it here, or
- * null when no table did (a code that matched by its text only).
+ * no rule gives it back: a link is removed; a typed code stays the order's code but no longer
+ * holds the receipt. Either way the receipt is free for another order. A receipt another order
+ * holds is refused. Answers what held it here, or null when nothing did.
  */
 export async function unlinkReceipt(
   trx: Db,
@@ -84,11 +93,7 @@ export async function unlinkReceipt(
   if (holder && !sameOrder(holder, unlink.kind, unlink.orderId)) {
     throw new DomainError("conflict", `Payment ${unlink.transId} belongs to order ${holder.orderId} (${HOW[holder.by]}), not to ${unlink.orderId}.`);
   }
-  if (holder?.by === "code") {
-    await trx.deleteFrom("payment_codes").where("code", "=", unlink.transId).where("order_id", "=", unlink.orderId).execute();
-  } else if (holder) {
-    await trx.deleteFrom("order_receipts").where("trans_id", "=", unlink.transId).execute();
-  }
+  if (holder && holder.by !== "code") await trx.deleteFrom("order_receipts").where("trans_id", "=", unlink.transId).execute();
   const at = nowIso();
   const by = unlink.by.slice(0, 64);
   await trx

@@ -180,13 +180,24 @@ export async function importStatement(
 }
 
 /**
+ * Typed codes that hold their receipt: an order's claim, unless staff said the receipt is not
+ * that order's (payment-codes' receipt ledger).
+ */
+const heldByCode = (db: Db) =>
+  db
+    .selectFrom("payment_codes as pc")
+    .select(["pc.code", "pc.kind", "pc.order_id"])
+    .where((eb) => eb.not(eb.exists(eb.selectFrom("receipt_unlinks as u").select("u.trans_id").whereRef("u.trans_id", "=", "pc.code").whereRef("u.order_id", "=", "pc.order_id"))))
+    .as("c");
+
+/**
  * The newest received payments for staff (`unclaimed`: only those no order holds, by its typed
  * code or a link), phones masked, each with the order that holds it and how.
  */
 export async function listReceivedPayments(db: Db, opts: { unclaimed?: boolean; limit?: number } = {}): Promise<ReceivedPaymentRow[]> {
   let q = db
     .selectFrom("received_payments as p")
-    .leftJoin("payment_codes as c", "c.code", "p.code")
+    .leftJoin(heldByCode(db), "c.code", "p.code")
     .leftJoin("order_receipts as r", "r.trans_id", "p.code")
     .select(["p.code", "p.amount", "p.paid_at", "p.payer_name", "p.payer_phone", "p.account_ref", "p.source", "p.odd_parts", "c.kind", "c.order_id"])
     .select(["r.kind as link_kind", "r.order_id as link_order_id", "r.matched_by"])
@@ -216,7 +227,7 @@ export async function listReceivedPayments(db: Db, opts: { unclaimed?: boolean; 
 export async function countReceivedPayments(db: Db) {
   const row = await db
     .selectFrom("received_payments as p")
-    .leftJoin("payment_codes as c", "c.code", "p.code")
+    .leftJoin(heldByCode(db), "c.code", "p.code")
     .leftJoin("order_receipts as r", "r.trans_id", "p.code")
     .select((eb) => [eb.fn.countAll<number>().as("all"), eb.fn.count<number>("c.code").as("claimed"), eb.fn.count<number>("r.trans_id").as("linked")])
     .executeTakeFirstOrThrow();

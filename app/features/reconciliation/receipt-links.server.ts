@@ -122,9 +122,9 @@ export async function unlinkPaymentFromOrder(db: Db, input: { transId: string; o
 }
 
 /**
- * Marks the code typed with an order as wrong: the code no longer names the order's payment
- * (another order may claim it), and the supporter is emailed what to do, in the same
- * transaction. Refused when a payment with that code counts for the order (unlink it
+ * Marks the code typed with an order as wrong: a payment with that code is no longer the
+ * order's (it stays unclaimed, for staff to link to the order it pays), and the supporter is
+ * emailed what to do, in the same transaction. Refused when a payment with that code counts for the order (unlink it
  * instead), when the order was rejected, or when the code is already marked.
  */
 export async function markOrderCodeWrong(db: Db, input: { orderId: string }, actor: Actor): Promise<ReceiptActionOutcome> {

@@ -42,7 +42,7 @@ export async function receiptsOf(db: Db, orders: OrderRef[]): Promise<{ receipts
   );
   const found = [...paid.keys()];
   const claimedBy = new Map(
-    (await inBatches(found, (part) => db.selectFrom("payment_codes").select(["code", "kind", "order_id"]).where("code", "in", part).execute())).map((r) => [
+    (await inBatches(found, (part) => claims(db).select(["c.code", "c.kind", "c.order_id"]).where("c.code", "in", part).execute())).map((r) => [
       r.code,
       key(r.kind, r.order_id),
     ]),
@@ -84,11 +84,27 @@ export async function receiptsOf(db: Db, orders: OrderRef[]): Promise<{ receipts
   });
 }
 
+/** Typed-code claims that still hold their receipt (staff did not say it is not that order's). */
+const claims = (db: Db) =>
+  db
+    .selectFrom("payment_codes as c")
+    .where((eb) => eb.not(eb.exists(eb.selectFrom("receipt_unlinks as u").select("u.trans_id").whereRef("u.trans_id", "=", "c.code").whereRef("u.order_id", "=", "c.order_id"))));
+
 /** Received payments no order holds (neither table), as a query to narrow further. */
 export const unclaimedPayments = (db: Db) =>
   db
     .selectFrom("received_payments as p")
-    .where((eb) => eb.not(eb.exists(eb.selectFrom("payment_codes as c").select("c.code").whereRef("c.code", "=", "p.code"))))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("payment_codes as c")
+            .select("c.code")
+            .whereRef("c.code", "=", "p.code")
+            .where((e) => e.not(e.exists(e.selectFrom("receipt_unlinks as u").select("u.trans_id").whereRef("u.trans_id", "=", "c.code").whereRef("u.order_id", "=", "c.order_id")))),
+        ),
+      ),
+    )
     .where((eb) => eb.not(eb.exists(eb.selectFrom("order_receipts as r").select("r.trans_id").whereRef("r.trans_id", "=", "p.code"))));
 
 export type OrderToSuggest = { kind: OrderKind; id: string; code: string; amount: number; createdAt: string };
