@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codesLookAlike, orderReferenceIn, probablyThisOrder } from "./receipt-rules";
+import { codesLookAlike, lookAlikeKeys, orderReferenceIn, probablyThisOrder } from "./receipt-rules";
 
 describe("an order reference in an account number, as people type it", () => {
   it.each([
@@ -37,5 +37,19 @@ describe("a receipt code that is probably the typed one", () => {
     expect(probablyThisOrder(order, { code: "SKL4Q2Z87X", amount: 1300, paidAt: "2026-11-12T15:50:00.000Z" })).toBe(true);
     expect(probablyThisOrder(order, { code: "SKL4Q2Z87X", amount: 1000, paidAt: "2026-11-12T15:50:00.000Z" })).toBe(false);
     expect(probablyThisOrder(order, { code: "SKL4Q2Z87X", amount: 1300, paidAt: "2026-11-08T15:50:00.000Z" })).toBe(false);
+  });
+});
+
+describe("look-alike keys", () => {
+  const share = (a: string, b: string) => lookAlikeKeys(a).some((k) => lookAlikeKeys(b).includes(k));
+  it.each([
+    ["SKLOQ2ZB7X", "SKL0Q2ZB7X"],
+    ["5KL4Q2Z87X", "SKL4Q2ZB7X"],
+    ["SKL4Q2ZB7X", "SKL4Q2ZB7Y"],
+    ["SKL4Q2ZB7X", "SKL4Q3ZB7Y"],
+    ["SKL4Q2ZB7X", "SKL4Q2ZB7"],
+    ["TKR1ST2UVW", "AB12CD34EF"],
+  ])("%j and %j share a key exactly when they look alike", (a, b) => {
+    expect(share(a, b)).toBe(a === b || codesLookAlike(a, b));
   });
 });

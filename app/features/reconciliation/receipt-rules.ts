@@ -48,6 +48,22 @@ export function codesLookAlike(typed: string, received: string): boolean {
   return true;
 }
 
+/** The code with its look-alike letters read as digits (O as 0, I as 1, S as 5, B as 8, Z as 2). */
+export const readLookAlikes = (code: string) => code.replace(/[OISBZ]/g, (c) => LOOK_ALIKE[c]!);
+
+/** The same reading in SQL (SQLite and PostgreSQL alike), for a column holding a code. */
+export const LOOK_ALIKE_SQL_PAIRS = Object.entries(LOOK_ALIKE);
+
+/**
+ * Keys two look-alike codes share (at least one) and two others never do: the code with its
+ * look-alikes read as digits, once with each character left out. Lets a list of orders be
+ * matched against thousands of payments without comparing every pair.
+ */
+export function lookAlikeKeys(code: string): string[] {
+  const read = [...readLookAlikes(code)];
+  return read.map((_, i) => `${code.length}:${read.slice(0, i).join("")}*${read.slice(i + 1).join("")}`);
+}
+
 /** A receipt is offered for an order when its code looks like the typed one, its amount is the order's, and it was paid near the order. */
 export function probablyThisOrder(order: { code: string; amount: number; createdAt: string }, receipt: { code: string; amount: number; paidAt: string }): boolean {
   return (

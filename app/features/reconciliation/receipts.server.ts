@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import { system, type Actor } from "~/lib/actor";
 import type { Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
@@ -7,7 +7,7 @@ import { logAction } from "../activity/activity.server";
 import { linkReceipt, type OrderKind } from "../payment-codes/receipt-ledger.server";
 import type { SuggestedReceipt } from "../received-payments/payment-state";
 import type { ReceiptFact } from "./matching";
-import { orderReferenceIn, probablyThisOrder, SUGGESTION_WINDOW_MS } from "./receipt-rules";
+import { LOOK_ALIKE_SQL_PAIRS, lookAlikeKeys, orderReferenceIn, probablyThisOrder, readLookAlikes, SUGGESTION_WINDOW_MS } from "./receipt-rules";
 
 /**
  * The receipts orders hold, read from the ledger for a whole list at once, and the two rules
@@ -119,28 +119,44 @@ export async function suggestionsFor(db: Db, orders: OrderToSuggest[]): Promise<
   const times = orders.map((o) => Date.parse(o.createdAt));
   const from = new Date(Math.min(...times) - SUGGESTION_WINDOW_MS).toISOString();
   const to = new Date(Math.max(...times) + SUGGESTION_WINDOW_MS).toISOString();
-  const amounts = [...new Set(orders.map((o) => o.amount))];
-  const candidates = await inBatches(amounts, (part) =>
-    unclaimedPayments(db)
+  // Two codes one character apart agree on their first five or their last five characters
+  // (after reading look-alikes as digits): the database narrows to those, the rule decides.
+  const read = LOOK_ALIKE_SQL_PAIRS.reduce<RawBuilder<string>>((expr, [letter, digit]) => sql<string>`replace(${expr}, ${letter}, ${digit})`, sql<string>`p.code`);
+  const candidates = await inBatches(orders, (part) => {
+    const codes = part.map((o) => readLookAlikes(o.code.toUpperCase())).filter((c) => c.length === 10);
+    if (codes.length === 0) return Promise.resolve([]);
+    return unclaimedPayments(db)
       .select(["p.code", "p.amount", "p.paid_at", "p.payer_name"])
       .where("p.paid_at", ">=", from)
       .where("p.paid_at", "<=", to)
-      .where("p.amount", "in", part)
+      .where("p.amount", "in", [...new Set(part.map((o) => o.amount))])
+      .where((eb) =>
+        eb.or([eb(sql<string>`substr(${read}, 1, 5)`, "in", [...new Set(codes.map((c) => c.slice(0, 5)))]), eb(sql<string>`substr(${read}, 6, 5)`, "in", [...new Set(codes.map((c) => c.slice(5)))])]),
+      )
       .limit(5000)
-      .execute(),
-  );
+      .execute();
+  });
   if (candidates.length === 0) return orders.map(() => []);
   const refused = new Set(
     (await inBatches([...new Set(orders.map((o) => o.id))], (part) => db.selectFrom("receipt_unlinks").select(["trans_id", "order_id"]).where("order_id", "in", part).execute())).map(
       (u) => `${u.order_id}:${u.trans_id}`,
     ),
   );
-  return orders.map((o) =>
-    candidates
+  const byKey = new Map<string, Map<string, (typeof candidates)[number]>>();
+  for (const c of candidates) {
+    for (const k of lookAlikeKeys(c.code)) {
+      const bucket = byKey.get(k) ?? new Map();
+      bucket.set(c.code, c);
+      byKey.set(k, bucket);
+    }
+  }
+  return orders.map((o) => {
+    const near = new Map(lookAlikeKeys(o.code.toUpperCase()).flatMap((k) => [...(byKey.get(k) ?? new Map()).entries()]));
+    return [...near.values()]
       .filter((c) => !refused.has(`${o.id}:${c.code}`) && probablyThisOrder(o, { code: c.code, amount: c.amount, paidAt: c.paid_at }))
       .sort((a, b) => a.paid_at.localeCompare(b.paid_at))
-      .map((c) => ({ transId: c.code, amount: c.amount, at: c.paid_at, payerName: c.payer_name })),
-  );
+      .map((c) => ({ transId: c.code, amount: c.amount, at: c.paid_at, payerName: c.payer_name }));
+  });
 }
 
 const ACCOUNT_RULE = "Account number is the order's reference";
@@ -152,7 +168,11 @@ const ACCOUNT_RULE = "Account number is the order's reference";
  * linked; each link is logged with the site as the actor.
  */
 export async function linkByAccount(db: Db, actor: Actor = system(ACCOUNT_RULE)): Promise<{ transId: string; kind: OrderKind; orderId: string }[]> {
-  const rows = await unclaimedPayments(db).select(["p.code", "p.account_ref"]).where("p.account_ref", "<>", "").execute();
+  // Only account numbers that could hold a reference ('BO…', 'b0 …', 'MO…') are read: most say VESPERS.
+  const rows = await unclaimedPayments(db)
+    .select(["p.code", "p.account_ref"])
+    .where((eb) => eb.or(["%BO%", "%B0%", "%MO%", "%M0%"].map((pattern) => eb(sql<string>`upper(p.account_ref)`, "like", pattern))))
+    .execute();
   const named = rows.flatMap((r) => {
     const ref = orderReferenceIn(r.account_ref);
     return ref ? [{ transId: r.code, orderId: ref, kind: (ref.startsWith("BO-") ? "badge" : "merch") as OrderKind }] : [];

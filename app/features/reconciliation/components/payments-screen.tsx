@@ -123,25 +123,27 @@ export function PaymentsScreen({
                     <code className="payment-ref">{m.code}</code>
                   </td>
                   <td data-label="Payment">
-                    <span className={`pill pill-pay-${m.payment.state}`}>{PAYMENT_STATE_LABEL[m.payment.state]}</span>{" "}
-                    {paymentDetail(m.payment, m.amount)}
-                    {m.payment.beforeSales ? " Paid before sales opened." : ""}
-                    {m.payment.codeWrong ? " Code marked wrong: the supporter was emailed." : ""}
-                    {m.payment.receipts.map((r) => (
-                      <span className="order-line small" key={r.transId}>
-                        <code>{r.transId}</code> {kes(r.amount)} ({MATCHED_BY_LABEL[r.matchedBy]}) <UnlinkButton transId={r.transId} orderId={m.id} busy={busy} />
-                      </span>
-                    ))}
-                    {m.payment.suggestions?.map((s) => (
-                      <span className="order-line small payment-suggestion" key={s.transId}>
-                        Probably this order: <code>{s.transId}</code>, {kes(s.amount)}, {formatNairobiTime(s.at)}
-                        {s.payerName ? ` by ${s.payerName}` : ""}
-                        <LinkButton transId={s.transId} orderId={m.id} busy={busy} />
-                      </span>
-                    ))}
-                    {!m.payment.codeWrong && !m.payment.receipts.some((r) => r.matchedBy === "code") ? (
-                      <CodeWrongButton orderId={m.id} code={m.code} busy={busy} />
-                    ) : null}
+                    <div>
+                      <span className={`pill pill-pay-${m.payment.state}`}>{PAYMENT_STATE_LABEL[m.payment.state]}</span>{" "}
+                      {paymentDetail(m.payment, m.amount)}
+                      {m.payment.beforeSales ? " Paid before sales opened." : ""}
+                      {m.payment.codeWrong ? " Code marked wrong: the supporter was emailed." : ""}
+                      {m.payment.receipts.map((r) => (
+                        <span className="order-line small" key={r.transId}>
+                          <code>{r.transId}</code> {kes(r.amount)} ({MATCHED_BY_LABEL[r.matchedBy]}) <UnlinkButton transId={r.transId} orderId={m.id} busy={busy} />
+                        </span>
+                      ))}
+                      {m.payment.suggestions?.map((s) => (
+                        <span className="order-line small payment-suggestion" key={s.transId}>
+                          Probably this order: <code>{s.transId}</code>, {kes(s.amount)}, {formatNairobiTime(s.at)}
+                          {s.payerName ? ` by ${s.payerName}` : ""}
+                          <LinkButton transId={s.transId} orderId={m.id} busy={busy} />
+                        </span>
+                      ))}
+                      {!m.payment.codeWrong && !m.payment.receipts.some((r) => r.matchedBy === "code") ? (
+                        <CodeWrongButton orderId={m.id} code={m.code} busy={busy} />
+                      ) : null}
+                    </div>
                   </td>
                   <td data-label="Placed">{formatNairobiTime(m.createdAt)}</td>
                 </tr>
@@ -281,10 +283,10 @@ function PaymentTable({
                 <td data-label="Account">{p.accountRef || "—"}</td>
                 <td data-label="Order">
                   {p.order ? (
-                    <>
+                    <div>
                       <a href={orderHref(p.order)}>{p.order.id}</a> <span className="small muted">({MATCHED_BY_LABEL[p.order.matchedBy]})</span>
                       <UnlinkButton transId={p.code} orderId={p.order.id} busy={busy} />
-                    </>
+                    </div>
                   ) : likely ? (
                     <LinkPaymentForm transId={p.code} likely={likely[p.code] ?? []} busy={busy} />
                   ) : (
