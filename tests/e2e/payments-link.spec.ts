@@ -28,6 +28,14 @@ test("staff link unclaimed M-Pesa payments to their orders on /admin/payments an
   expect(await imported.json()).toMatchObject({ ok: true, added: 2, matched: 0 });
 
   const main = await signInTo(page, PAYMENTS, jsEnabled);
+  // The order's row offers the payment as 'probably this order' (never counted until staff link it).
+  await page.goto(`/admin/badge-orders?status=all&q=${typo}`);
+  const offered = main.locator("tbody tr").filter({ hasText: typo });
+  await expect(offered.getByText("Payment not seen yet")).toBeVisible();
+  await expect(offered).toContainText(`Probably this order: ${received}, KES 1,300`);
+  await expect(offered.getByRole("button", { name: `Link ${received} to ${typo}` })).toBeVisible();
+
+  await page.goto(PAYMENTS);
   const unclaimed = main.getByRole("region", { name: /^Unclaimed payments/ });
   const typoRow = unclaimed.locator("tr").filter({ hasText: received });
   await expect(typoRow).toContainText(`Probably ${typo}`);
