@@ -29,6 +29,7 @@ import * as eventRecord from "../../db/migrations/2026-11-26-13-event-record";
 import * as openBadges from "../../db/migrations/2026-11-26-14-open-badges";
 import * as callbacksOnDoubt from "../../db/migrations/2026-11-26-15-callbacks-on-doubt";
 import * as statementCoverage from "../../db/migrations/2026-11-27-20-statement-coverage";
+import * as orderReceipts from "../../db/migrations/2026-11-27-21-order-receipts";
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import type { DB } from "../database";
 import { ensurePrivateDir } from "./files.server";
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-26-14-open-badges": openBadges,
   "2026-11-26-15-callbacks-on-doubt": callbacksOnDoubt,
   "2026-11-27-20-statement-coverage": statementCoverage,
+  "2026-11-27-21-order-receipts": orderReceipts,
 };
 
 export type { DB };
