@@ -31,6 +31,7 @@ import * as callbacksOnDoubt from "../../db/migrations/2026-11-26-15-callbacks-o
 import * as merchConfirmationOnce from "../../db/migrations/2026-11-26-16-merch-confirmation-once";
 import * as legacyImport from "../../db/migrations/2026-11-26-17-legacy-import";
 import * as statementCoverage from "../../db/migrations/2026-11-27-20-statement-coverage";
+import * as orderReceipts from "../../db/migrations/2026-11-27-21-order-receipts";
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import type { DB } from "../database";
 import { ensurePrivateDir } from "./files.server";
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-26-16-merch-confirmation-once": merchConfirmationOnce,
   "2026-11-26-17-legacy-import": legacyImport,
   "2026-11-27-20-statement-coverage": statementCoverage,
+  "2026-11-27-21-order-receipts": orderReceipts,
 };
 
 export type { DB };

@@ -77,3 +77,13 @@ export function isUniqueViolation(e: unknown): boolean {
   const code = (e as { code?: unknown } | null)?.code;
   return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 }
+
+/**
+ * Holds a lock named `name` until the transaction ends, so two transactions about the same
+ * thing (one M-Pesa receipt, say) run one after the other even when the row they would lock
+ * does not exist yet: PostgreSQL's transaction-level advisory lock. SQLite needs none: its
+ * transactions here begin IMMEDIATE and hold the whole database.
+ */
+export async function lockName(trx: Kysely<any>, name: string): Promise<void> {
+  if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(hashtextextended(${name}, 0))`.execute(trx);
+}

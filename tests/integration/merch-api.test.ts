@@ -440,7 +440,7 @@ describe("GET /api/merch_orders.php (admin)", () => {
       customerPhone: "+254 712 345 678",
       notes: "Westlands, please.",
       paymentReference: "AMN1234567",
-      payment: { state: "unmatched", receivedAmount: null, receivedAt: null, payerName: null },
+      payment: { state: "unmatched", receivedAmount: null, receivedAt: null, payerName: null, receipts: [] },
       total: 7900,
       currency: "KES",
       items: [

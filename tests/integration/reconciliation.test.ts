@@ -115,11 +115,11 @@ describe("payment state of real orders", () => {
     await paid(low, 1000);
     expect((await getBadgeOrder(db, a.id)).payment).toMatchObject({ state: "verified", receivedAmount: 1300, payerName: "JANE WANJIKU" });
     expect((await getBadgeOrder(db, b.id)).payment).toMatchObject({ state: "short", receivedAmount: 1000 });
-    // Paying more than the tier is still verified.
+    // Paying more than the tier is over, not verified in full.
     const more = nextCode();
     const c = await badge(db, more);
     await paid(more, 2000);
-    expect(await stateOf(db, c.id)).toBe("verified");
+    expect(await stateOf(db, c.id)).toBe("over");
   });
 
   it("an order placed while callbacks are live, with no such payment a day later, stays unmatched: callbacks alone never call a payer a fake", async () => {
@@ -164,7 +164,9 @@ describe("payment state of real orders", () => {
     await paid(one, 1300, at);
     await importCsv(statement(statementLine(one, at, 1300), statementLine(two, at, 1300)));
     await paid(two, 1300, at);
-    expect((await getBadgeOrder(db, a.id)).payment).toEqual((await getBadgeOrder(db, b.id)).payment);
+    // The same but for each receipt's own code.
+    const withoutCodes = (p: { receipts: { transId: string }[] }) => ({ ...p, receipts: p.receipts.map(({ transId: _, ...r }) => r) });
+    expect(withoutCodes((await getBadgeOrder(db, a.id)).payment)).toEqual(withoutCodes((await getBadgeOrder(db, b.id)).payment));
     expect((await listReceivedPayments(db)).map((p) => [p.code, p.order?.id])).toEqual(
       expect.arrayContaining([
         [one, a.id],
@@ -189,7 +191,7 @@ describe("payment state of real orders", () => {
     const old = nextCode();
     await paid(old, 1300, new Date(Date.now() - 30 * 86_400_000));
     const { id } = await badge(db, old);
-    expect((await getBadgeOrder(db, id)).payment).toMatchObject({ state: "verified", beforeSales: true });
+    expect((await getBadgeOrder(db, id)).payment).toMatchObject({ state: "early", beforeSales: true });
     await attachBadgeAssets(db, id, { badge: png, poster: png }, STAFF);
     await expect(setBadgeOrderStatus(db, id, "approved", STAFF)).rejects.toThrow(/made before sales opened/);
   });
@@ -198,13 +200,13 @@ describe("payment state of real orders", () => {
     const old = nextCode();
     await paid(old, 1300, new Date(Date.now() - 30 * 86_400_000));
     const { id } = await badge(db, old);
-    // No date set anywhere: nothing to flag.
-    expect((await getBadgeOrder(db, id)).payment).toMatchObject({ state: "verified" });
+    // No date set anywhere: not 'before sales', though paid long before the order.
+    expect((await getBadgeOrder(db, id)).payment).toMatchObject({ state: "early" });
     expect((await getBadgeOrder(db, id)).payment?.beforeSales).toBeFalsy();
     const event = await getEvent(db);
     const opened = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
     await saveEvent(db, EventSchema.parse({ ...event, time: "", salesOpen: opened, date: "2099-12-31", ...Object.fromEntries(Object.entries(event.tierGoals).map(([k, v]) => [`goal_${k}`, String(v)])) }), STAFF);
-    expect((await getBadgeOrder(db, id)).payment).toMatchObject({ state: "verified", beforeSales: true });
+    expect((await getBadgeOrder(db, id)).payment).toMatchObject({ state: "early", beforeSales: true });
   });
 });
 
@@ -225,22 +227,25 @@ describe("staff lists and approval", () => {
     expect((await listBadgeOrders(db, { payment: "unmatched" })).map((o) => o.id)).toEqual([ids[2], ids[1]]);
   });
 
-  it("GET lists carry payment {state, receivedAmount, receivedAt, payerName}", async () => {
+  it("GET lists carry payment {state, receivedAmount, receivedAt, payerName, receipts}", async () => {
     const code = nextCode();
     const m = await merch(db, code);
-    await paid(code, 1200, new Date("2026-11-12T16:42:00Z"));
+    // Paid a minute ago (a payment more than 7 days before the order is 'early').
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+    await paid(code, 1200, at);
     const res = await merchApi.loader(args(new Request(`${ORIGIN}/api/merch_orders.php`, { headers: { "X-Admin-Key": KEY } })));
     const body = (await readJson<{ orders: { id: string; payment: unknown }[] }>(res)).body;
     expect(body.orders.find((o) => o.id === m.id)!.payment).toEqual({
       state: "verified",
       receivedAmount: 1200,
-      receivedAt: "2026-11-12T16:42:00.000Z",
+      receivedAt: at.toISOString(),
       payerName: "JANE WANJIKU",
+      receipts: [{ transId: code, amount: 1200, at: at.toISOString(), payerName: "JANE WANJIKU", matchedBy: "code" }],
     });
     const b = await badge(db, nextCode());
     const list = await badgeApi.loader(args(new Request(`${ORIGIN}/api/badge_orders.php`, { headers: { "X-Admin-Key": KEY } })));
     const items = (await readJson<{ items: { id: string; payment: unknown }[] }>(list)).body.items;
-    expect(items.find((o) => o.id === b.id)!.payment).toEqual({ state: "unmatched", receivedAmount: null, receivedAt: null, payerName: null });
+    expect(items.find((o) => o.id === b.id)!.payment).toEqual({ state: "unmatched", receivedAmount: null, receivedAt: null, payerName: null, receipts: [] });
   });
 
   it("approving a short or not_found order is refused until staff tick that they checked; the JSON API takes paymentChecked", async () => {
@@ -315,7 +320,7 @@ describe("the supporter's order page", () => {
     let page = await load();
     expect(page.init.status).toBe(200);
     expect(page.data.order).toMatchObject({ reference: id, status: "pending", payment: { state: "unmatched" } });
-    await paid(code, 1300, new Date("2026-11-12T16:42:00Z"));
+    await paid(code, 1300, new Date(Date.now() - 60_000));
     page = await load();
     expect(page.data.order).toMatchObject({ payment: { state: "verified", receivedAmount: 1300 } });
     // A wrong or missing token, or another order's reference, shows nothing.
@@ -346,11 +351,12 @@ describe("the supporter's order page", () => {
   it("words: 'Payment received: KES 1,300 on 12 Nov at 19:42' and 'We have not seen this payment yet'", async () => {
     const { paymentWords } = await import("~/features/reconciliation/order-words");
     const order = { amount: 1300, currency: "KES" };
-    expect(paymentWords({ state: "verified", receivedAmount: 1300, receivedAt: "2026-11-12T16:42:00.000Z", payerName: "J" }, order).headline).toBe(
+    const receipts = [{ transId: "SKL4Q2ZB7X", amount: 1300, at: "2026-11-12T16:42:00.000Z", payerName: "J", matchedBy: "code" as const }];
+    expect(paymentWords({ state: "verified", receivedAmount: 1300, receivedAt: "2026-11-12T16:42:00.000Z", payerName: "J", receipts }, order).headline).toBe(
       "Payment received: KES 1,300 on 12 Nov at 19:42",
     );
-    expect(paymentWords({ state: "unmatched", receivedAmount: null, receivedAt: null, payerName: null }, order).headline).toBe(NOT_SEEN);
-    expect(paymentWords({ state: "short", receivedAmount: 1000, receivedAt: "2026-11-12T16:42:00.000Z", payerName: "J" }, order).detail).toContain(
+    expect(paymentWords({ state: "unmatched", receivedAmount: null, receivedAt: null, payerName: null, receipts: [] }, order).headline).toBe(NOT_SEEN);
+    expect(paymentWords({ state: "short", receivedAmount: 1000, receivedAt: "2026-11-12T16:42:00.000Z", payerName: "J", receipts }, order).detail).toContain(
       "KES 300 less than this order's KES 1,300",
     );
   });

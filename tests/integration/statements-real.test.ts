@@ -374,6 +374,23 @@ describe("reversals", () => {
     expect(order.payment).toMatchObject({ state: "reversed", reversedBy: "TR00000009" });
   });
 
+  it("a receipt linked by account number, then reversed, makes its approved order reversed and first on /admin/payments", async () => {
+    const now = Date.now();
+    const [typed, paidCode] = [nextCode(), nextCode()];
+    const id = await badge(db, typed, new Date(now - 2 * DAY));
+    // The supporter typed a code M-Pesa never sent; the payment names the order as its account number.
+    await importCsv(portal({}, payIn(paidCode, new Date(now - 2 * DAY - 600_000), 1300, id.toLowerCase())));
+    expect((await getBadgeOrder(db, id)).payment).toMatchObject({ state: "verified", receipts: [{ transId: paidCode, matchedBy: "account" }] });
+    await attachBadgeAssets(db, id, { badge: png, poster: png }, STAFF);
+    await setBadgeOrderStatus(db, id, "approved", STAFF);
+    await importCsv(portal({}, reversalRow("TR00000010", new Date(now - DAY), 1300, paidCode)));
+
+    expect((await getBadgeOrder(db, id)).payment).toMatchObject({ state: "reversed", reversedBy: "TR00000010" });
+    const cookie = (await createAdminSessionCookie(db, new Request(`${ORIGIN}/admin`), "10.0.0.42")).split(";")[0]!;
+    const data = await paymentsPage.loader(args(new Request(`${ORIGIN}/admin/payments`, { headers: { Cookie: cookie } })));
+    expect(data!.reversedApprovals).toMatchObject([{ kind: "badge", id, code: typed, amount: 1300, received: 1300, reversedBy: "TR00000010" }]);
+  });
+
   it("a reversal read before its payment is known is kept, and applied when the payment arrives", async () => {
     const now = Date.now();
     const code = nextCode();

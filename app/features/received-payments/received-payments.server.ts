@@ -275,16 +275,32 @@ export async function importStatement(
   };
 }
 
-/** The newest received payments for staff (`unclaimed`: only those no order names), numbers as M-Pesa sent them. */
+/**
+ * Typed codes that hold their receipt: an order's claim, unless staff said the receipt is not
+ * that order's (payment-codes' receipt ledger).
+ */
+const heldByCode = (db: Db) =>
+  db
+    .selectFrom("payment_codes as pc")
+    .select(["pc.code", "pc.kind", "pc.order_id"])
+    .where((eb) => eb.not(eb.exists(eb.selectFrom("receipt_unlinks as u").select("u.trans_id").whereRef("u.trans_id", "=", "pc.code").whereRef("u.order_id", "=", "pc.order_id"))))
+    .as("c");
+
+/**
+ * The newest received payments for staff (`unclaimed`: only those no order holds, by its typed
+ * code or a link), numbers as M-Pesa sent them, each with the order that holds it and how.
+ */
 export async function listReceivedPayments(db: Db, opts: { unclaimed?: boolean; limit?: number } = {}): Promise<ReceivedPaymentRow[]> {
   let q = db
     .selectFrom("received_payments as p")
-    .leftJoin("payment_codes as c", "c.code", "p.code")
+    .leftJoin(heldByCode(db), "c.code", "p.code")
+    .leftJoin("order_receipts as r", "r.trans_id", "p.code")
     .select(["p.code", "p.amount", "p.paid_at", "p.payer_name", "p.payer_phone", "p.account_ref", "p.source", "p.odd_parts", "p.reversed_at", "p.reversed_by", "c.kind", "c.order_id"])
+    .select(["r.kind as link_kind", "r.order_id as link_order_id", "r.matched_by"])
     .orderBy("p.paid_at", "desc")
     .orderBy("p.code")
     .limit(opts.limit ?? 200);
-  if (opts.unclaimed) q = q.where("c.code", "is", null);
+  if (opts.unclaimed) q = q.where("c.code", "is", null).where("r.trans_id", "is", null);
   const rows = await q.execute();
   return rows.map((r) => ({
     code: r.code,
@@ -294,7 +310,12 @@ export async function listReceivedPayments(db: Db, opts: { unclaimed?: boolean; 
     payerPhone: phoneForStaff(r.payer_phone),
     accountRef: r.account_ref,
     source: r.source,
-    order: r.kind && r.order_id ? { kind: r.kind as "badge" | "merch", id: r.order_id } : null,
+    order:
+      r.link_kind && r.link_order_id
+        ? { kind: r.link_kind, id: r.link_order_id, matchedBy: r.matched_by ?? "staff" }
+        : r.kind && r.order_id
+          ? { kind: r.kind as "badge" | "merch", id: r.order_id, matchedBy: "code" as const }
+          : null,
     oddParts: r.odd_parts ? (JSON.parse(r.odd_parts) as OddPart[]) : [],
     ...(r.reversed_at && r.reversed_by ? { reversed: { by: r.reversed_by, at: r.reversed_at } } : {}),
   }));
@@ -303,10 +324,11 @@ export async function listReceivedPayments(db: Db, opts: { unclaimed?: boolean; 
 export async function countReceivedPayments(db: Db) {
   const row = await db
     .selectFrom("received_payments as p")
-    .leftJoin("payment_codes as c", "c.code", "p.code")
-    .select((eb) => [eb.fn.countAll<number>().as("all"), eb.fn.count<number>("c.code").as("claimed")])
+    .leftJoin(heldByCode(db), "c.code", "p.code")
+    .leftJoin("order_receipts as r", "r.trans_id", "p.code")
+    .select((eb) => [eb.fn.countAll<number>().as("all"), eb.fn.count<number>("c.code").as("claimed"), eb.fn.count<number>("r.trans_id").as("linked")])
     .executeTakeFirstOrThrow();
-  return { all: Number(row.all), unclaimed: Number(row.all) - Number(row.claimed) };
+  return { all: Number(row.all), unclaimed: Number(row.all) - Number(row.claimed) - Number(row.linked) };
 }
 
 /** Past statement imports, newest first. */

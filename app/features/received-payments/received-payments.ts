@@ -1,4 +1,5 @@
 import type { OddPart, ReceivedPayment } from "./payment";
+import type { MatchedBy } from "./payment-state";
 import type { ParsedStatement, PeriodSource } from "./statement";
 
 /** What the staff screens show of the received payments: plain types, no server code. */
@@ -28,9 +29,9 @@ export type StatementPreview = {
   dateOrders: ParsedStatement["dateOrders"];
 };
 
-/** A received payment as staff lists show it: the phone masked, and the order that claims it, if any. */
+/** A received payment as staff lists show it: the phone masked, and the order that holds it, if any, and by which rule. */
 export type ReceivedPaymentRow = Pick<ReceivedPayment, "code" | "amount" | "paidAt" | "payerName" | "payerPhone" | "accountRef" | "source"> & {
-  order: { kind: "badge" | "merch"; id: string } | null;
+  order: { kind: "badge" | "merch"; id: string; matchedBy: MatchedBy } | null;
   /** What a callback stored on doubt sent that was odd; empty for most. */
   oddParts: OddPart[];
   /** M-Pesa took this payment back: the reversal's receipt and when. */

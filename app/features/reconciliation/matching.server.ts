@@ -7,14 +7,17 @@ import type { PaymentView } from "../received-payments/payment-state";
 import { coveredForEveryNumber } from "./coverage";
 import { decidePaymentState, paymentView, type PaymentStanding } from "./matching";
 import type { PaymentMismatch, ReversedApproval } from "./payments-screen";
+import { ordersNear, receiptsOf, suggestionsFor } from "./receipts.server";
 
 /**
- * Matching as it runs on the records: the orders' codes looked up in the received payments
- * (with any reversal), with what the imported statements of the site's numbers state they cover
- * and when badge sales opened (the event record), decided by `decidePaymentState`.
+ * Matching as it runs on the records: the receipts the ledger gives each order (its typed
+ * code's, and those linked by account number or by staff, each with any reversal), with what
+ * the imported statements of the site's numbers state they cover and when badge sales opened
+ * (the event record), decided by `decidePaymentState`.
  */
 
-export type OrderToMatch = { code: string; amount: number; createdAt: string; kind: "badge" | "merch" };
+/** An order to match: its id (the ledger's links are by order), its typed code, amount and time. Without an id only its code matches. */
+export type OrderToMatch = { code: string; amount: number; createdAt: string; kind: "badge" | "merch"; id?: string };
 
 /**
  * What every match reads besides the payment itself: the periods imported statements of the
@@ -35,69 +38,71 @@ async function matchContext(db: Db) {
 }
 
 /**
- * Where the payments of these orders stand, keyed by payment code: one read of the ledger for
- * a whole staff list. Every way matching runs (an order arriving, a payment arriving, an
- * import, a list) comes here, so each gives the same answer.
+ * Where the payments of these orders stand, in the order given: one read of the ledger (the
+ * receipts each order holds) for a whole staff list. Every way matching runs (an order
+ * arriving, a payment arriving, an import, a list) comes here, so each gives the same answer.
  */
-export async function paymentStatesFor(db: Db, orders: OrderToMatch[]): Promise<Map<string, PaymentStanding>> {
-  const out = new Map<string, PaymentStanding>();
-  if (orders.length === 0) return out;
-  const codes = [...new Set(orders.map((o) => o.code.toUpperCase()))];
-  const found = new Map<string, { amount: number; paidAt: string; payerName: string }>();
-  const reversals = new Map<string, { by: string; at: string }>();
-  for (let i = 0; i < codes.length; i += 500) {
-    const rows = await db
-      .selectFrom("received_payments")
-      .select(["code", "amount", "paid_at", "payer_name", "reversed_at", "reversed_by"])
-      .where("code", "in", codes.slice(i, i + 500))
-      .execute();
-    for (const r of rows) {
-      found.set(r.code, { amount: r.amount, paidAt: r.paid_at, payerName: r.payer_name });
-      if (r.reversed_at && r.reversed_by) reversals.set(r.code, { by: r.reversed_by, at: r.reversed_at });
-    }
-  }
+export async function paymentStatesFor(db: Db, orders: OrderToMatch[]): Promise<PaymentStanding[]> {
+  return (await standingsFor(db, orders)).map((s) => s.standing);
+}
+
+async function standingsFor(db: Db, orders: OrderToMatch[]) {
+  if (orders.length === 0) return [];
+  const held = await receiptsOf(db, orders);
   const context = await matchContext(db);
   // The event record's sales opening date; EVENT_SALES_OPEN where staff have not set one.
   const salesOpenedAt = orders.some((o) => o.kind === "badge") ? (salesOpenInstant(await getEvent(db)) ?? env().eventSalesOpen) : null;
-  for (const o of orders) {
-    const code = o.code.toUpperCase();
-    out.set(
-      code,
-      decidePaymentState({
-        order: { amount: o.amount, createdAt: o.createdAt },
-        payment: found.get(code) ?? null,
-        ...context,
-        salesOpenedAt: o.kind === "badge" ? salesOpenedAt : null,
-        reversed: reversals.get(code) ?? null,
-      }),
-    );
-  }
-  return out;
+  return orders.map((o, i) => ({
+    standing: decidePaymentState({
+      order: { amount: o.amount, createdAt: o.createdAt },
+      receipts: held[i]!.receipts,
+      ...context,
+      salesOpenedAt: o.kind === "badge" ? salesOpenedAt : null,
+    }),
+    codeWrong: held[i]!.codeWrong,
+  }));
 }
 
 /** Where the payment of one order stands. */
 export async function paymentStateFor(db: Db, order: OrderToMatch): Promise<PaymentStanding> {
-  const states = await paymentStatesFor(db, [order]);
-  return states.get(order.code.toUpperCase())!;
+  return (await paymentStatesFor(db, [order]))[0]!;
+}
+
+/**
+ * The payments of these orders as staff and the JSON lists see them, in the order given: the
+ * state and receipts, and for an order holding no receipt the unclaimed payments that are
+ * probably its own (offered, never counted).
+ */
+export async function paymentViewsFor(db: Db, orders: (OrderToMatch & { id: string })[]): Promise<PaymentView[]> {
+  const standings = await standingsFor(db, orders);
+  const lonely = orders.flatMap((o, i) => (standings[i]!.standing.receipts.length === 0 ? [{ ...o, at: i }] : []));
+  const suggested = await suggestionsFor(db, lonely);
+  const suggestionsAt = new Map(lonely.map((o, n) => [o.at, suggested[n]!]));
+  return orders.map((_, i) => paymentView(standings[i]!.standing, { suggestions: suggestionsAt.get(i), codeWrong: standings[i]!.codeWrong }));
 }
 
 /** Orders with their payment (the admin lists and staff screens), from one read of the ledger. */
-export async function withPayments<T extends { paymentReference: string }>(
+export async function withPayments<T extends { id: string; paymentReference: string }>(
   db: Db,
   kind: "badge" | "merch",
   items: T[],
   facts: (item: T) => { amount: number; createdAt: string },
 ): Promise<(T & { payment: PaymentView })[]> {
-  const states = await paymentStatesFor(
+  const views = await paymentViewsFor(
     db,
-    items.map((i) => ({ code: i.paymentReference, kind, ...facts(i) })),
+    items.map((i) => ({ kind, id: i.id, code: i.paymentReference, ...facts(i) })),
   );
-  return items.map((i) => ({ ...i, payment: paymentView(states.get(i.paymentReference.toUpperCase())) }));
+  return items.map((i, n) => ({ ...i, payment: views[n]! }));
 }
 
+/** Whether a payment needs a look before anyone approves: anything but verified or not seen yet, a flag, or a probable payment to link. */
+export const paymentNeedsLook = (p: PaymentView) =>
+  (p.state !== "verified" && p.state !== "unmatched") || !!p.beforeSales || !!p.suggestions?.length || !!p.codeWrong;
+
 /**
- * Pending orders whose payment M-Pesa does not show in full: short, no such payment, reversed,
- * or paid before sales opened. The staff screen lists them for a look before anyone approves.
+ * Pending orders whose payment M-Pesa does not show in full: short, over, paid long before,
+ * no such payment, reversed, a code marked wrong, or a probable payment waiting for staff to
+ * link it. The staff screen lists them for a look before anyone approves.
  */
 export async function listPaymentMismatches(db: Db, limit = 500): Promise<PaymentMismatch[]> {
   // Both kinds of order in one list: the same five facts under the same names.
@@ -114,33 +119,64 @@ export async function listPaymentMismatches(db: Db, limit = 500): Promise<Paymen
     .orderBy("createdAt", "desc")
     .limit(limit)
     .execute();
-  const states = await paymentStatesFor(db, orders.map((o) => ({ code: o.code, amount: o.amount, createdAt: o.createdAt, kind: o.kind })));
-  return orders
-    .map((o) => ({ ...o, payment: paymentView(states.get(o.code.toUpperCase())) }))
-    .filter((o) => o.payment.state === "short" || o.payment.state === "not_found" || o.payment.state === "reversed" || o.payment.beforeSales);
+  const views = await paymentViewsFor(db, orders);
+  return orders.map((o, i) => ({ ...o, payment: views[i]! })).filter((o) => paymentNeedsLook(o.payment));
+}
+
+/**
+ * For unclaimed payments (the payments screen's list): the orders each is probably for, by
+ * the same rule that offers it on the order's row.
+ */
+export async function likelyOrdersFor(db: Db, payments: { code: string; amount: number; paidAt: string }[]): Promise<Map<string, { kind: "badge" | "merch"; id: string }[]>> {
+  const out = new Map<string, { kind: "badge" | "merch"; id: string }[]>();
+  if (payments.length === 0) return out;
+  const times = payments.map((p) => p.paidAt).sort();
+  const orders = await ordersNear(db, times[0]!, times.at(-1)!, [...new Set(payments.map((p) => p.amount))]);
+  const views = await paymentViewsFor(db, orders);
+  const wanted = new Set(payments.map((p) => p.code));
+  orders.forEach((o, i) => {
+    for (const s of views[i]!.suggestions ?? []) {
+      if (wanted.has(s.transId)) out.set(s.transId, [...(out.get(s.transId) ?? []), { kind: o.kind, id: o.id }]);
+    }
+  });
+  return out;
 }
 
 /**
  * Approved orders whose payment M-Pesa then reversed: the money went back after the kit or the
- * goods were promised. First on the staff payments screen.
+ * goods were promised. First on the staff payments screen. Covers every receipt the order holds
+ * (its typed code's and those linked by account number or by staff).
  */
 export async function listApprovedThenReversed(db: Db, limit = 200): Promise<ReversedApproval[]> {
-  const rows = await db
+  const reversedCodes = db.selectFrom("received_payments").select("code").where("reversed_at", "is not", null);
+  const linkedReversed = (kind: "badge" | "merch") =>
+    db
+      .selectFrom("order_receipts as r")
+      .innerJoin("received_payments as p", "p.code", "r.trans_id")
+      .select("r.order_id")
+      .where("r.kind", "=", kind)
+      .where("p.reversed_at", "is not", null);
+  const orders = await db
     .selectFrom("badge_orders as o")
-    .innerJoin("received_payments as p", "p.code", "o.payment_reference")
-    .select([sql<"badge" | "merch">`'badge'`.as("kind"), "o.id", "o.name", "o.payment_reference as code", "o.amount", "p.amount as received", "p.reversed_at as reversedAt", "p.reversed_by as reversedBy"])
+    .select([sql<"badge" | "merch">`'badge'`.as("kind"), "o.id", "o.name", "o.payment_reference as code", "o.amount", "o.created_at as createdAt"])
     .where("o.status", "=", "approved")
-    .where("p.reversed_at", "is not", null)
+    .where((eb) => eb.or([eb("o.payment_reference", "in", reversedCodes), eb("o.id", "in", linkedReversed("badge"))]))
     .unionAll(
       db
         .selectFrom("merch_orders as o")
-        .innerJoin("received_payments as p", "p.code", "o.payment_reference")
-        .select([sql<"badge" | "merch">`'merch'`.as("kind"), "o.id", "o.customer_name as name", "o.payment_reference as code", "o.total as amount", "p.amount as received", "p.reversed_at as reversedAt", "p.reversed_by as reversedBy"])
+        .select([sql<"badge" | "merch">`'merch'`.as("kind"), "o.id", "o.customer_name as name", "o.payment_reference as code", "o.total as amount", "o.ts as createdAt"])
         .where("o.status", "=", "approved")
-        .where("p.reversed_at", "is not", null),
+        .where((eb) => eb.or([eb("o.payment_reference", "in", reversedCodes), eb("o.id", "in", linkedReversed("merch"))])),
     )
-    .orderBy("reversedAt", "desc")
-    .limit(limit)
     .execute();
-  return rows.map((r) => ({ ...r, reversedAt: r.reversedAt!, reversedBy: r.reversedBy! }));
+  // The ledger decides which receipts the order holds (a typed code unlinked by staff does not count).
+  const standings = await paymentStatesFor(db, orders);
+  return orders
+    .flatMap((o, i) => {
+      const p = standings[i]!;
+      if (p.state !== "reversed" || !p.reversedAt || !p.reversedBy) return [];
+      return [{ kind: o.kind, id: o.id, name: o.name, code: o.code, amount: o.amount, received: p.receivedAmount ?? 0, reversedAt: p.reversedAt, reversedBy: p.reversedBy }];
+    })
+    .sort((a, b) => b.reversedAt.localeCompare(a.reversedAt))
+    .slice(0, limit);
 }

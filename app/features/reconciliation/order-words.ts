@@ -5,26 +5,57 @@ import type { PaymentView } from "../received-payments/payment-state";
  * Safe for the browser (no server code).
  */
 import { formatNairobiDayAt } from "~/lib/nairobi-time";
+import { site } from "~/lib/site";
 
 const money = (amount: number, currency: string) => `${currency} ${amount.toLocaleString("en-KE")}`;
 
 export const NOT_SEEN = "We have not seen this payment yet";
 
-export function paymentWords(p: PaymentView, order: { amount: number; currency: string }): { headline: string; detail: string } {
-  if ((p.state === "verified" || p.state === "short") && p.receivedAmount !== null && p.receivedAt) {
-    const headline = `Payment received: ${money(p.receivedAmount, order.currency)} on ${formatNairobiDayAt(p.receivedAt)}`;
-    if (p.state === "verified") return { headline, detail: "Thank you: M-Pesa's records show your payment in full." };
+/** The order as its words need it: the amount, and (for 'how to pay the rest') its kind and reference. */
+type OrderForWords = { amount: number; currency: string; kind?: "badge" | "merch"; reference?: string };
+
+/** Where to pay more, so the payment joins this order by itself: the paybill and the order's reference as the account number. */
+function payHow(order: OrderForWords): string {
+  const paybill = order.kind === "merch" ? site.payments.merchPaybill : site.payments.eventPaybill;
+  return order.reference ? `to paybill ${paybill} with account number ${order.reference} (your order reference)` : `to paybill ${paybill}`;
+}
+
+export function paymentWords(p: PaymentView, order: OrderForWords): { headline: string; detail: string } {
+  if (p.receivedAmount !== null && p.receivedAt) {
+    const several = p.receipts.length > 1 ? ` in ${p.receipts.length} payments, the last` : "";
+    const headline = `Payment received: ${money(p.receivedAmount, order.currency)}${several} on ${formatNairobiDayAt(p.receivedAt)}`;
     const missing = order.amount - p.receivedAmount;
-    return {
-      headline,
-      detail: `That is ${money(missing, order.currency)} less than this order's ${money(order.amount, order.currency)}. Please pay the difference with the same account reference, or reply to your order email.`,
-    };
+    switch (p.state) {
+      case "verified":
+        return { headline, detail: "Thank you: M-Pesa's records show your payment in full." };
+      case "short":
+        return {
+          headline,
+          detail: `That is ${money(missing, order.currency)} less than this order's ${money(order.amount, order.currency)}. Please pay the difference ${payHow(order)} and it will join this order, or reply to your order email.`,
+        };
+      case "over":
+        return {
+          headline,
+          detail: `Thank you: that is ${money(-missing, order.currency)} more than this order's ${money(order.amount, order.currency)}, so your order is paid. Our team will contact you about the extra ${money(-missing, order.currency)}; you do not need to do anything.`,
+        };
+      case "early":
+        return {
+          headline,
+          detail: "This payment was made some time before your order, so our team will check it by hand before approving. You do not need to do anything; we will email you if we need more.",
+        };
+    }
   }
   if (p.state === "reversed") {
     return {
       headline: "This payment was reversed",
       detail:
         "M-Pesa gave the money for this payment back to the phone that paid, so this order is not paid. If you did not ask for that, please reply to your order email and we will help you.",
+    };
+  }
+  if (p.codeWrong) {
+    return {
+      headline: NOT_SEEN,
+      detail: `The M-Pesa code given with this order does not match any payment we have received. We have emailed you what to do: reply with your M-Pesa confirmation message, or, if you have not paid yet, pay ${payHow(order)}.`,
     };
   }
   if (p.state === "not_found") {

@@ -67,7 +67,7 @@ describe("getBadgeOrder", () => {
       wall: { optIn: false, name: "", portrait: false, hidden: false },
       badgeRevoked: null,
       // No payment with that code in M-Pesa's records yet.
-      payment: { state: "unmatched", receivedAmount: null, receivedAt: null, payerName: null },
+      payment: { state: "unmatched", receivedAmount: null, receivedAt: null, payerName: null, receipts: [] },
     });
   });
 });

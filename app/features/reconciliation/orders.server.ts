@@ -29,7 +29,7 @@ const withMerchPayment = async (db: Db, order: MerchOrderView) => (await withPay
 
 /** The check an approval passes first: a payment M-Pesa does not show in full needs staff's tick. */
 const paymentCheck =
-  <T extends { paymentReference: string }>(kind: "badge" | "merch", facts: (o: T) => { amount: number; createdAt: string }, paymentChecked?: boolean) =>
+  <T extends { id: string; paymentReference: string }>(kind: "badge" | "merch", facts: (o: T) => { amount: number; createdAt: string }, paymentChecked?: boolean) =>
   async (db: Db, order: T) => {
     if (paymentChecked) return;
     const { payment } = (await withPayments(db, kind, [order], facts))[0]!;

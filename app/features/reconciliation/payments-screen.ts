@@ -36,3 +36,20 @@ export type ReversedApproval = {
   reversedAt: string;
   reversedBy: string;
 };
+
+/** The screen's forms about one receipt and one order (each answers with the order's payment as it now stands). */
+export const RECEIPT_INTENTS = ["link", "unlink", "code-wrong"] as const;
+export type ReceiptIntent = (typeof RECEIPT_INTENTS)[number];
+
+export type ReceiptActionResult = {
+  step: "linked" | "unlinked" | "code-wrong";
+  orderId: string;
+  transId: string;
+  payment: PaymentView;
+};
+
+/** What any of the screen's forms answers. */
+export type PaymentsResult = StatementResult | ReceiptActionResult;
+
+/** The orders an unclaimed payment is probably for (by its code), keyed by its code. */
+export type LikelyOrders = Record<string, { kind: "badge" | "merch"; id: string }[]>;

@@ -7,15 +7,25 @@ import {
   previewStatement,
   saveStatementDraft,
 } from "~/features/received-payments/received-payments.server";
-import { listApprovedThenReversed, listPaymentMismatches } from "~/features/reconciliation/matching.server";
+import { likelyOrdersFor, listApprovedThenReversed, listPaymentMismatches } from "~/features/reconciliation/matching.server";
+import {
+  PAYMENTS_PATH,
+  type LikelyOrders,
+  type PaymentsResult,
+  type ReceiptActionResult,
+  type ReceiptIntent,
+} from "~/features/reconciliation/payments-screen";
 import { statementSource } from "~/features/received-payments/statement-file.server";
-import { PAYMENTS_PATH, type StatementResult } from "~/features/reconciliation/payments-screen";
+import { linkPaymentToOrder, markOrderCodeWrong, unlinkPaymentFromOrder, type ReceiptActionOutcome } from "~/features/reconciliation/receipt-links.server";
+import { OrderCodeSchema, ReceiptLinkSchema } from "~/features/reconciliation/receipt-links.schema";
+import { linkByAccount } from "~/features/reconciliation/receipts.server";
+import { paymentDetail, PAYMENT_STATE_LABEL } from "~/features/received-payments/payment-state";
 import { callbackRegistration, listCallbacksSetAside } from "~/features/received-payments/c2b-callbacks.server";
 import { getEvent } from "~/features/event-badges/event.server";
 import { salesOpenInstant } from "~/features/event-badges/event";
 import { env } from "~/lib/env.server";
 import type { Reply } from "~/lib/forms";
-import { staffAction, staffIntent } from "~/lib/submission.server";
+import { staffAction, staffIntent, type StaffContext } from "~/lib/submission.server";
 
 /** A statement of tens of thousands of rows is a few MB. */
 const MAX_BYTES = 8 * 1024 * 1024;
@@ -32,9 +42,11 @@ export async function loadPaymentsScreen(context: AppLoadContext) {
     listApprovedThenReversed(db),
     getEvent(db),
   ]);
+  const likely: LikelyOrders = Object.fromEntries(await likelyOrdersFor(db, unclaimed.map((p) => ({ code: p.code, amount: p.amount, paidAt: p.paidAt }))));
   return {
     counts,
     unclaimed,
+    likely,
     received,
     mismatches,
     imports,
@@ -49,10 +61,10 @@ export async function loadPaymentsScreen(context: AppLoadContext) {
   };
 }
 
-const reply = (body: Reply<StatementResult>, status: number) => data(body, status);
+const reply = (body: Reply<PaymentsResult>, status: number) => data(body, status);
 
 /** 'Preview': an uploaded (or pasted) statement, read and kept as a draft. */
-const preview = staffIntent<StatementResult>({
+const preview = staffIntent<PaymentsResult>({
   run: async (_, { submission, db }) => {
     const file = submission.form?.get("statement");
     const pasted = String(submission.form?.get("pasted") ?? "");
@@ -71,10 +83,11 @@ const preview = staffIntent<StatementResult>({
 });
 
 /** 'Import': that draft, once. */
-const importDraft = staffIntent<StatementResult>({
+const importDraft = staffIntent<PaymentsResult>({
   run: async (_, { submission, db, actor }) => {
     const draftId = String(submission.form?.get("draft") ?? "").slice(0, 40);
     const done = await importStatementDraft(db, draftId, env().mpesaShortcodes, actor);
+    await linkByAccount(db);
     return reply(
       {
         status: "success",
@@ -88,16 +101,71 @@ const importDraft = staffIntent<StatementResult>({
   },
 });
 
+/** What a form about one receipt and one order says it did. */
+const DONE: Record<ReceiptIntent, (o: ReceiptActionOutcome) => string> = {
+  link: (o) => (o.already ? `Payment ${o.transId} was already linked to ${o.orderId}.` : `Payment ${o.transId} linked to ${o.orderId}.`),
+  unlink: (o) => `Payment ${o.transId} unlinked from ${o.orderId}.`,
+  "code-wrong": (o) => `Code ${o.transId} of ${o.orderId} marked wrong; the supporter is emailed what to do.`,
+};
+const STEP: Record<ReceiptIntent, ReceiptActionResult["step"]> = { link: "linked", unlink: "unlinked", "code-wrong": "code-wrong" };
+
+/** The answer: what was done, then the order's payment in the words of its row ('BO-… now: Payment verified (KES 1,300 received).'). */
+function receiptReply(intent: ReceiptIntent, o: ReceiptActionOutcome) {
+  const detail = paymentDetail(o.payment, o.amount);
+  const now = `${o.orderId} now: ${PAYMENT_STATE_LABEL[o.payment.state]}${detail ? ` (${detail})` : ""}.`;
+  const result: ReceiptActionResult = { step: STEP[intent], orderId: o.orderId, transId: o.transId, payment: o.payment };
+  return reply({ intent, status: "success", message: `${DONE[intent](o)} ${now}`, result }, 200);
+}
+
+/** What was typed, so a refused form keeps it (without JavaScript the page is drawn again). */
+const typed = (fields: Record<string, unknown>) =>
+  Object.fromEntries(["transId", "orderId"].flatMap((k) => (typeof fields[k] === "string" ? [[k, (fields[k] as string).slice(0, 40)]] : [])));
+
+/** The refusals of those forms carry their intent, so the screen shows them beside the staff actions. */
+const answersFor = (intent: ReceiptIntent) => ({
+  invalid: ({ message }: { message: string | undefined }, ctx: StaffContext) =>
+    reply({ intent, status: "error", message: message ?? "Check the form.", values: typed(ctx.fields) }, 400),
+  refused: (e: { status: number; message: string }, ctx: StaffContext): Reply<PaymentsResult> | null =>
+    e.status < 500 ? { intent, status: "error", message: e.message, values: typed(ctx.fields) } : null,
+  failed: (): Reply<PaymentsResult> => ({ intent, status: "error", message: "That could not be saved. Nothing was changed; try again." }),
+});
+
+const link = staffIntent<PaymentsResult, typeof ReceiptLinkSchema>({
+  schema: ReceiptLinkSchema,
+  ...answersFor("link"),
+  run: async (input, { db, actor }) => receiptReply("link", await linkPaymentToOrder(db, input, actor)),
+});
+
+const unlink = staffIntent<PaymentsResult, typeof ReceiptLinkSchema>({
+  schema: ReceiptLinkSchema,
+  ...answersFor("unlink"),
+  run: async (input, { db, actor }) => receiptReply("unlink", await unlinkPaymentFromOrder(db, input, actor)),
+});
+
+const codeWrong = staffIntent<PaymentsResult, typeof OrderCodeSchema>({
+  schema: OrderCodeSchema,
+  ...answersFor("code-wrong"),
+  run: async (input, { db, actor }) => receiptReply("code-wrong", await markOrderCodeWrong(db, input, actor)),
+});
+
 /**
  * /admin/payments: 'Preview' reads an uploaded (or pasted) statement and keeps it as a draft;
  * 'Import' imports that draft once. A malformed file is a 400 naming its line; nothing is kept.
+ * 'Link', 'Unlink' and 'Code wrong' act on one receipt and one order; a receipt another order
+ * holds is refused with a sentence saying which.
  */
 export function paymentsAction(request: Request, context: AppLoadContext) {
-  return staffAction<StatementResult>(request, context, {
+  return staffAction<PaymentsResult>(request, context, {
     name: "payments",
     session: { returnTo: PAYMENTS_PATH },
     maxBytes: MAX_BYTES + 64 * 1024,
-    intents: { preview, import: importDraft },
+    intents: {
+      preview,
+      import: importDraft,
+      link,
+      unlink,
+      "code-wrong": codeWrong,
+    },
     unreadable: (message) => ({ status: "error", message }),
     refused: (e) => (e.status < 500 ? { status: "error", message: e.message } : null),
     failed: () => ({ status: "error", message: "The statement could not be read. Nothing was imported." }),

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/mpesa-c2b";
 import { answerValidation, receiveConfirmation } from "~/features/received-payments/c2b-callbacks.server";
+import { linkByAccount } from "~/features/reconciliation/receipts.server";
 import { env } from "~/lib/env.server";
 import { jsonError, jsonResponse, readBodyText } from "~/lib/http.server";
 import { safeEqual } from "~/lib/secrets.server";
@@ -24,5 +25,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== "POST") return jsonError(405, "Method not allowed. Use POST.", { Allow: "POST" });
   const text = await readBodyText(request, 16 * 1024).catch(() => null);
   const answer = kind === "validation" ? answerValidation(text) : await receiveConfirmation(context.db, text);
+  // A payment whose account number is an order's reference joins that order before Safaricom hears back.
+  if (kind === "confirmation" && answer.status === 200) await linkByAccount(context.db).catch((e) => console.error("[mpesa] account-number matching failed", e));
   return jsonResponse(answer.body, { status: answer.status, headers: answer.headers });
 }

@@ -1,6 +1,7 @@
 import { importStatement, previewStatement } from "~/features/received-payments/received-payments.server";
 import { statementSource } from "~/features/received-payments/statement-file.server";
 import type { StatementSource } from "~/features/received-payments/statement";
+import { linkByAccount } from "~/features/reconciliation/receipts.server";
 import { staff } from "~/lib/actor";
 import { requireAdminApi } from "~/lib/admin.server";
 import { jsonApi } from "~/lib/api.server";
@@ -53,6 +54,7 @@ const api = jsonApi({
     const result = dryRun
       ? await previewStatement(context.db, source, shortcodes)
       : await importStatement(context.db, source, shortcodes, staff(clientAddress(context)));
+    if (!dryRun) await linkByAccount(context.db);
     return jsonResponse({
       ok: true,
       dryRun,

@@ -85,7 +85,7 @@ export function BadgeOrderRow({ order: loaded, action, serverReply, onMessage }:
       <td data-label="Payment Ref">
         <div className="cell">
           <code className="payment-ref">{order.paymentReference}</code>
-          <PaymentTag payment={order.payment} amount={order.amount} />
+          <PaymentTag payment={order.payment} amount={order.amount} orderId={order.id} />
           {order.notes ? <p className="order-notes">{order.notes}</p> : null}
           {order.staffNote ? <StaffNote note={order.staffNote} /> : null}
         </div>

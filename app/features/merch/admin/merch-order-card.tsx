@@ -81,7 +81,7 @@ export function MerchOrderCard({ order: loaded, action, serverReply, onMessage }
           <dt>Payment code</dt>
           <dd>
             <code className="payment-ref">{order.paymentReference}</code>
-            <PaymentTag payment={order.payment} amount={order.total} />
+            <PaymentTag payment={order.payment} amount={order.total} orderId={order.id} />
           </dd>
         </div>
         {order.notes ? (

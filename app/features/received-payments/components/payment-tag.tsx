@@ -1,11 +1,29 @@
-import { Link } from "react-router";
+import { Form, Link } from "react-router";
 import { formatNairobiTime } from "~/lib/nairobi-time";
-import { needsPaymentCheck, paymentDetail, PAYMENT_STATE_LABEL, PAYMENT_STATES, type PaymentState, type PaymentView } from "../payment-state";
+import {
+  MATCHED_BY_LABEL,
+  needsPaymentCheck,
+  paymentDetail,
+  PAYMENT_STATE_LABEL,
+  PAYMENT_STATES,
+  type PaymentState,
+  type PaymentView,
+} from "../payment-state";
 
-/** Beside an order's code on the staff screens: where its payment stands, in words and colour. */
-export function PaymentTag({ payment, amount }: { payment: PaymentView | undefined; amount: number }) {
+/** Where the forms about a receipt and an order post: the staff payments screen (reconciliation's PAYMENTS_PATH). */
+const PAYMENTS_SCREEN = "/admin/payments";
+
+const kes = (n: number) => `KES ${n.toLocaleString("en-KE")}`;
+
+/**
+ * Beside an order's code on the staff screens: where its payment stands, in words and colour;
+ * the receipts it holds and how each was matched; a payment that is probably its own, with a
+ * button to link it (a plain form to the payments screen).
+ */
+export function PaymentTag({ payment, amount, orderId }: { payment: PaymentView | undefined; amount: number; orderId?: string }) {
   if (!payment) return null;
   const detail = paymentDetail(payment, amount);
+  const listReceipts = payment.receipts.length > 1 || payment.receipts.some((r) => r.matchedBy !== "code");
   return (
     <span className="payment-state">
       <span className={`pill pill-pay-${payment.state}`}>{PAYMENT_STATE_LABEL[payment.state]}</span>
@@ -16,7 +34,34 @@ export function PaymentTag({ payment, amount }: { payment: PaymentView | undefin
           {payment.payerName ? ` by ${payment.payerName}` : ""}
         </span>
       ) : null}
+      {listReceipts ? (
+        <span className="order-line small">
+          {payment.receipts.map((r, i) => (
+            <span key={r.transId}>
+              {i > 0 ? " + " : ""}
+              <code>{r.transId}</code> {kes(r.amount)} ({MATCHED_BY_LABEL[r.matchedBy]})
+            </span>
+          ))}
+        </span>
+      ) : null}
       {payment.beforeSales ? <span className="order-line small payment-flag">Paid before sales opened</span> : null}
+      {payment.state === "early" && !payment.beforeSales ? <span className="order-line small payment-flag">Paid long before the order</span> : null}
+      {payment.codeWrong ? <span className="order-line small payment-flag">Code marked wrong: the supporter was emailed</span> : null}
+      {payment.suggestions?.map((s) => (
+        <span className="order-line small payment-suggestion" key={s.transId}>
+          Probably this order: <code>{s.transId}</code>, {kes(s.amount)}, {formatNairobiTime(s.at)}
+          {s.payerName ? ` by ${s.payerName}` : ""}
+          {orderId ? (
+            <Form method="post" action={PAYMENTS_SCREEN} className="inline-form">
+              <input type="hidden" name="transId" value={s.transId} />
+              <input type="hidden" name="orderId" value={orderId} />
+              <button type="submit" name="intent" value="link" className="button-ghost button-small">
+                Link {s.transId} to {orderId}
+              </button>
+            </Form>
+          ) : null}
+        </span>
+      ))}
     </span>
   );
 }

@@ -7,7 +7,7 @@ const money = (amount: number, currency: string) => `${currency} ${amount.toLoca
 /** One order as its supporter sees it: payment first, then the review, then what was ordered. */
 export function OrderStatus({ order }: { order: OrderPage }) {
   const pay = paymentWords(order.payment, order);
-  const paid = order.payment.state === "verified";
+  const paid = order.payment.state === "verified" || order.payment.state === "over";
   return (
     <article className="order-page" aria-labelledby="order-title">
       <p className="eyebrow">{order.kind === "badge" ? "Event badge order" : "Merchandise order"}</p>

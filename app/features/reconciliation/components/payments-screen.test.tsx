@@ -29,6 +29,7 @@ const NONE: Data = {
   setAside: [],
   reversedApprovals: [],
   salesOpenedAt: null,
+  likely: {},
 };
 
 /** The screen as the server renders it (its forms need a data router). */
@@ -65,7 +66,7 @@ describe("/admin/payments as staff read it", () => {
       code: "QKD4E5F6G7",
       amount: 1300,
       createdAt: "2026-11-20T09:00:00.000Z",
-      payment: { state: "verified", receivedAmount: 1300, receivedAt: "2026-10-28T07:15:00.000Z", payerName: "GRACE ACHIENG", beforeSales: true },
+      payment: { state: "verified", receivedAmount: 1300, receivedAt: "2026-10-28T07:15:00.000Z", payerName: "GRACE ACHIENG", beforeSales: true, receipts: [] },
     };
     const html = await render({ mismatches: [mismatch], salesOpenedAt: "2026-10-31T21:00:00.000Z" });
     expect(text(html)).toContain(

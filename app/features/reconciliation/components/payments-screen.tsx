@@ -2,14 +2,17 @@ import { Form } from "react-router";
 import type { Reply } from "~/lib/forms";
 import { formatDateInWords, formatNairobiTime } from "~/lib/nairobi-time";
 import type { ReceivedPaymentRow } from "../../received-payments/received-payments";
-import { paymentDetail, PAYMENT_STATE_LABEL } from "../../received-payments/payment-state";
-import { PAYMENTS_PATH, SKIP_REASON_LIMIT, type PaymentMismatch, type ReversedApproval, type StatementResult } from "../payments-screen";
+import { MATCHED_BY_LABEL, paymentDetail, PAYMENT_STATE_LABEL } from "../../received-payments/payment-state";
+import { PAYMENTS_PATH, SKIP_REASON_LIMIT, type LikelyOrders, type PaymentMismatch, type PaymentsResult, type ReversedApproval, type StatementResult } from "../payments-screen";
+import { CodeWrongButton, LinkButton, LinkPaymentForm, ReceiptActions, ReceiptReply, receiptReply, UnlinkButton } from "./receipt-forms";
 import type { CallbackRegistration, SetAsideRow } from "../../received-payments/c2b-callbacks";
 import { CallbacksSetAside, CallbackSetup, OddParts } from "../../received-payments/components/callback-setup";
 
 type Data = {
   counts: { all: number; unclaimed: number };
   unclaimed: ReceivedPaymentRow[];
+  /** The orders each unclaimed payment is probably for. */
+  likely: LikelyOrders;
   received: ReceivedPaymentRow[];
   mismatches: PaymentMismatch[];
   imports: {
@@ -57,8 +60,10 @@ const orderHref = (o: { kind: "badge" | "merch"; id: string }) =>
 
 /**
  * /admin/payments: the statement import (preview, then import), the orders whose payment does
- * not match, the payments no order claims (with the payer's name and number as M-Pesa sent it, so staff can
- * reach them), every received payment, and past imports. Plain forms: it works without JavaScript.
+ * not match, the payments no order claims (with the payer's name and number as M-Pesa sent it,
+ * so staff can reach them, and the order each is probably for), every received payment with the
+ * order that holds it, the forms that link and unlink them, and past imports. Plain forms: it
+ * works without JavaScript.
  */
 export function PaymentsScreen({
   data: d,
@@ -66,10 +71,12 @@ export function PaymentsScreen({
   busy,
 }: {
   data: Data;
-  reply: Reply<StatementResult> | undefined;
+  reply: Reply<PaymentsResult> | undefined;
   busy: boolean;
 }) {
-  const result = reply?.status === "success" ? reply.result : undefined;
+  const receipts = receiptReply(reply);
+  const statementReply = receipts ? undefined : (reply as Reply<StatementResult> | undefined);
+  const result = statementReply?.status === "success" ? statementReply.result : undefined;
   return (
     <div className="payments-screen">
       <ReversedApprovals rows={d.reversedApprovals} />
@@ -77,6 +84,7 @@ export function PaymentsScreen({
         {d.callbacks.shortcodes.length > 1 ? "Numbers" : "Paybill"} {d.callbacks.shortcodes.join(", ")} · {d.counts.all} payments received · {d.counts.unclaimed} unclaimed · Daraja callbacks{" "}
         {d.callbacksOn ? "on" : "off (set MPESA_CALLBACK_SECRET)"} · automatic approval of verified orders {d.autoApprove ? "on" : "off"}
       </p>
+      <ReceiptReply reply={receipts} />
 
       <section aria-labelledby="import-title" className="form-card">
         <h2 id="import-title">Import a statement</h2>
@@ -87,9 +95,9 @@ export function PaymentsScreen({
         </p>
         {/* Without JavaScript an answer reloads the page: it opens here, at the preview. */}
         <div id={STATEMENT_ANCHOR} className="statement-answer">
-          {reply ? (
-            <p className={`row-note row-note-${reply.status}`} role={reply.status === "error" ? "alert" : "status"}>
-              {reply.message}
+          {statementReply ? (
+            <p className={`row-note row-note-${statementReply.status}`} role={statementReply.status === "error" ? "alert" : "status"}>
+              {statementReply.message}
             </p>
           ) : null}
           {result?.step === "preview" && result.draftId ? (
@@ -152,13 +160,31 @@ export function PaymentsScreen({
                     <code className="payment-ref">{m.code}</code>
                   </td>
                   <td data-label="Payment">
-                    <span className={`pill pill-pay-${m.payment.state}`}>{PAYMENT_STATE_LABEL[m.payment.state]}</span>{" "}
-                    {paymentDetail(m.payment, m.amount)}
-                    {m.payment.beforeSales ? (
-                      <span className="mismatch-why">
-                        <strong>Listed because it was paid before sales opened.</strong> {beforeSalesWhy(m.payment.receivedAt, d.salesOpenedAt)}
-                      </span>
-                    ) : null}
+                    <div>
+                      <span className={`pill pill-pay-${m.payment.state}`}>{PAYMENT_STATE_LABEL[m.payment.state]}</span>{" "}
+                      {paymentDetail(m.payment, m.amount)}
+                      {m.payment.beforeSales ? (
+                        <span className="mismatch-why">
+                          <strong>Listed because it was paid before sales opened.</strong> {beforeSalesWhy(m.payment.receivedAt, d.salesOpenedAt)}
+                        </span>
+                      ) : null}
+                      {m.payment.codeWrong ? " Code marked wrong: the supporter was emailed." : ""}
+                      {m.payment.receipts.map((r) => (
+                        <span className="order-line small" key={r.transId}>
+                          <code>{r.transId}</code> {kes(r.amount)} ({MATCHED_BY_LABEL[r.matchedBy]}) <UnlinkButton transId={r.transId} orderId={m.id} busy={busy} />
+                        </span>
+                      ))}
+                      {m.payment.suggestions?.map((s) => (
+                        <span className="order-line small payment-suggestion" key={s.transId}>
+                          Probably this order: <code>{s.transId}</code>, {kes(s.amount)}, {formatNairobiTime(s.at)}
+                          {s.payerName ? ` by ${s.payerName}` : ""}
+                          <LinkButton transId={s.transId} orderId={m.id} busy={busy} />
+                        </span>
+                      ))}
+                      {!m.payment.codeWrong && !m.payment.receipts.some((r) => r.matchedBy === "code") ? (
+                        <CodeWrongButton orderId={m.id} code={m.code} busy={busy} />
+                      ) : null}
+                    </div>
                   </td>
                   <td data-label="Placed">{formatNairobiTime(m.createdAt)}</td>
                 </tr>
@@ -168,9 +194,16 @@ export function PaymentsScreen({
         )}
       </section>
 
-      <PaymentTable id="unclaimed" title={`Unclaimed payments (${d.counts.unclaimed})`} rows={d.unclaimed}
-        empty="None: every payment received is claimed by an order." />
-      <PaymentTable id="received" title="Payments received (newest 100)" rows={d.received} empty="No payments received yet." />
+      <PaymentTable
+        id="unclaimed"
+        title={`Unclaimed payments (${d.counts.unclaimed})`}
+        rows={d.unclaimed}
+        empty="None: every payment received is claimed by an order."
+        likely={d.likely}
+        busy={busy}
+      />
+      <ReceiptActions reply={receipts} busy={busy} />
+      <PaymentTable id="received" title="Payments received (newest 100)" rows={d.received} empty="No payments received yet." busy={busy} />
       <CallbacksSetAside rows={d.setAside} />
       <CallbackSetup setup={d.callbacks} />
 
@@ -306,7 +339,22 @@ function Counts({ preview }: { preview: StatementResult["preview"] }) {
   );
 }
 
-function PaymentTable({ id, title, rows, empty }: { id: string; title: string; rows: ReceivedPaymentRow[]; empty: string }) {
+function PaymentTable({
+  id,
+  title,
+  rows,
+  empty,
+  likely,
+  busy,
+}: {
+  id: string;
+  title: string;
+  rows: ReceivedPaymentRow[];
+  empty: string;
+  /** The unclaimed list: the orders each payment is probably for, and a form to link it. */
+  likely?: LikelyOrders;
+  busy: boolean;
+}) {
   return (
     <section aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{title}</h2>
@@ -342,7 +390,18 @@ function PaymentTable({ id, title, rows, empty }: { id: string; title: string; r
                   {p.payerName || "—"} {p.payerPhone ? <PayerPhone phone={p.payerPhone} /> : null}
                 </td>
                 <td data-label="Account">{p.accountRef || "—"}</td>
-                <td data-label="Order">{p.order ? <a href={orderHref(p.order)}>{p.order.id}</a> : <span className="muted">none</span>}</td>
+                <td data-label="Order">
+                  {p.order ? (
+                    <div>
+                      <a href={orderHref(p.order)}>{p.order.id}</a> <span className="small muted">({MATCHED_BY_LABEL[p.order.matchedBy]})</span>
+                      <UnlinkButton transId={p.code} orderId={p.order.id} busy={busy} />
+                    </div>
+                  ) : likely ? (
+                    <LinkPaymentForm transId={p.code} likely={likely[p.code] ?? []} busy={busy} />
+                  ) : (
+                    <span className="muted">none</span>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

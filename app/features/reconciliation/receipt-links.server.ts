@@ -1,0 +1,159 @@
+import { actorLabel, type Actor } from "~/lib/actor";
+import type { Db } from "~/lib/db.server";
+import { DomainError } from "~/lib/domain-error";
+import { enqueueMail, kickMailWorker } from "~/lib/email.server";
+import { env } from "~/lib/env.server";
+import { absoluteUrl } from "~/lib/http.server";
+import { orderPagePath } from "~/lib/order-page";
+import { paymentsChanged } from "~/lib/payment-signal.server";
+import { site } from "~/lib/site";
+import { logAction } from "../activity/activity.server";
+import { linkReceipt, unlinkReceipt, type OrderKind } from "../payment-codes/receipt-ledger.server";
+import type { PaymentView } from "../received-payments/payment-state";
+import { wrongCodeEmail } from "./emails/payment-emails";
+import { paymentViewsFor } from "./matching.server";
+
+/**
+ * What staff do about a payment that did not find its order by itself, on /admin/payments and
+ * through POST /api/mpesa_payments.php: link an unclaimed receipt to an order, unlink a wrong
+ * link, mark an order's typed code as wrong (the supporter is emailed what to do). Each is
+ * logged with the staff actor; a receipt another order holds is refused with a sentence.
+ */
+
+type FoundOrder = {
+  kind: OrderKind;
+  id: string;
+  code: string;
+  name: string;
+  email: string;
+  amount: number;
+  currency: string;
+  createdAt: string;
+  status: "pending" | "approved" | "rejected";
+  token: string;
+};
+
+async function findOrder(db: Db, orderId: string): Promise<FoundOrder> {
+  if (orderId.startsWith("BO-")) {
+    const o = await db
+      .selectFrom("badge_orders")
+      .select(["id", "payment_reference", "name", "email", "amount", "created_at", "status", "asset_token"])
+      .where("id", "=", orderId)
+      .executeTakeFirst();
+    if (o) {
+      return { kind: "badge", id: o.id, code: o.payment_reference, name: o.name, email: o.email, amount: o.amount, currency: "KES", createdAt: o.created_at, status: o.status, token: o.asset_token };
+    }
+  } else if (orderId.startsWith("MO-")) {
+    const o = await db
+      .selectFrom("merch_orders")
+      .select(["id", "payment_reference", "customer_name", "customer_email", "total", "currency", "ts", "status", "view_token"])
+      .where("id", "=", orderId)
+      .executeTakeFirst();
+    if (o) {
+      return {
+        kind: "merch",
+        id: o.id,
+        code: o.payment_reference,
+        name: o.customer_name,
+        email: o.customer_email,
+        amount: o.total,
+        currency: o.currency,
+        createdAt: o.ts,
+        status: o.status,
+        token: o.view_token,
+      };
+    }
+  }
+  throw new DomainError("not_found", `There is no order ${orderId}. Check the reference (BO-… for a badge, MO-… for merchandise).`);
+}
+
+async function receivedPayment(db: Db, transId: string) {
+  const p = await db.selectFrom("received_payments").select(["code", "amount"]).where("code", "=", transId).executeTakeFirst();
+  if (!p) {
+    throw new DomainError(
+      "not_found",
+      `No payment ${transId} has reached the site. Import the statement that shows it, or wait for M-Pesa's confirmation, then link it.`,
+    );
+  }
+  return p;
+}
+
+/** The order's payment as it now stands. */
+async function paymentOf(db: Db, o: FoundOrder): Promise<PaymentView> {
+  return (await paymentViewsFor(db, [{ kind: o.kind, id: o.id, code: o.code, amount: o.amount, createdAt: o.createdAt }]))[0]!;
+}
+
+export type ReceiptActionOutcome = { kind: OrderKind; orderId: string; transId: string; amount: number; payment: PaymentView; already?: true };
+
+/** Links a received payment to an order (matched by staff). Linking it twice to the same order changes nothing. */
+export async function linkPaymentToOrder(db: Db, input: { transId: string; orderId: string }, actor: Actor): Promise<ReceiptActionOutcome> {
+  const order = await findOrder(db, input.orderId);
+  const paid = await receivedPayment(db, input.transId);
+  const added = await db.transaction().execute((trx) =>
+    linkReceipt(trx, { transId: paid.code, kind: order.kind, orderId: order.id, matchedBy: "staff", linkedBy: actorLabel(actor) }),
+  );
+  const outcome: ReceiptActionOutcome = { kind: order.kind, orderId: order.id, transId: paid.code, amount: order.amount, payment: await paymentOf(db, order) };
+  if (!added) return { ...outcome, already: true };
+  await logAction(db, actor, {
+    type: "payments.link",
+    message: `M-Pesa payment ${paid.code} (KES ${paid.amount}) linked to ${order.id} by staff`,
+    meta: { transId: paid.code, orderId: order.id, matchedBy: "staff", state: outcome.payment.state },
+  });
+  paymentsChanged();
+  return outcome;
+}
+
+/** Takes a receipt away from an order (its link, or its typed code's match); no rule links the pair again. */
+export async function unlinkPaymentFromOrder(db: Db, input: { transId: string; orderId: string }, actor: Actor): Promise<ReceiptActionOutcome> {
+  const order = await findOrder(db, input.orderId);
+  const held = (await paymentOf(db, order)).receipts.find((r) => r.transId === input.transId);
+  if (!held) throw new DomainError("conflict", `Payment ${input.transId} is not linked to order ${order.id}: nothing to unlink.`);
+  await db.transaction().execute((trx) =>
+    unlinkReceipt(trx, { transId: input.transId, kind: order.kind, orderId: order.id, reason: "unlinked", by: actorLabel(actor) }),
+  );
+  const payment = await paymentOf(db, order);
+  await logAction(db, actor, {
+    type: "payments.unlink",
+    message: `M-Pesa payment ${input.transId} unlinked from ${order.id} (it was matched by ${held.matchedBy})`,
+    meta: { transId: input.transId, orderId: order.id, matchedBy: held.matchedBy, state: payment.state },
+  });
+  paymentsChanged();
+  return { kind: order.kind, orderId: order.id, transId: input.transId, amount: order.amount, payment };
+}
+
+/**
+ * Marks the code typed with an order as wrong: a payment with that code is no longer the
+ * order's (it stays unclaimed, for staff to link to the order it pays), and the supporter is
+ * emailed what to do, in the same transaction. Refused when a payment with that code counts for the order (unlink it
+ * instead), when the order was rejected, or when the code is already marked.
+ */
+export async function markOrderCodeWrong(db: Db, input: { orderId: string }, actor: Actor): Promise<ReceiptActionOutcome> {
+  const order = await findOrder(db, input.orderId);
+  if (order.status === "rejected") throw new DomainError("conflict", `Order ${order.id} was rejected: its code needs nothing more.`);
+  const before = await paymentOf(db, order);
+  if (before.codeWrong) throw new DomainError("conflict", `The code of order ${order.id} (${order.code}) is already marked wrong; the supporter was emailed.`);
+  if (before.receipts.some((r) => r.matchedBy === "code")) {
+    throw new DomainError(
+      "conflict",
+      `M-Pesa shows a payment with code ${order.code} for order ${order.id}. If that payment is not this order's, unlink it instead.`,
+    );
+  }
+  await db.transaction().execute(async (trx) => {
+    await unlinkReceipt(trx, { transId: order.code, kind: order.kind, orderId: order.id, reason: "wrong_code", by: actorLabel(actor) });
+    await enqueueMail(trx, {
+      kind: "payments.code_wrong",
+      to: order.email,
+      ...(order.kind === "merch" ? { replyTo: env().orgInbox ?? site.merchEmail } : {}),
+      ...wrongCodeEmail({ ...order, reference: order.id, orderUrl: absoluteUrl(orderPagePath(order.id, order.token)) }),
+    });
+  });
+  void kickMailWorker();
+  const payment = await paymentOf(db, order);
+  await logAction(db, actor, {
+    type: "payments.code_wrong",
+    message: `Code ${order.code} of ${order.id} marked wrong; ${order.email} emailed what to do`,
+    meta: { orderId: order.id, code: order.code },
+  });
+  paymentsChanged();
+  return { kind: order.kind, orderId: order.id, transId: order.code, amount: order.amount, payment };
+}
