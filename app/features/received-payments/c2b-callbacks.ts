@@ -1,3 +1,5 @@
+import type { SetAsideEntry } from "./daraja";
+
 /**
  * Client-safe pieces of the Daraja C2B callbacks. Safaricom refuses to register a callback URL
  * containing 'mpesa' (and a few other words), so the callbacks are served under /api/pay; the
@@ -16,16 +18,7 @@ export type CallbackRegistration = {
 };
 
 /** A confirmation kept aside: for another number, or its TransID, amount or time unreadable. */
-export type SetAsideRow = {
-  transId: string;
-  reason: "other_number" | "unreadable";
-  note: string;
-  shortcode: string;
-  amount: number | null;
-  paidAt: string | null;
-  payerName: string;
-  payerPhone: string;
-  accountRef: string;
+export type SetAsideRow = SetAsideEntry & {
   /** The body as it came. */
   body: string;
   receivedAt: string;
