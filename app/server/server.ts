@@ -21,6 +21,8 @@ import { tightenDataDir } from "~/lib/files.server";
 import { adminKeyInfo } from "~/lib/secrets.server";
 import { baseSecurityHeaders } from "~/lib/security-headers.server";
 import { cachedDocument, pageCacheKey } from "~/lib/page-cache.server";
+import { startLoopWatch } from "~/lib/loop-watch.server";
+import { shedIfBusy } from "./overload";
 import { countDocumentView } from "./page-views.server";
 import { runSeeds } from "../../db/seed";
 import { ConnectionCounter, plainAnswer, requestUrl, sendResponse, toFetchRequest } from "./edge";
@@ -185,6 +187,8 @@ export async function startServer() {
       compress(req, res, () => {
         try {
           statics(req, res, () => {
+            // While the event loop lags, new work for the router is put off (503): see overload.ts.
+            if (shedIfBusy(req, res, url)) return;
             app(req, res, url).catch((e) => {
               console.error("[http] request failed", e);
               plainAnswer(res, 500, "Server error. Please try again later.");
@@ -238,7 +242,9 @@ export async function startServer() {
   setTimeout(() => {
     import("~/features/event-badges/kit-render/kit.server")
       .then((m) => m.warmKit())
-      .catch((e) => console.warn("[render] warm-up failed", e));
+      .catch((e) => console.warn("[render] warm-up failed", e))
+      // The event loop is watched from here on: the warm-up holds it once, and is no load.
+      .finally(startLoopWatch);
   }, 250).unref();
   // Analytics summaries and the retention roll-up: shortly after start, then every 15 minutes.
   startAnalyticsRollup(db);
