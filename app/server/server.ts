@@ -20,7 +20,7 @@ import { ConfigError, env } from "~/lib/env.server";
 import { tightenDataDir } from "~/lib/files.server";
 import { adminKeyInfo } from "~/lib/secrets.server";
 import { baseSecurityHeaders } from "~/lib/security-headers.server";
-import { cachedDocument, pageCacheKey } from "~/lib/page-cache.server";
+import { cachedPageFor } from "~/lib/page-cache.server";
 import { startLoopWatch } from "~/lib/loop-watch.server";
 import { shedIfBusy } from "./overload";
 import { countDocumentView } from "./page-views.server";
@@ -76,8 +76,9 @@ function answerFromPageCache(req: http.IncomingMessage, res: http.ServerResponse
     const value = req.headers[name];
     if (typeof value === "string") headers.set(name, value);
   }
-  const hit = cachedDocument(pageCacheKey(headers, url), headers);
+  const hit = cachedPageFor(url, headers);
   if (!hit) return false;
+  res.setHeader("X-Page-Cache", "hit");
   const counted = countDocumentView(headers, hit.view, url);
   for (const [name, value] of hit.headers) res.setHeader(name, value);
   res.setHeader("ETag", hit.etag);

@@ -12,7 +12,7 @@ import type { CacheHandle } from "~/lib/page-cache";
 import type { PageHandle } from "~/features/analytics/page-view";
 import type { Route } from "./+types/verify-upload";
 
-export const handle = { page: "badges.verify", cacheSeconds: 300 } satisfies CacheHandle & PageHandle;
+export const handle = { page: "badges.verify", cacheSeconds: 300, cacheQuery: ["id"] } satisfies CacheHandle & PageHandle;
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: badgesCss }];
 
