@@ -3,15 +3,15 @@ import { performance } from "node:perf_hooks";
 /**
  * The server watches its own event loop. Every request shares one thread: while it is held
  * (a burst of page renders, a large body being handled) every visitor waits, cached pages too.
- * When the loop lagged more than `LAG_LIMIT_MS` in three samples in a row (a load, not one long
- * moment), the site is busy for `BUSY_HOLD_MS`:
- * the server answers new expensive work (anything that reaches the router) with 503 and
- * Retry-After, while cached pages and static files keep flowing (app/server/overload.ts), and
+ * When the loop lagged more than `LAG_LIMIT_MS` in three samples in a row while it was saturated
+ * (a load, not one long moment, nor this process waiting for a CPU others hold), the site is
+ * busy for `BUSY_HOLD_MS`: the server puts off new page renders, form posts and uploads with 503
+ * and Retry-After while cached pages and static files keep flowing (app/server/overload.ts), and
  * the page cache postpones its background compression.
  */
 export const LAG_LIMIT_MS = 150;
-/** A sample counts only when the loop itself was that busy (not this process waiting for a CPU). */
-const BUSY_SHARE = 0.5;
+/** A sample counts only when the loop was this busy (saturated, not this process waiting for a CPU). */
+const BUSY_SHARE = 0.9;
 export const BUSY_HOLD_MS = 1_000;
 /** Samples over the limit in a row that make a load (not one long moment). */
 const SAMPLES_IN_A_ROW = 3;

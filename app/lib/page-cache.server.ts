@@ -208,9 +208,10 @@ function leastOf(group: string): Entry | undefined {
 
 /**
  * Keeps a rendered page: its body, headers (any Set-Cookie is dropped: it belonged to the
- * request that rendered it) and view. gzip and brotli forms are made off the main thread and
- * added when ready; until then the page is sent as it is. `query` is the route's
- * `cacheQuery`, which the server's fast path needs to find the page again.
+ * request that rendered it) and view. Its gzip and a quick brotli (about 1 ms each) are made off
+ * the main thread and added when ready, until then the page is sent as it is; brotli's best
+ * comes once the page is hot. `query` is the route's `cacheQuery`, which the server's fast path
+ * needs to find the page again.
  */
 export function storePage(
   key: string,
@@ -298,8 +299,13 @@ function refineNext() {
   if (!entry) return;
   if ((hot.get(entry.key) ?? cold.get(entry.key)) !== entry) return refineNext();
   if (loopBusy()) {
+    // Not while the server sheds work: look again in a second.
     refining.unshift(entry);
-    setTimeout(refineNext, 1_000).unref();
+    refiningNow = true;
+    setTimeout(() => {
+      refiningNow = false;
+      refineNext();
+    }, 1_000).unref();
     return;
   }
   refiningNow = true;
