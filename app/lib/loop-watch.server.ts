@@ -9,7 +9,7 @@ import { performance } from "node:perf_hooks";
  * and Retry-After while cached pages and static files keep flowing (app/server/overload.ts), and
  * the page cache postpones its background compression.
  */
-export const LAG_LIMIT_MS = 150;
+export const LAG_LIMIT_MS = 100;
 /** A sample counts only when the loop was this busy (saturated, not this process waiting for a CPU). */
 const BUSY_SHARE = 0.9;
 export const BUSY_HOLD_MS = 1_000;

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { noteLag, stopLoopWatch } from "~/lib/loop-watch.server";
-import { BUSY_TEXT, shedIfBusy } from "./overload";
+import { BUSY_TEXT, inTurns, PAGES_AT_ONCE, shedIfBusy, Turns } from "./overload";
 
 afterEach(() => stopLoopWatch());
 
@@ -32,7 +32,7 @@ describe("shedding while the event loop lags", () => {
 
   it("answers new work 503 with Retry-After and a sentence: a page for browsers, JSON for the API", () => {
     makeBusy();
-    const form = answer("POST", "/badges/verify", "text/html,application/xhtml+xml");
+    const form = answer("POST", "/badges/verify", "text/html,application/xhtml+xml", 300_000);
     expect(form).toMatchObject({ shed: true, status: 503 });
     expect(Number(form.headers["Retry-After"])).toBeGreaterThanOrEqual(1);
     expect(form.headers.Connection).toBe("close");
@@ -41,7 +41,9 @@ describe("shedding while the event loop lags", () => {
     const api = answer("POST", "/api/badge_orders.php", "*/*", 8_000_000);
     expect(api.headers["Content-Type"]).toMatch(/^application\/json/);
     expect(JSON.parse(api.body!)).toEqual({ ok: false, error: BUSY_TEXT });
-    expect(answer("GET", "/blogs?u=1").status).toBe(503);
+    const page = answer("GET", "/blogs?u=1");
+    expect(page.status).toBe(503);
+    expect(page.headers.Connection, "a GET's connection stays open").toBeUndefined();
   });
 
   it("never refuses the small JSON API calls: payment callbacks, door check-ins, orders without a portrait", () => {
@@ -50,5 +52,60 @@ describe("shedding while the event loop lags", () => {
     expect(answer("POST", "/api/checkin.php", "*/*", 120).shed).toBe(false);
     expect(answer("POST", "/api/badge_orders.php", "*/*", 400).shed).toBe(false);
     expect(answer("GET", "/api/event_progress.php").shed).toBe(false);
+  });
+});
+
+describe("pages drawn in turns", () => {
+  it("lets two draw at once, the next in line as soon as one is done, in order", async () => {
+    const turns = new Turns(2, 10, 5_000);
+    const a = (await turns.take())!;
+    const b = (await turns.take())!;
+    const order: string[] = [];
+    const c = turns.take().then((end) => (order.push("c"), end));
+    const d = turns.take().then((end) => (order.push("d"), end));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(order).toEqual([]);
+    expect(turns.waiting).toBe(2);
+    a();
+    a(); // Ending a turn twice frees it once.
+    expect(await c).toBeTypeOf("function");
+    expect(order).toEqual(["c"]);
+    b();
+    expect(await d).toBeTypeOf("function");
+    expect(order).toEqual(["c", "d"]);
+  });
+
+  it("answers none when the line is full, after waiting too long, or once the visitor has gone", async () => {
+    const turns = new Turns(1, 1, 50);
+    const held = (await turns.take())!;
+    const waiting = turns.take();
+    expect(await turns.take(), "the line is full").toBeNull();
+    expect(await waiting, "waited longer than allowed").toBeNull();
+    const gone = new AbortController();
+    const leaving = turns.take(gone.signal);
+    gone.abort();
+    expect(await leaving).toBeNull();
+    expect(turns.waiting).toBe(0);
+    held();
+    expect(await turns.take()).toBeTypeOf("function");
+  });
+
+  it("a GET page waits its turn; posts and the JSON API never do; a page with no turn to be had is a 503", async () => {
+    let drawing = 0;
+    let most = 0;
+    const handler = inTurns(async (request: Request) => {
+      drawing += 1;
+      most = Math.max(most, drawing);
+      await new Promise((r) => setTimeout(r, 20));
+      drawing -= 1;
+      return new Response(request.method);
+    });
+    const get = (path: string) => handler(new Request(`http://site.test${path}`, { headers: { accept: "text/html" } }), {});
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => get(`/badges?q=${i}`)));
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    expect(most).toBe(PAGES_AT_ONCE);
+    most = 0;
+    await Promise.all([...Array.from({ length: 4 }, () => get("/api/event_progress.php")), handler(new Request("http://site.test/join", { method: "POST", body: "x" }), {})]);
+    expect(most).toBe(5);
   });
 });

@@ -22,7 +22,7 @@ import { adminKeyInfo } from "~/lib/secrets.server";
 import { baseSecurityHeaders } from "~/lib/security-headers.server";
 import { cachedPageFor } from "~/lib/page-cache.server";
 import { startLoopWatch } from "~/lib/loop-watch.server";
-import { shedIfBusy } from "./overload";
+import { inTurns, shedIfBusy } from "./overload";
 import { countDocumentView } from "./page-views.server";
 import { runSeeds } from "../../db/seed";
 import { ConnectionCounter, plainAnswer, requestUrl, sendResponse, toFetchRequest } from "./edge";
@@ -144,7 +144,8 @@ export async function startServer() {
   });
   const compress = compression({ threshold: 1024 });
   const security = baseSecurityHeaders(config.publicUrl.startsWith("https://"));
-  const handleRequest = createRequestHandler(build, "production");
+  // Pages are drawn a few at a time; the rest wait their turn (overload.ts).
+  const handleRequest = inTurns(createRequestHandler(build, "production"));
   const origin = new URL(config.publicUrl).origin;
 
   /** The app's part: a fetch Request built from PUBLIC_URL, React Router, and the answer streamed back. */
