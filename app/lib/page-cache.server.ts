@@ -123,6 +123,8 @@ export function cachePolicyFor(
  * `/%61bout` are `/about`.
  */
 export function pageGroup(pathname: string): string {
+  // The usual address is its own page: nothing to decode, lower or trim.
+  if (!/[%A-Z]|.\/$/.test(pathname)) return pathname;
   const decoded = pathname.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
     const c = String.fromCharCode(parseInt(hex, 16));
     return /[A-Za-z0-9\-._~]/.test(c) ? c : escape;

@@ -4,12 +4,13 @@ import { loopBusy, retryAfterSeconds } from "~/lib/loop-watch.server";
 /**
  * While the event loop is lagging (app/lib/loop-watch.server.ts), new expensive work is
  * refused before it starts, with 503, Retry-After and a sentence, its body never read: page
- * renders (a GET that was not answered from the page cache), form posts and uploads to pages,
- * and any body of 256 kB or more (an order carrying a portrait). Cached pages and static files
- * are answered before this point and keep flowing. Small JSON API calls go on: M-Pesa's
- * callbacks (a refused validation turns the payer's money back), door check-ins, orders sent by
- * the legacy clients; they are short, and refusing them costs more than it saves. Nothing
- * refused was saved, so the sentence says so: sending again is safe.
+ * renders (a GET that was not answered from the page cache) and any body of 256 kB or more (a
+ * badge file to verify, an order carrying a portrait). Cached pages and static files are
+ * answered before this point and keep flowing. Small posts go on, forms and JSON API alike:
+ * they are what visitors came to do (subscribe, order, join), each is short and limited per
+ * address already, and one refused is sent again at once; M-Pesa's callbacks are among them (a
+ * refused validation turns the payer's money back). Nothing refused was saved, so the sentence
+ * says so: sending again is safe.
  */
 export const BUSY_TEXT = "The site is very busy for a moment, so nothing you sent was saved. Please try again in a few seconds.";
 
@@ -17,7 +18,8 @@ export const BUSY_TEXT = "The site is very busy for a moment, so nothing you sen
 const LARGE_BODY_BYTES = 256 * 1024;
 
 /** Whether this request is work the server puts off while busy (see above). */
-export const isSheddable = (pathname: string, declaredBytes: number) => declaredBytes >= LARGE_BODY_BYTES || !pathname.startsWith("/api/");
+export const isSheddable = (method: string, pathname: string, declaredBytes: number) =>
+  declaredBytes >= LARGE_BODY_BYTES || ((method === "GET" || method === "HEAD") && !pathname.startsWith("/api/"));
 
 /** The busy answer's body and type: JSON for the API, a small page for browsers, else text. */
 function busyAnswer(pathname: string, accept: string): { body: string; type: string } {
@@ -29,11 +31,19 @@ function busyAnswer(pathname: string, accept: string): { body: string; type: str
   };
 }
 
+/**
+ * Requests the router is working on. A lagging loop with one or two of them is one heavy
+ * request (a badge preview drawn, a poster after it): refusing the next helps no one. With
+ * this many, work is piling up, and what is put off lets the rest through.
+ */
+let active = 0;
+export const SHED_FROM_ACTIVE = 3;
+
 /** Answers 503 and returns true when the site is busy and this is work it puts off; otherwise does nothing. */
 export function shedIfBusy(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
-  if (!loopBusy()) return false;
+  if (!loopBusy() || active < SHED_FROM_ACTIVE) return false;
   const declared = Number(req.headers["content-length"] ?? 0);
-  if (!isSheddable(url.pathname, Number.isFinite(declared) ? declared : 0)) return false;
+  if (!isSheddable(req.method ?? "GET", url.pathname, Number.isFinite(declared) ? declared : 0)) return false;
   const headers: Record<string, string> = { "Retry-After": String(retryAfterSeconds()), "Cache-Control": "no-store" };
   // A body is not read: its connection closes after the answer. A GET's stays open.
   if (declared > 0 || req.headers["transfer-encoding"]) headers.Connection = "close";
@@ -112,12 +122,26 @@ export class Turns {
 
 const pageTurns = new Turns(PAGES_AT_ONCE, WAITING_PAGES, TURN_WAIT_MS);
 
-/** React Router's handler, drawing pages asked for with GET in turns (see `Turns`). */
+/** React Router's handler, drawing pages asked for with GET in turns (see `Turns`), its work counted. */
 export function inTurns<C>(handler: (request: Request, context: C) => Promise<Response>) {
+  const counted = async (request: Request, context: C) => {
+    active += 1;
+    try {
+      return await handler(request, context);
+    } finally {
+      active -= 1;
+    }
+  };
   return async (request: Request, context: C): Promise<Response> => {
     const url = new URL(request.url);
-    if ((request.method !== "GET" && request.method !== "HEAD") || url.pathname.startsWith("/api/")) return handler(request, context);
-    const end = await pageTurns.take(request.signal);
+    if ((request.method !== "GET" && request.method !== "HEAD") || url.pathname.startsWith("/api/")) return counted(request, context);
+    active += 1;
+    let end: (() => void) | null;
+    try {
+      end = await pageTurns.take(request.signal);
+    } finally {
+      active -= 1;
+    }
     if (!end) {
       const { body, type } = busyAnswer(url.pathname, request.headers.get("accept") ?? "");
       return new Response(request.method === "HEAD" ? null : body, {
@@ -126,9 +150,12 @@ export function inTurns<C>(handler: (request: Request, context: C) => Promise<Re
       });
     }
     try {
-      return await handler(request, context);
+      return await counted(request, context);
     } finally {
       end();
     }
   };
 }
+
+/** For tests: work the router has under way. */
+export const activeWork = () => active;
