@@ -9,7 +9,7 @@ import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-ro
 import { ServerRouter } from "react-router";
 import { capturePageView, documentViewOf } from "~/server/page-views.server";
 import { cachedDocument, cachePolicyFor, inlineScriptHashes, pageCacheKey, storePage } from "~/lib/page-cache.server";
-import type { PersonalPart } from "~/lib/page-cache";
+import { knownSearch, type PersonalPart } from "~/lib/page-cache";
 import { prepareForFirstPaint } from "~/lib/first-paint.server";
 import { contentSecurityPolicy, routeCspSources } from "~/lib/security-headers.server";
 
@@ -94,23 +94,31 @@ async function renderCached(
   request: Request,
   headers: Headers,
   routerContext: EntryContext,
-  policy: { seconds: number; personalBy: readonly PersonalPart[] },
+  policy: { seconds: number; personalBy: readonly PersonalPart[]; query?: readonly string[] },
 ) {
   headers.set("Content-Type", "text/html; charset=utf-8");
   const url = new URL(request.url);
-  const key = pageCacheKey(request.headers, url);
+  const query = policy.query ?? [];
+  const key = pageCacheKey(request.headers, url, query);
   const hit = cachedDocument(key, request.headers);
   if (hit) {
     for (const [name, value] of hit.headers) if (name.toLowerCase() === "content-security-policy") headers.set(name, value);
+    headers.set("X-Page-Cache", "hit");
     return new Response(new Uint8Array(hit.body), { status: 200, headers });
   }
+  // Drawn as its address without the parameters the page does not read (they are not in its
+  // key): the bytes every visitor of this key gets must not carry one visitor's `?fbclid=`.
+  const search = knownSearch(url.searchParams, query);
+  const location = routerContext.staticHandlerContext.location;
+  routerContext.staticHandlerContext.location = { ...location, search };
+  const pageUrl = new URL(url.pathname + search, url).href;
   let html = await new Promise<string>((resolve, reject) => {
     let failed = false;
     const chunks: Buffer[] = [];
     const sink = new PassThrough();
     sink.on("data", (c: Buffer) => chunks.push(c));
     sink.on("end", () => (failed ? reject(new Error("render failed")) : resolve(Buffer.concat(chunks).toString("utf8"))));
-    const { pipe } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} />, {
+    const { pipe } = renderToPipeableStream(<ServerRouter context={routerContext} url={pageUrl} />, {
       onAllReady: () => pipe(sink),
       onShellError: reject,
       onError(error: unknown) {
@@ -123,7 +131,8 @@ async function renderCached(
     html = prepareForFirstPaint(html, CLIENT_DIR);
     headers.set("Content-Security-Policy", contentSecurityPolicy({ hashes: inlineScriptHashes(html) }, routeCspSources(routerContext)));
   }
-  storePage(key, { html, headers, view: documentViewOf(routerContext, url), seconds: policy.seconds, personalBy: policy.personalBy });
+  storePage(key, { html, headers, view: documentViewOf(routerContext, url), seconds: policy.seconds, personalBy: policy.personalBy, query });
+  headers.set("X-Page-Cache", "miss");
   return new Response(html, { status: 200, headers });
 }
 

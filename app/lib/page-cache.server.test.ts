@@ -2,7 +2,13 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import crypto from "node:crypto";
 import zlib from "node:zlib";
 import type { EntryContext } from "react-router";
-import { cachedDocument, cachePolicyFor, clearPageCache, inlineScriptHashes, isPersonal, storePage } from "./page-cache.server";
+import fs from "node:fs";
+import path from "node:path";
+import { createCookie } from "react-router";
+import { parseBadgeQuery } from "~/features/team-badges/team-badges.schema";
+import { cookieNames } from "./cookie-names";
+import { knownSearch } from "./page-cache";
+import { cachedDocument, cachedPageFor, cachePolicyFor, clearPageCache, inlineScriptHashes, isPersonal, pageCacheKey, pageGroup, storePage } from "./page-cache.server";
 
 afterEach(() => {
   clearPageCache();
@@ -95,5 +101,148 @@ describe("page cache", () => {
     const html = `<script>${a}</script><script type="module" src="/assets/x.js"></script><script type="module">import("/a.js")</script><script>${a}</script>`;
     const sha = (s: string) => `'sha256-${crypto.createHash("sha256").update(s).digest("base64")}'`;
     expect(inlineScriptHashes(html)).toEqual([sha(a), sha('import("/a.js")')]);
+  });
+});
+
+describe("page cache under a crawler", () => {
+  const html = (n: number) => `<main>${"Street outreach in Nairobi. ".repeat(40)}${n}</main>`;
+  const url = (path: string) => new URL(`http://site.test${path}`);
+
+  it("keys a page by the parameters its route reads, and answers the others from the same entry", () => {
+    storePage(pageCacheKey(none, url("/badges?zz=1&q=kim"), ["q", "id"]), page("kim", { query: ["q", "id"] }));
+    expect(pageCacheKey(none, url("/badges?utm_source=x&q=kim&fbclid=y"), ["q", "id"])).toBe("/badges?q=kim");
+    expect(pageCacheKey(new Headers({ "save-data": "on" }), url("/about?u=1"), [])).toBe("lite:/about");
+    expect(cachedPageFor(url("/badges?q=kim&u=123"), none)?.body.toString()).toBe("kim");
+    expect(cachedPageFor(url("/badges?q=ann"), none)).toBeUndefined();
+    // A page never stored is not known to the fast path at all: the router answers it.
+    expect(cachedPageFor(url("/privacy?u=1"), none)).toBeUndefined();
+  });
+
+  it("knownSearch keeps the route's parameters in its order, every value as sent", () => {
+    expect(knownSearch("?b=2&a=1&x=9&a=3&won=", ["a", "b", "won"])).toBe("?a=1&a=3&b=2&won=");
+    expect(knownSearch("?x=1", [])).toBe("");
+  });
+
+  it("tells spellings of one page apart for the key but counts them as one page", () => {
+    expect(pageGroup("/About/")).toBe("/about");
+    expect(pageGroup("/%61bout")).toBe("/about");
+    expect(pageGroup("/blogs/a%2Fb")).toBe("/blogs/a%2fb");
+    expect(pageGroup("/")).toBe("/");
+  });
+
+  it("2,000 one-off pages never push out pages that visitors ask for again", () => {
+    for (const path of ["/", "/blogs", "/badges"]) {
+      storePage(path, page(path, { query: [] }));
+      expect(cachedDocument(path, none), `${path} asked for again`).toBeDefined();
+    }
+    for (let i = 0; i < 2_000; i++) {
+      const path = ["/privacy", "/about", "/blogs/x", "/badges"][i % 4]!;
+      storePage(`${path}?q=${i}`, page(html(i)));
+      // Real visitors keep reading the site's pages in between.
+      if (i % 100 === 0) for (const hotPath of ["/", "/blogs", "/badges"]) expect(cachedDocument(hotPath, none)).toBeDefined();
+    }
+    for (const path of ["/", "/blogs", "/badges"]) expect(cachedDocument(path, none)?.body.toString(), path).toBe(path);
+  });
+
+  it("keeps at most 16 variants of one page, dropping the least used, never another page's", () => {
+    storePage("/about", page("about"));
+    storePage("/badges", page("badges"));
+    expect(cachedDocument("/badges", none)).toBeDefined();
+    for (let i = 0; i < 40; i++) storePage(`/badges?q=${i}`, page(`q${i}`));
+    expect(cachedDocument("/about", none)?.body.toString()).toBe("about");
+    expect(cachedDocument("/badges", none)?.body.toString()).toBe("badges");
+    const kept = Array.from({ length: 40 }, (_, i) => !!cachedDocument(`/badges?q=${i}`, none)).filter(Boolean).length;
+    expect(kept).toBe(15);
+    expect(cachedDocument("/badges?q=39", none)).toBeDefined();
+    expect(cachedDocument("/badges?q=0", none)).toBeUndefined();
+  });
+
+  it("a page forgotten while hot starts hot when it is stored again", () => {
+    storePage("/", page("home"));
+    expect(cachedDocument("/", none)).toBeDefined();
+    clearPageCache();
+    storePage("/", page("home again"));
+    for (let i = 0; i < 300; i++) storePage(`/privacy?q=${i}`, page(`p${i}`));
+    expect(cachedDocument("/", none)?.body.toString()).toBe("home again");
+  });
+
+  it("compresses a stored page cheaply at once, and with brotli's best once it is asked for again", async () => {
+    const text = `<main>${Array.from({ length: 800 }, (_, i) => `<p>Volunteer ${i} served tea at vespers on street ${i % 37}.</p>`).join("")}</main>`;
+    storePage("/blogs/refined", page(text));
+    // (Behind whatever the tests before left for zlib's threads.)
+    await vi.waitFor(() => expect(cachedDocument("/blogs/refined", none)?.br).toBeTruthy(), { timeout: 15_000 });
+    const quick = cachedDocument("/blogs/refined", none)!.br!.length;
+    await vi.waitFor(() => expect(cachedDocument("/blogs/refined", none)!.br!.length).toBeLessThan(quick), { timeout: 15_000 });
+    expect(zlib.brotliDecompressSync(cachedDocument("/blogs/refined", none)!.br!).toString()).toBe(text);
+  });
+
+  it("forgets one post's pages on its own, in every spelling, and leaves the list and other posts", () => {
+    for (const key of ["/blogs", "/blogs/a", "lite:/blogs/a", "/Blogs/a/", "/blogs/ab", "/blogs/b"]) storePage(key, page(key));
+    clearPageCache("/blogs/a");
+    expect(["/blogs", "/blogs/a", "lite:/blogs/a", "/Blogs/a/", "/blogs/ab", "/blogs/b"].map((k) => !!cachedDocument(k, none))).toEqual([
+      true, false, false, false, true, true,
+    ]);
+  });
+});
+
+describe("a personal request, judged as the session reader reads cookies", () => {
+  it("`__admin =…` and tabbed names are the staff cookie, as React Router's cookie parser reads them", async () => {
+    const staffCookie = createCookie("__admin");
+    const headers: string[] = [
+      "__admin =x", "__admin\t=x", " __admin = x", "a=1;__admin =x", "a=1 ; \t__admin\t= x;b", "a;__admin=x", "a=b;c;__admin =x",
+      "__admin", "x__admin=1", "__admin_=1", "__Admin=1", "a=__admin=1", "a=1; __admin", ";;__admin=", "=;__admin=;",
+    ];
+    // And a few thousand random ones, from the characters that matter to a parser.
+    let seed = 20261126;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    const bits = ["__admin", "_admin", "cid", "bag", "=", ";", " ", "\t", "x", "%20", ",", "\"", "__admin =", "; __admin"];
+    for (let i = 0; i < 3_000; i++) headers.push(Array.from({ length: 1 + rand(8) }, () => bits[rand(bits.length)]).join(""));
+    for (const header of headers) {
+      const sessionReaderSees = (await staffCookie.parse(header)) !== null;
+      const personal = isPersonal(new Headers({ cookie: header }), ["staff"]);
+      if (sessionReaderSees) expect(personal, JSON.stringify(header)).toBe(true);
+      expect(cookieNames(header).has("__admin"), JSON.stringify(header)).toBe(sessionReaderSees);
+    }
+  });
+
+  it("a staff render is never kept nor served for `__admin =`", () => {
+    const badges = contextWith({ root: {}, badges: { cacheSeconds: 300, personalBy: ["staff"] } });
+    expect(cachePolicyFor(badges, new Headers({ cookie: "lite=0; __admin =s%3Aabc" })).seconds).toBe(0);
+    storePage("/badges", page("public badges", { personalBy: ["staff"] }));
+    expect(cachedDocument("/badges", new Headers({ cookie: "__admin\t=s%3Aabc" }))).toBeUndefined();
+    expect(cachedDocument("/badges", new Headers({ cookie: "__administrator=1" }))?.body.toString()).toBe("public badges");
+  });
+});
+
+describe("every cached route names the query parameters it reads", () => {
+  const routes = fs
+    .readdirSync(path.resolve("app/routes"), { recursive: true, encoding: "utf8" })
+    .filter((f) => /\.tsx?$/.test(f) && !f.endsWith(".test.ts"))
+    .map((f) => ({ file: f, text: fs.readFileSync(path.resolve("app/routes", f), "utf8") }))
+    .filter((r) => /cacheSeconds:\s*[1-9]/.test(r.text));
+
+  it("finds the cached routes", () => expect(routes.length).toBeGreaterThanOrEqual(10));
+
+  it.each(routes.map((r) => [r.file, r.text]))("%s", (_file, text) => {
+    const declared = /cacheQuery:\s*\[([^\]]*)\]/.exec(text)?.[1]?.match(/"[^"]+"/g)?.map((s) => s.slice(1, -1)) ?? [];
+    const read = [...text.matchAll(/(?:params|searchParams|URLSearchParams\([^)]*\))\.get(?:All)?\("([^"]+)"\)/g)].map((m) => m[1]!);
+    for (const name of read) expect(declared, `reads ?${name}`).toContain(name);
+  });
+
+  it("/badges declares every parameter parseBadgeQuery reads", () => {
+    const asked = new Set<string>();
+    class Recording extends URLSearchParams {
+      override get(name: string) {
+        asked.add(name);
+        return super.get(name);
+      }
+      override getAll(name: string) {
+        asked.add(name);
+        return super.getAll(name);
+      }
+    }
+    parseBadgeQuery(new Recording());
+    const badges = routes.find((r) => r.file.endsWith("badges/badges.tsx"))!.text;
+    for (const name of asked) expect(badges).toMatch(new RegExp(`cacheQuery:[^\\]]*"${name}"`));
   });
 });

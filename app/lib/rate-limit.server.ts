@@ -20,6 +20,7 @@ export const limits = {
   merchBag: { points: 120, durationSeconds: 600 },
   reactions: { points: 120, durationSeconds: 60 },
   votes: { points: 120, durationSeconds: 60 },
+  badgeVerify: { points: 30, durationSeconds: 600 },
 } satisfies Record<string, LimitRule>;
 
 const limiters = new Map<string, RateLimiterAbstract>();

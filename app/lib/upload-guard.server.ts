@@ -53,5 +53,23 @@ export async function admitPublicBody(
   };
 }
 
+/**
+ * An upload from someone not signed in (a badge file to verify): counted once against its
+ * address under `limit`, then admitted like any public body. Throws an HttpError to answer
+ * with (429, 413, 503); call `release` when the request is answered.
+ */
+export async function admitPublicUpload(
+  request: Request,
+  context: AppLoadContext | undefined,
+  maxBytes: number,
+  limit: { name: string; rule: LimitRule },
+): Promise<BodySlot> {
+  const counted = await consume(limit.name, limit.rule, clientAddress(context));
+  if (!counted.ok) {
+    throw new HttpError(429, tooManyMessage(counted.retryAfterSeconds), { "Retry-After": String(counted.retryAfterSeconds) });
+  }
+  return admitPublicBody(request, context, maxBytes);
+}
+
 /** For tests: large bodies admitted and not yet released. */
 export const largeBodiesInFlight = () => largeInFlight;

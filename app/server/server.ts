@@ -21,7 +21,9 @@ import { ConfigError, env } from "~/lib/env.server";
 import { tightenDataDir } from "~/lib/files.server";
 import { adminKeyInfo } from "~/lib/secrets.server";
 import { baseSecurityHeaders } from "~/lib/security-headers.server";
-import { cachedDocument, pageCacheKey } from "~/lib/page-cache.server";
+import { cachedPageFor } from "~/lib/page-cache.server";
+import { startLoopWatch } from "~/lib/loop-watch.server";
+import { inTurns, shedIfBusy } from "./overload";
 import { countDocumentView } from "./page-views.server";
 import { runSeeds } from "../../db/seed";
 import { ConnectionCounter, plainAnswer, requestUrl, sendResponse, toFetchRequest } from "./edge";
@@ -75,8 +77,9 @@ function answerFromPageCache(req: http.IncomingMessage, res: http.ServerResponse
     const value = req.headers[name];
     if (typeof value === "string") headers.set(name, value);
   }
-  const hit = cachedDocument(pageCacheKey(headers, url), headers);
+  const hit = cachedPageFor(url, headers);
   if (!hit) return false;
+  res.setHeader("X-Page-Cache", "hit");
   const counted = countDocumentView(headers, hit.view, url);
   for (const [name, value] of hit.headers) res.setHeader(name, value);
   res.setHeader("ETag", hit.etag);
@@ -142,7 +145,8 @@ export async function startServer() {
   });
   const compress = compression({ threshold: 1024 });
   const security = baseSecurityHeaders(config.publicUrl.startsWith("https://"));
-  const handleRequest = createRequestHandler(build, "production");
+  // Pages are drawn a few at a time; the rest wait their turn (overload.ts).
+  const handleRequest = inTurns(createRequestHandler(build, "production"));
   const origin = new URL(config.publicUrl).origin;
 
   /** The app's part: a fetch Request built from PUBLIC_URL, React Router, and the answer streamed back. */
@@ -186,6 +190,8 @@ export async function startServer() {
       compress(req, res, () => {
         try {
           statics(req, res, () => {
+            // While the event loop lags, new work for the router is put off (503): see overload.ts.
+            if (shedIfBusy(req, res, url)) return;
             app(req, res, url).catch((e) => {
               console.error("[http] request failed", e);
               plainAnswer(res, 500, "Server error. Please try again later.");
@@ -237,7 +243,10 @@ export async function startServer() {
   console.log(`[http] serving ${config.publicUrl} (listening on ${config.host}:${config.port}, pid ${process.pid})`);
   // Load the badge renderer's fonts and measurements now, not on the first staff click.
   setTimeout(() => {
-    warmKit().catch((e) => console.warn("[render] warm-up failed", e));
+    warmKit()
+      .catch((e) => console.warn("[render] warm-up failed", e))
+      // The event loop is watched from here on: the warm-up holds it once, and is no load.
+      .finally(startLoopWatch);
   }, 250).unref();
   // Analytics summaries and the retention roll-up: shortly after start, then every 15 minutes.
   startAnalyticsRollup(db);

@@ -1,6 +1,7 @@
 import { Link, useLocation } from "react-router";
 import { NewsletterForm } from "~/features/newsletter/components/newsletter-form";
 import { liteToggleHref } from "~/lib/data-saver";
+import { useKnownSearch } from "~/lib/page-cache";
 import { site } from "~/lib/site";
 import { useLite } from "./use-lite";
 
@@ -18,7 +19,9 @@ const links = [
 ];
 
 export function SiteFooter() {
-  const { pathname, search } = useLocation();
+  const { pathname } = useLocation();
+  // As the page cache keys the page: a cached page's bytes carry no one's own parameters.
+  const search = useKnownSearch();
   const lite = useLite();
   return (
     <footer className="site-footer" id="newsletter">

@@ -68,9 +68,10 @@ const readKeyword = (data: Buffer) => {
 
 /**
  * What the first `openbadges` chunk holds, or null when there is none. A compressed one is
- * refused (the baking rules forbid it), as is one that is not UTF-8 text.
+ * refused (the baking rules forbid it), as is one that is not UTF-8 text, or (with
+ * `maxTextBytes`) one longer than any record the reader expects, before it is decoded.
  */
-export function readBakedPng(png: Buffer): string | null {
+export function readBakedPng(png: Buffer, { maxTextBytes = Infinity, tooLarge = "The badge data in that PNG is too large." } = {}): string | null {
   for (const c of pngChunks(png)) {
     if (c.type !== "iTXt" || readKeyword(c.data) !== BAKE_KEYWORD) continue;
     let at = BAKE_KEYWORD.length + 1;
@@ -81,6 +82,7 @@ export function readBakedPng(png: Buffer): string | null {
     const keyEnd = langEnd < 0 ? -1 : c.data.indexOf(0, langEnd + 1);
     if (keyEnd < 0) throw new NotAPngError("The badge data in that PNG is damaged.");
     const text = c.data.subarray(keyEnd + 1);
+    if (text.length > maxTextBytes) throw new NotAPngError(tooLarge);
     const decoded = new TextDecoder("utf-8", { fatal: true });
     try {
       return decoded.decode(text);

@@ -6,7 +6,8 @@ import { singleFlight } from "~/lib/single-flight";
 import { enqueueMail, kickMailWorker } from "~/lib/email.server";
 import { DomainError } from "~/lib/domain-error";
 import { absoluteUrl } from "~/lib/http.server";
-import { clearPageCache } from "~/lib/page-cache.server";
+import { clearPageCache, type CacheScope } from "~/lib/page-cache.server";
+import { SLUG_PATTERN } from "~/lib/rules";
 import { unsubscribeUrl } from "../newsletter/newsletter.server";
 import {
   DEFAULT_POLL_OPTIONS,
@@ -158,8 +159,9 @@ export async function toggleReaction(db: Db, input: { slug: string; reaction: Re
       .onConflict((oc) => oc.doNothing())
       .execute();
   }
-  // Cached blog pages show the counts: the next visitor sees this one.
-  clearPageCache("/blogs");
+  // Only the post's own page shows its counts (the list and other posts show none): the next
+  // visitor of this post sees this one, and every other blog page stays cached.
+  clearPageCache(`/blogs/${input.slug}`);
   return reactionCounts(db, input.slug);
 }
 
@@ -236,8 +238,14 @@ export async function vote(db: Db, input: { id: string; option: string; cid: str
       .onConflict((oc) => oc.doNothing())
       .execute();
   });
-  clearPageCache("/blogs");
+  clearPageCache(pageOfPoll(input.id));
   return (await pollCounts(db, input.id))!;
+}
+
+/** The cached pages a poll's counts are shown on: its post's for a post's own polls, else every blog page. */
+function pageOfPoll(id: string): CacheScope {
+  const slug = /^blog-(.+)-(?:poll|feedback)$/.exec(id)?.[1];
+  return slug && SLUG_PATTERN.test(slug) ? `/blogs/${slug}` : "/blogs";
 }
 
 /** Staff create or ensure a poll: options comma-split, the first (or 'A') sent as the seed. */

@@ -15,7 +15,7 @@ import type { CacheHandle } from "~/lib/page-cache";
 import type { Route } from "./+types/badges";
 
 // Staff see more on this page: a staff session is never answered from the cache.
-export const handle = { page: "badges", cacheSeconds: 300, personalBy: ["staff"] } satisfies CacheHandle & PageHandle;
+export const handle = { page: "badges", cacheSeconds: 300, personalBy: ["staff"], cacheQuery: ["q", "won", "category", "verify", "id"] } satisfies CacheHandle & PageHandle;
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: badgesCss }];
 

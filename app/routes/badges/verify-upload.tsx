@@ -1,15 +1,18 @@
 import { data, redirect } from "react-router";
 import { VerifyForms, VERIFY_UPLOAD_MAX_BYTES } from "~/features/open-badges/components/verify-forms";
-import { awardIdOfBaked } from "~/features/open-badges/verify.server";
+import { awardIdOfUpload } from "~/features/open-badges/verify.server";
 import { obPaths } from "~/features/badge-art/open-badge-paths";
+import { onRefusal } from "~/lib/http.server";
 import { pageMeta } from "~/lib/meta";
-import { readPage } from "~/lib/submission.server";
+import { openUploadedFile } from "~/lib/upload-body.server";
+import { limits } from "~/lib/rate-limit.server";
+import { admitPublicUpload, type BodySlot } from "~/lib/upload-guard.server";
 import badgesCss from "~/styles/badges.css?url";
 import type { CacheHandle } from "~/lib/page-cache";
 import type { PageHandle } from "~/features/analytics/page-view";
 import type { Route } from "./+types/verify-upload";
 
-export const handle = { page: "badges.verify", cacheSeconds: 300 } satisfies CacheHandle & PageHandle;
+export const handle = { page: "badges.verify", cacheSeconds: 300, cacheQuery: ["id"] } satisfies CacheHandle & PageHandle;
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: badgesCss }];
 
@@ -27,17 +30,25 @@ const TOO_LARGE = "That file is larger than 6 MB: a badge PNG is far smaller.";
 
 /** POST /badges/verify: a baked PNG; its assertion names the badge, whose own page gives the verdict. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const page = await readPage(request, {
-    maxBytes: VERIFY_UPLOAD_MAX_BYTES + 64 * 1024,
-    words: (message, status) => (status === 413 ? TOO_LARGE : message),
-  });
-  if ("answer" in page) return page.answer;
-  const file = page.submission.form?.get("badge");
-  if (!(file instanceof File) || file.size === 0) return data({ message: "Choose the badge's PNG file." }, 400);
-  if (file.size > VERIFY_UPLOAD_MAX_BYTES) return data({ message: TOO_LARGE }, 413);
-  const found = await awardIdOfBaked(context.db, Buffer.from(await file.arrayBuffer()));
-  if ("problem" in found) return data({ message: found.problem }, 400);
-  return redirect(obPaths.verify(found.id), 303);
+  // Counted per address and admitted (a slot site-wide) before a byte is read, like every upload.
+  let slot: BodySlot | undefined;
+  return onRefusal(
+    async () => {
+      try {
+        slot = await admitPublicUpload(request, context, VERIFY_UPLOAD_MAX_BYTES + 64 * 1024, { name: "badge-verify", rule: limits.badgeVerify });
+        // Read as it arrives: a record too large to be ours ends the reading (never the whole file held).
+        const file = await openUploadedFile(request, "badge", VERIFY_UPLOAD_MAX_BYTES + 64 * 1024);
+        const found = file ? await awardIdOfUpload(context.db, file.pieces, VERIFY_UPLOAD_MAX_BYTES) : { empty: true as const };
+        if ("empty" in found) return data({ message: "Choose the badge's PNG file." }, 400);
+        if ("tooLarge" in found) return data({ message: TOO_LARGE }, 413);
+        if ("problem" in found) return data({ message: found.problem }, 400);
+        return redirect(obPaths.verify(found.id), 303);
+      } finally {
+        slot?.release();
+      }
+    },
+    (http) => data({ message: http.status === 413 ? TOO_LARGE : http.message }, { status: http.status, headers: http.headers }),
+  );
 }
 
 export default function VerifyUploadPage({ actionData }: Route.ComponentProps) {

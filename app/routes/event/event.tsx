@@ -25,7 +25,7 @@ import type { PageHandle } from "~/features/analytics/page-view";
 import type { CacheHandle } from "~/lib/page-cache";
 import type { Route } from "./+types/event";
 
-export const handle = { page: "event.badges", cacheSeconds: 300 } satisfies CacheHandle & PageHandle;
+export const handle = { page: "event.badges", cacheSeconds: 300, cacheQuery: ["tier"] } satisfies CacheHandle & PageHandle;
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: eventCss }];
 

@@ -26,7 +26,7 @@ import type { CacheHandle } from "~/lib/page-cache";
 import type { Route } from "./+types/store";
 
 // Cached until staff change the catalogue; a visitor with a bag gets their own page.
-export const handle = { page: "merch.store", cacheSeconds: 300, personalBy: ["bag"] } satisfies CacheHandle & PageHandle;
+export const handle = { page: "merch.store", cacheSeconds: 300, personalBy: ["bag"], cacheQuery: ["item", "bag", "checkout"] } satisfies CacheHandle & PageHandle;
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: storeCss }];
 
