@@ -2,6 +2,7 @@ import { data, type AppLoadContext } from "react-router";
 import type { Db } from "./db.server";
 import { DomainError, STATUS_OF_CODE } from "./domain-error";
 import { env } from "./env.server";
+import { HttpError } from "./http-error";
 import { readJsonBody } from "./json-body.server";
 
 declare module "react-router" {
@@ -17,18 +18,7 @@ export function clientAddress(context: AppLoadContext | undefined): string {
   return context?.clientAddress || "unknown";
 }
 
-/** Errors that carry an HTTP status and a message safe to show to the caller. */
-export class HttpError extends Error {
-  constructor(
-    public status: number,
-    message: string,
-    public headers: Record<string, string> = {},
-    /** The form field the message belongs to, when there is one. */
-    public field?: string,
-  ) {
-    super(message);
-  }
-}
+export { HttpError };
 
 /**
  * The one place a feature's DomainError becomes an HTTP status (an HttpError passes as it

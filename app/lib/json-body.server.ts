@@ -1,5 +1,5 @@
 import { JsonShapeScanner, JSON_TOO_DEEP, JSON_TOO_MANY, parseMeasured } from "./bounded-json";
-import { HttpError } from "./http.server";
+import { HttpError } from "./http-error";
 
 /**
  * A JSON request body, measured as it arrives (app/lib/bounded-json.ts): a body nested too deeply

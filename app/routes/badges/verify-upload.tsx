@@ -6,7 +6,7 @@ import { onRefusal } from "~/lib/http.server";
 import { pageMeta } from "~/lib/meta";
 import { openUploadedFile } from "~/lib/upload-body.server";
 import { limits } from "~/lib/rate-limit.server";
-import { admitPublicUpload, type BodySlot } from "~/lib/upload-guard.server";
+import { admitPublicUpload } from "~/lib/upload-guard.server";
 import badgesCss from "~/styles/badges.css?url";
 import type { CacheHandle } from "~/lib/page-cache";
 import type { PageHandle } from "~/features/analytics/page-view";
@@ -31,7 +31,7 @@ const TOO_LARGE = "That file is larger than 6 MB: a badge PNG is far smaller.";
 /** POST /badges/verify: a baked PNG; its assertion names the badge, whose own page gives the verdict. */
 export async function action({ request, context }: Route.ActionArgs) {
   // Counted per address and admitted (a slot site-wide) before a byte is read, like every upload.
-  let slot: BodySlot | undefined;
+  let slot: Awaited<ReturnType<typeof admitPublicUpload>> | undefined;
   return onRefusal(
     async () => {
       try {
