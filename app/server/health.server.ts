@@ -44,6 +44,10 @@ export function answerHealth(req: http.IncomingMessage, res: http.ServerResponse
 
 let recent: { at: number; answer: Promise<Readiness> } | undefined;
 
+export function forgetReadinessForTests() {
+  recent = undefined;
+}
+
 function readiness(source: HealthSource): Promise<Readiness> {
   if (source.draining()) return Promise.resolve(assemble({ serving: { ok: false, draining: true } }));
   if (recent && Date.now() - recent.at < REUSE_MS) return recent.answer;

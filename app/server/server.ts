@@ -221,6 +221,8 @@ export async function startServer() {
       response = new Response(response.body, { status: 503, statusText: response.statusText, headers: response.headers });
       response.headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
     }
+    // A request that began before SIGTERM: its answer is the connection's last.
+    if (draining) res.setHeader("Connection", "close");
     await sendResponse(req, res, response);
   };
 

@@ -17,6 +17,21 @@ import { ensureBuild } from "../../app/server/ensure-build.mjs";
  * environment, which leaves React Router's plugin out of vite.config.ts.
  */
 export function builtSite() {
+  // Test files run side by side: one builds, the others wait for it (a lock folder; one left by
+  // a run that died is taken over after ten minutes).
+  fs.mkdirSync(TMP_DIR, { recursive: true });
+  const lock = path.join(TMP_DIR, "build.lock");
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch {
+      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 10 * 60_000) fs.rmSync(lock, { recursive: true, force: true });
+      else Atomics.wait(pause, 0, 0, 500);
+    }
+  }
   const saved = { VITEST: process.env.VITEST, NODE_ENV: process.env.NODE_ENV };
   delete process.env.VITEST;
   delete process.env.NODE_ENV;
@@ -24,6 +39,7 @@ export function builtSite() {
     ensureBuild("test");
   } finally {
     for (const [k, v] of Object.entries(saved)) if (v !== undefined) process.env[k] = v;
+    fs.rmSync(lock, { recursive: true, force: true });
   }
 }
 
