@@ -138,12 +138,12 @@ function openSqlite(file: string, watched = false): Db {
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
 /**
- * Runs `work` with busy_timeout 0 (it runs synchronously: better-sqlite3 does): "done", "busy"
- * (another connection holds the lock), "failed" (any other error), or, for work that returns a
- * promise (Kysely's connection, synchronous inside), that promise to await.
+ * Runs `work` with busy_timeout `ms` (it runs synchronously: better-sqlite3 does): "done",
+ * "busy" (another connection held the lock throughout), "failed" (any other error), or, for work
+ * that returns a promise (Kysely's connection, synchronous inside), that promise to await.
  */
-function withoutWaiting(sqlite: Database.Database, work: () => unknown): "done" | "busy" | "failed" | { value: Promise<unknown> } {
-  sqlite.pragma("busy_timeout = 0");
+function waitingAtMost(sqlite: Database.Database, ms: number, work: () => unknown): "done" | "busy" | "failed" | { value: Promise<unknown> } {
+  sqlite.pragma(`busy_timeout = ${ms}`);
   try {
     const result = work();
     if (result instanceof Promise) return { value: result };
@@ -259,24 +259,26 @@ class WriterFirstSqliteDialect extends SqliteDialect {
   }
 
   /**
-   * The wait for another process's write lock is made here, a few milliseconds at a time, rather
-   * than by SQLite's busy handler, which sleeps inside the call and holds up every request of
-   * this process (cached pages too) for as long as the lock is held elsewhere, up to busy_timeout.
-   * Past busy_timeout the last try's SQLITE_BUSY is the answer, as before.
+   * SQLite's busy handler sleeps inside the call: while the lock is held elsewhere it holds up
+   * every request of this process, cached pages too, for up to busy_timeout. So the wait is cut
+   * into short ones here: a first of 250 ms (another server process's transactions take
+   * milliseconds, and SQLite's own fine-grained retries keep the processes taking turns), then
+   * 25 ms at a time with the event loop free in between. Past busy_timeout the last try's
+   * SQLITE_BUSY is the answer, as before.
    */
   override createDriver(): Driver {
     const driver = super.createDriver();
     const sqlite = this.sqlite;
     driver.beginTransaction = async (connection) => {
       const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
-      for (let pause = 2; Date.now() < deadline; pause = Math.min(pause * 2, 50)) {
-        const tried = withoutWaiting(sqlite, () => sqlite.exec("begin immediate"));
+      for (let wait = 250; Date.now() < deadline; wait = 25) {
+        const tried = waitingAtMost(sqlite, wait, () => sqlite.exec("begin immediate"));
         if (tried === "done") return;
         if (tried === "failed") break;
-        await new Promise((resolve) => setTimeout(resolve, pause));
+        await new Promise((resolve) => setTimeout(resolve, 10));
       }
       // The last try goes the usual way, so its error is seen (and counted) like any other.
-      const last = withoutWaiting(sqlite, () => connection.executeQuery(CompiledQuery.raw("begin immediate")));
+      const last = waitingAtMost(sqlite, 0, () => connection.executeQuery(CompiledQuery.raw("begin immediate")));
       if (typeof last === "object") await last.value;
       else if (last !== "done") throw new Error("could not begin a transaction");
     };
