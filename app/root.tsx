@@ -84,10 +84,12 @@ export default function App() {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const title = notFound ? "Page not found" : status === 500 ? "Something went wrong" : `Error ${status}`;
+  // 503: the database is away for a moment (app/server/database-answers.server.ts says so in the page's words).
+  const away = isRouteErrorResponse(error) && status === 503 && typeof error.data === "string" && error.data !== "";
+  const title = notFound ? "Page not found" : away ? "Back in a moment" : status === 500 ? "Something went wrong" : `Error ${status}`;
   const message = notFound
     ? "We could not find that page. It may have moved, or the link may be mistyped."
-    : isRouteErrorResponse(error) && status < 500
+    : away || (isRouteErrorResponse(error) && status < 500)
       ? String(error.data || "That request could not be completed.")
       : "Sorry, something went wrong on our side. Please try again in a moment.";
   const stack = import.meta.env.DEV && error instanceof Error ? error.stack : undefined;

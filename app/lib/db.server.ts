@@ -34,9 +34,12 @@ import * as statementCoverage from "../../db/migrations/2026-11-27-20-statement-
 import * as orderReceipts from "../../db/migrations/2026-11-27-21-order-receipts";
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import type { DB } from "../database";
+import { markDatabaseReady, noteDatabaseError, runUngated, unwatchDatabase, watchDatabase } from "./database-health.server";
+import { isDatabaseUnavailable } from "./database-unavailable";
 import { ensurePrivateDir } from "./files.server";
 export { isPostgres } from "./dialect.server";
 import { env } from "./env.server";
+import { probeSqlite, SQLITE_BUSY_TIMEOUT_MS, waitingAtMost, WatchedDialect } from "./watched-database.server";
 
 // The server build bundles app code, so migrations are listed here, in order, rather than
 // found by scanning a folder at run time.
@@ -65,10 +68,20 @@ const migrations: Record<string, Migration> = {
 export type { DB };
 export type Db = Kysely<DB>;
 
-/** Opens the site's database: PostgreSQL for a postgres:// URL, else the SQLite file at `target`. */
-export function openDatabase(target: string, opts: { poolSize?: number } = {}): Db {
-  return isPostgresUrl(target) ? openPostgres(target, opts.poolSize ?? 10) : openSqlite(target);
+/** The migrations this build knows, in order (the readiness check compares the database's). */
+export const migrationNames = () => Object.keys(migrations);
+
+/**
+ * Opens the site's database: PostgreSQL for a postgres:// URL, else the SQLite file at `target`.
+ * `watched`: the site's own database (getDb), whose outages the server answers with 503s
+ * (app/lib/database-health.server.ts).
+ */
+export function openDatabase(target: string, opts: { poolSize?: number; watched?: boolean } = {}): Db {
+  return isPostgresUrl(target) ? openPostgres(target, opts.poolSize ?? 10, !!opts.watched) : openSqlite(target, !!opts.watched);
 }
+
+/** How long a request waits for a PostgreSQL connection (a free one in the pool, or a new one). */
+export const CONNECTION_WAIT_MS = 5_000;
 
 export const isPostgresUrl = (target: string) => /^postgres(ql)?:\/\//i.test(target);
 
@@ -77,32 +90,55 @@ export const isPostgresUrl = (target: string) => /^postgres(ql)?:\/\//i.test(tar
  * do from SQLite (pg's default for bigint and numeric is a string); the site's counts are far
  * below 2^53.
  */
-function openPostgres(url: string, poolSize: number): Db {
+function openPostgres(url: string, poolSize: number, watched: boolean): Db {
   const types = {
     getTypeParser(oid: number, format?: "text" | "binary") {
       if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return (v: string) => Number(v);
       return pg.types.getTypeParser(oid, format as "text");
     },
   };
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: types as pg.CustomTypesConfig });
-  // A connection the server drops (restart, idle timeout) is replaced; it must not end the process.
-  pool.on("error", (e) => console.error("[db] idle PostgreSQL connection failed:", e.message));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    types: types as pg.CustomTypesConfig,
+    // A database that is away refuses at once; one that does not answer at all (or a pool with
+    // every connection busy) makes a request wait this long at most, then it is told 503.
+    connectionTimeoutMillis: CONNECTION_WAIT_MS,
+    keepAlive: true,
+    statement_timeout: 30_000,
+    lock_timeout: 10_000,
+    idle_in_transaction_session_timeout: 60_000,
+  });
+  // A connection the server drops (a restart, an idle timeout) must not end the process: idle
+  // ones are the pool's 'error', checked-out ones (between a transaction's statements) the
+  // client's own 'error', which with no listener would be an uncaught exception. The query
+  // under way, if any, fails on its own and is answered 503.
+  const lost = (e: Error) => {
+    if (watched) noteDatabaseError(e);
+    if (!isDatabaseUnavailable(e)) console.error("[db] PostgreSQL connection failed:", e.message);
+  };
+  pool.on("error", lost);
+  pool.on("connect", (client) => client.on("error", lost));
+  const dialect = new PostgresDialect({ pool });
+  const db = new Kysely<DB>({ dialect: watched ? new WatchedDialect(dialect) : dialect });
   pools.set(db, { pool, url });
+  if (watched) watchDatabase(() => pool.query("select 1"));
   return db;
 }
 
 /** Opens a SQLite database file with the settings every connection here uses. */
-function openSqlite(file: string): Db {
+function openSqlite(file: string, watched = false): Db {
   if (file !== ":memory:") ensurePrivateDir(path.dirname(file));
   const sqlite = new Database(file);
-  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   useWal(sqlite);
   // FULL: a record the visitor was told is saved is on disk before the answer goes out.
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("foreign_keys = ON");
-  const db = new Kysely<DB>({ dialect: new WriterFirstSqliteDialect({ database: sqlite }) });
+  const dialect = new WriterFirstSqliteDialect(sqlite);
+  const db = new Kysely<DB>({ dialect: watched ? new WatchedDialect(dialect) : dialect });
   handles.set(db, sqlite);
+  if (watched) watchDatabase(() => probeSqlite(sqlite));
   return db;
 }
 
@@ -133,10 +169,33 @@ function useWal(sqlite: Database.Database) {
  * cure, when another process (WORKERS, or `npm run backup` beside the server) wrote in between.
  */
 class WriterFirstSqliteDialect extends SqliteDialect {
+  constructor(private readonly sqlite: Database.Database) {
+    super({ database: sqlite });
+  }
+
+  /**
+   * SQLite's busy handler sleeps inside the call: while the lock is held elsewhere it holds up
+   * every request of this process, cached pages too, for up to busy_timeout. So the wait is cut
+   * into short ones here: a first of 250 ms (another server process's transactions take
+   * milliseconds, and SQLite's own fine-grained retries keep the processes taking turns), then
+   * 25 ms at a time with the event loop free in between. Past busy_timeout the last try's
+   * SQLITE_BUSY is the answer, as before.
+   */
   override createDriver(): Driver {
     const driver = super.createDriver();
+    const sqlite = this.sqlite;
     driver.beginTransaction = async (connection) => {
-      await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+      const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
+      for (let wait = 250; Date.now() < deadline; wait = 25) {
+        const tried = waitingAtMost(sqlite, wait, () => sqlite.exec("begin immediate"));
+        if (tried === "done") return;
+        if (tried === "failed") break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      // The last try goes the usual way, so its error is seen (and counted) like any other.
+      const last = waitingAtMost(sqlite, 0, () => connection.executeQuery(CompiledQuery.raw("begin immediate")));
+      if (typeof last === "object") await last.value;
+      else if (last !== "done") throw new Error("could not begin a transaction");
     };
     return driver;
   }
@@ -157,16 +216,10 @@ class MigrationLockingSqliteAdapter extends SqliteAdapter {
   #locked = false;
 
   override async acquireMigrationLock(db: Kysely<any>): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await sql`begin immediate`.execute(db);
-        this.#locked = true;
-        return;
-      } catch (e) {
-        // busy_timeout already waited 5 s: another process is migrating a large change.
-        if (attempt >= 12 || !/SQLITE_BUSY|database is locked/i.test(String(e))) throw e;
-      }
-    }
+    // busy_timeout waits up to 5 s (holding up the process) for another process migrating; past
+    // that the server tries again in the background while it serves (app/server/server.ts).
+    await sql`begin immediate`.execute(db);
+    this.#locked = true;
   }
 
   override async releaseMigrationLock(db: Kysely<any>): Promise<void> {
@@ -198,29 +251,55 @@ export async function migrateToLatest(db: Db) {
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === "Error");
-    throw new Error(`Migration ${failed?.migrationName ?? ""} failed: ${String(error)}`);
+    throw new Error(`Migration ${failed?.migrationName ?? ""} failed: ${String(error)}`, { cause: error });
   }
   return results ?? [];
 }
 
-let instance: Promise<Db> | undefined;
+let site: Db | undefined;
+let migrated = false;
+let migrating: Promise<Db> | undefined;
 
-/** The app's one connection, opened and migrated on first use. */
-export function getDb(): Promise<Db> {
-  instance ??= (async () => {
+/**
+ * The site's database, opened (once) but not necessarily migrated: the server starts with it
+ * while the database is away. Queries fail fast (DatabaseUnavailableError) until getDb() has
+ * migrated it.
+ */
+export function siteDb(): Db {
+  if (!site) {
     const config = env();
-    const db = openDatabase(config.databaseUrl ?? config.databasePath, { poolSize: config.databasePoolSize });
-    await migrateToLatest(db);
-    return db;
+    site = openDatabase(config.databaseUrl ?? config.databasePath, { poolSize: config.databasePoolSize, watched: true });
+  }
+  return site;
+}
+
+/**
+ * The app's one connection, opened and migrated on first use. While the database is away the
+ * migration fails (and the next call tries again); callers that find it away are answered at once.
+ */
+export function getDb(): Promise<Db> {
+  if (site && migrated) return Promise.resolve(site);
+  migrating ??= (async () => {
+    try {
+      const db = siteDb();
+      await runUngated(() => migrateToLatest(db));
+      migrated = true;
+      markDatabaseReady();
+      return db;
+    } finally {
+      migrating = undefined;
+    }
   })();
-  return instance;
+  return migrating;
 }
 
 export async function closeDb() {
-  if (!instance) return;
-  const db = await instance;
-  instance = undefined;
-  await db.destroy();
+  await migrating?.catch(() => {});
+  const db = site;
+  site = undefined;
+  migrated = false;
+  unwatchDatabase();
+  await db?.destroy();
 }
 
 export const nowIso = () => new Date().toISOString();

@@ -1,4 +1,6 @@
 import { data, type AppLoadContext } from "react-router";
+import { sentenceForThisRequest } from "./database-health.server";
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "./database-unavailable";
 import type { Db } from "./db.server";
 import { DomainError, STATUS_OF_CODE } from "./domain-error";
 import { env } from "./env.server";
@@ -27,6 +29,8 @@ export { HttpError };
 export function httpErrorOf(e: unknown): HttpError | null {
   if (e instanceof HttpError) return e;
   if (e instanceof DomainError) return new HttpError(STATUS_OF_CODE[e.code], e.message, {}, e.field);
+  // The database is away for a moment: 503, try again, in the words of the page asked.
+  if (isDatabaseUnavailable(e)) return new HttpError(503, sentenceForThisRequest(), { "Retry-After": String(RETRY_AFTER_SECONDS) });
   return null;
 }
 

@@ -1,6 +1,7 @@
 import cluster from "node:cluster";
 import type pg from "pg";
 import { RateLimiterCluster, RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { isDatabaseUnavailable } from "./database-unavailable";
 import { env } from "./env.server";
 
 export type LimitRule = { points: number; durationSeconds: number; blockSeconds?: number };
@@ -90,8 +91,9 @@ export async function consume(
     if (e instanceof RateLimiterRes) {
       return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(e.msBeforeNext / 1000)) };
     }
-    // The supervisor did not answer in time: this process's own count stands in, never a 5xx.
-    console.warn(`[rate-limit] shared limit ${name} unavailable (${e instanceof Error ? e.message : String(e)}); counting here`);
+    // The supervisor did not answer in time, or the database holding the counts is away: this
+    // process's own count stands in, never a 5xx (the database's absence is logged once elsewhere).
+    if (!isDatabaseUnavailable(e)) console.warn(`[rate-limit] shared limit ${name} unavailable (${e instanceof Error ? e.message : String(e)}); counting here`);
     return consumeLocal(name, rule, key, points);
   }
 }

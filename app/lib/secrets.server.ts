@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { DatabaseUnavailableError } from "./database-unavailable";
 import { ensurePrivateDir } from "./files.server";
 import type { Db } from "./db.server";
 import { env, isOneClassKey } from "./env.server";
@@ -43,12 +44,25 @@ export async function primeSharedSecrets(db: Db) {
     const row = await db.selectFrom("site_secrets").select("value").where("name", "=", name).executeTakeFirstOrThrow();
     shared.set(name, { value: row.value, created: Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1 });
   }
+  primed = true;
+}
+
+/**
+ * A server on PostgreSQL may start while the database is away: until primeSharedSecrets has
+ * read them, a secret is not there to use (a request needing one is answered 503), never made
+ * up in DATA_DIR, where it would differ from every other process's.
+ */
+let sharedRequired = false;
+let primed = false;
+export function requireSharedSecrets() {
+  sharedRequired = true;
 }
 
 /** Reads a secret kept in DATA_DIR, creating it (mode 0600) on first use. */
 function fileSecret(name: string): { value: string; created: boolean } {
   const fromDb = shared.get(name);
   if (fromDb) return fromDb;
+  if (sharedRequired && !primed) throw new DatabaseUnavailableError("the shared secrets have not been read from the database yet");
   const file = path.join(env().dataDir, name);
   try {
     const value = fs.readFileSync(file, "utf8").trim();
@@ -116,6 +130,8 @@ export function adminKeyFingerprint() {
 
 export function resetSecretsForTests() {
   shared.clear();
+  sharedRequired = false;
+  primed = false;
   adminKey = undefined;
   sessionSecret = undefined;
   signingKey = undefined;

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import pg from "pg";
 import { deliver, deliverAll, deliverSalt, useRemoteBus } from "./cluster-bus.server";
+import { isDatabaseUnavailable } from "./database-unavailable";
 import { postgresPoolOf, type Db } from "./db.server";
 import { useSharedLimits } from "./rate-limit.server";
 import { primeSharedSecrets } from "./secrets.server";
@@ -28,7 +29,10 @@ export async function startSharedState(db: Db) {
   await primeSharedSecrets(db);
   useSharedLimits(pgInfo.pool);
   await refreshSalt(db);
-  const saltTimer = setInterval(() => void refreshSalt(db).catch((e) => console.error("[shared] visitor salt:", e.message)), 30_000);
+  const saltTimer = setInterval(
+    () => void refreshSalt(db).catch((e) => isDatabaseUnavailable(e) || console.error("[shared] visitor salt:", e.message)),
+    30_000,
+  );
   const pruneTimer = setInterval(() => void pruneLimits(db).catch(() => {}), 15 * 60_000);
   timers = [saltTimer, pruneTimer];
   for (const t of timers) t.unref();
@@ -85,7 +89,7 @@ async function listen(url: string) {
     reconnect(url);
   };
   client.on("error", (e) => {
-    console.error("[shared] change bus connection failed:", e.message);
+    if (!isDatabaseUnavailable(e)) console.error("[shared] change bus connection failed:", e.message);
     lost();
   });
   client.on("end", lost);
@@ -99,12 +103,13 @@ async function listen(url: string) {
   listener = client;
 }
 
+/** Reconnects every second; a database that is away is said once (by the site's pool), not each second. */
 function reconnect(url: string) {
   if (stopped) return;
   setTimeout(() => {
     if (stopped) return;
     listen(url).then(deliverAll, (e: Error) => {
-      console.error("[shared] change bus:", e.message);
+      if (!isDatabaseUnavailable(e)) console.error("[shared] change bus:", e.message);
       reconnect(url);
     });
   }, 1000).unref();

@@ -1,3 +1,5 @@
+import { isDatabaseUnavailable } from "./database-unavailable";
+
 /**
  * A background pass that never runs twice at once: `kick()` starts it now, or, while one is
  * running, asks for one more pass right after it (however many kicks came meanwhile). A pass
@@ -18,7 +20,8 @@ export function singleFlight(label: string, pass: () => Promise<void>) {
           await pass();
         } while (again);
       } catch (e) {
-        console.error(`[${label}] background pass failed`, e);
+        // The database being away is logged once where it is noticed; the next pass tries again.
+        if (!isDatabaseUnavailable(e)) console.error(`[${label}] background pass failed`, e);
       } finally {
         running = undefined;
       }

@@ -6,16 +6,19 @@ import compression from "compression";
 import { createRequestHandler } from "react-router";
 import sirv from "sirv";
 import * as build from "virtual:react-router/server-build";
-import { flushAnalytics } from "~/features/analytics/analytics.server";
+import { bufferedEvents, flushAnalytics } from "~/features/analytics/analytics.server";
 import { startAnalyticsRollup, stopAnalyticsRollup } from "~/features/analytics/rollup.server";
 import { warmKit } from "~/features/event-badges/kit.server";
 import { startEventReminders, stopEventReminders } from "~/features/event-badges/reminders.server";
 import { startAutoApprove, stopAutoApprove } from "~/features/reconciliation/auto-approve.server";
 import { startNotifyWorker, stopNotifyWorker } from "~/features/blog/blog.server";
 import { listBackups, restoreBackup, startBackups, stopBackups, takeBackup } from "~/lib/backup.server";
-import { closeDb, getDb, isPostgresUrl, openDatabase } from "~/lib/db.server";
+import { closeDb, getDb, isPostgresUrl, openDatabase, siteDb } from "~/lib/db.server";
+import { answerScope, noteDatabaseError, whenDatabaseUp } from "~/lib/database-health.server";
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "~/lib/database-unavailable";
 import { copySqliteToPostgres } from "~/lib/copy-database.server";
 import { startSharedState, stopSharedState } from "~/lib/shared-state.server";
+import { requireSharedSecrets } from "~/lib/secrets.server";
 import { drainOutbox, startMailWorker, stopMailWorker } from "~/lib/email.server";
 import { ConfigError, env } from "~/lib/env.server";
 import { tightenDataDir } from "~/lib/files.server";
@@ -27,6 +30,8 @@ import { inTurns, shedIfBusy } from "./overload";
 import { countDocumentView } from "./page-views.server";
 import { runSeeds } from "../../db/seed";
 import { ConnectionCounter, plainAnswer, requestUrl, sendResponse, toFetchRequest } from "./edge";
+import { answeringDatabaseOutages } from "./database-answers.server";
+import { answerHealth } from "./health.server";
 
 /** Slow phones: headers are small and must arrive quickly; a 6 MB upload at ~160 kbit/s still fits. */
 export const HEADERS_TIMEOUT_MS = 30_000;
@@ -35,6 +40,8 @@ export const REQUEST_TIMEOUT_MS = 300_000;
 export const IDLE_TIMEOUT_MS = 60_000;
 /** Idle keep-alive connections are closed soon, so a hall of phones on one address does not pile them up. */
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/** On SIGTERM, how long the requests under way may take to finish before their connections are closed. */
+export const DRAIN_MS = 10_000;
 
 /** The client address: the socket's, or with TRUST_PROXY the last X-Forwarded-For hop. */
 function addressOf(request: Request, socketAddress: string, trustProxy: boolean) {
@@ -118,15 +125,58 @@ export async function startServer() {
     `${config.databasePath}-wal`,
     `${config.databasePath}-shm`,
   ]);
-  const db = await getDb();
-  await runSeeds(db);
-  // PostgreSQL: secrets, limits, the visitor salt and change messages shared by every process.
-  await startSharedState(db);
-  tightenDataDir(config.dataDir, [`${config.databasePath}-wal`, `${config.databasePath}-shm`]);
-  announceAdminKey();
-  await startMailWorker();
-  // Blog notify runs left unfinished (a crash, or another process that stopped) are finished.
-  void startNotifyWorker();
+  // The database is opened, then migrated and seeded before serving when it answers. When it
+  // does not (PostgreSQL restarting, SQLite locked by another program), the process serves
+  // anyway: pages that need no database, cached pages, and a 503 for the rest, and prepares
+  // in the background as soon as the database answers (app/lib/database-health.server.ts).
+  if (config.databaseUrl) requireSharedSecrets();
+  const db = siteDb();
+  let ready = false;
+  const whenReady: (() => void)[] = [];
+  const prepare = async () => {
+    await getDb();
+    await runSeeds(db);
+    // PostgreSQL: secrets, limits, the visitor salt and change messages shared by every process.
+    try {
+      await startSharedState(db);
+    } catch (e) {
+      await stopSharedState();
+      throw e;
+    }
+    tightenDataDir(config.dataDir, [`${config.databasePath}-wal`, `${config.databasePath}-shm`]);
+    announceAdminKey();
+    await startMailWorker();
+    // Blog notify runs left unfinished (a crash, or another process that stopped) are finished.
+    void startNotifyWorker();
+    ready = true;
+    for (const run of whenReady.splice(0)) run();
+  };
+  try {
+    await prepare();
+  } catch (e) {
+    // Anything but 'the database is away' is a real fault: the start fails, as it always did.
+    if (!isDatabaseUnavailable(e)) throw e;
+    noteDatabaseError(e);
+  }
+  const keepPreparing = async () => {
+    for (let wait = 1000; !ready && !closing; wait = Math.min(wait * 2, 30_000)) {
+      await whenDatabaseUp();
+      await new Promise((r) => setTimeout(r, 250));
+      if (closing) return;
+      try {
+        await prepare();
+        console.log("[db] database ready: migrations and seeds done, serving everything");
+      } catch (e) {
+        if (!isDatabaseUnavailable(e)) console.error(`[db] preparing the database failed (trying again in ${wait / 1000} s)`, e);
+        else noteDatabaseError(e);
+        await new Promise((r) => setTimeout(r, isDatabaseUnavailable(e) ? 500 : wait));
+      }
+    }
+  };
+  /** Runs `start` now if the database is prepared, else once it is. */
+  const onceReady = (start: () => void) => (ready ? start() : whenReady.push(start));
+  let closing = false;
+  let draining = false;
 
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
   const statics = sirv(clientDir, {
@@ -145,8 +195,9 @@ export async function startServer() {
   });
   const compress = compression({ threshold: 1024 });
   const security = baseSecurityHeaders(config.publicUrl.startsWith("https://"));
-  // Pages are drawn a few at a time; the rest wait their turn (overload.ts).
-  const handleRequest = inTurns(createRequestHandler(build, "production"));
+  // Pages are drawn a few at a time; the rest wait their turn (overload.ts). A database that is
+  // away turns every loader and action's failure into a 503 with its sentence.
+  const handleRequest = inTurns(createRequestHandler(answeringDatabaseOutages(build), "production"));
   const origin = new URL(config.publicUrl).origin;
 
   /** The app's part: a fetch Request built from PUBLIC_URL, React Router, and the answer streamed back. */
@@ -157,17 +208,27 @@ export async function startServer() {
     if (!request) return plainAnswer(res, 400, "Bad request.");
     let response: Response;
     try {
-      response = await handleRequest(request, {
-        clientAddress: addressOf(request, req.socket.remoteAddress ?? "", config.trustProxy),
-        db,
-      });
+      response = await answerScope({ method: request.method, pathname: url.pathname }, () =>
+        handleRequest(request, {
+          clientAddress: addressOf(request, req.socket.remoteAddress ?? "", config.trustProxy),
+          db,
+        }),
+      );
     } catch (e) {
-      console.error(`[http] ${req.method} ${url.pathname} failed`, e);
-      response = new Response("Server error. Please try again later.", {
-        status: 500,
+      const away = isDatabaseUnavailable(e);
+      if (!away) console.error(`[http] ${req.method} ${url.pathname} failed`, e);
+      response = new Response(away ? "This page cannot be shown for a moment. Please try again in a minute." : "Server error. Please try again later.", {
+        status: away ? 503 : 500,
         headers: { "Content-Type": "text/plain; charset=utf-8" },
       });
     }
+    // 'Try again': every 503 says when (the database's, the order reference generator's …).
+    if (response.status === 503 && !response.headers.has("Retry-After")) {
+      response = new Response(response.body, { status: 503, statusText: response.statusText, headers: response.headers });
+      response.headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
+    }
+    // A request that began before SIGTERM: its answer is the connection's last.
+    if (draining) res.setHeader("Connection", "close");
     await sendResponse(req, res, response);
   };
 
@@ -181,10 +242,13 @@ export async function startServer() {
     }
     try {
       for (const [k, v] of Object.entries(security)) res.setHeader(k, v);
+      // Draining before exit: this answer is the connection's last.
+      if (draining) res.setHeader("Connection", "close");
       // The target is checked before anything reads it: "//x", "http://host/x", "*" and
       // malformed paths are a 400 here, and the Host header is never used to build a URL.
       const url = requestUrl(req.url, origin);
       if (!url) return plainAnswer(res, 400, "Bad request.");
+      if (answerHealth(req, res, url, { draining: () => draining, db: () => db })) return;
       if (req.method === "GET" && answerFromPageCache(req, res, url)) return;
       // @ts-expect-error compression's types expect Express objects; it works on node:http.
       compress(req, res, () => {
@@ -241,6 +305,7 @@ export async function startServer() {
     });
   });
   console.log(`[http] serving ${config.publicUrl} (listening on ${config.host}:${config.port}, pid ${process.pid})`);
+  if (!ready) void keepPreparing();
   // Load the badge renderer's fonts and measurements now, not on the first staff click.
   setTimeout(() => {
     warmKit()
@@ -248,24 +313,28 @@ export async function startServer() {
       // The event loop is watched from here on: the warm-up holds it once, and is no load.
       .finally(startLoopWatch);
   }, 250).unref();
-  // Analytics summaries and the retention roll-up: shortly after start, then every 15 minutes.
-  startAnalyticsRollup(db);
-  // The day-before reminders (from the event record): looked for every 10 minutes, queued once.
-  startEventReminders(db);
-  startAutoApprove();
-  startBackups(db);
+  onceReady(() => {
+    // Analytics summaries and the retention roll-up: shortly after start, then every 15 minutes.
+    startAnalyticsRollup(db);
+    // The day-before reminders (from the event record): looked for every 10 minutes, queued once.
+    startEventReminders(db);
+    startAutoApprove();
+    startBackups(db);
+  });
 
-  let closing = false;
   const shutdown = async (reason: string, code = 0) => {
     if (closing) return;
     closing = true;
+    draining = true;
     console.log(`[http] ${reason}: closing`);
-    // Finish the requests under way (their records are written before they answer), then stop.
+    // No new connections; the requests under way finish (their records are written before they
+    // answer) for up to DRAIN_MS, each answer closing its connection; /healthz says 503 meanwhile.
     const closed = new Promise((r) => server.close(r));
     server.closeIdleConnections();
-    await Promise.race([closed, new Promise((r) => setTimeout(r, 8000))]);
+    await Promise.race([closed, new Promise((r) => setTimeout(r, DRAIN_MS))]);
     server.closeAllConnections();
     await flushAnalytics();
+    if (bufferedEvents() > 0) console.warn(`[analytics] ${bufferedEvents()} page view(s) not written: the database is unavailable`);
     await stopAnalyticsRollup();
     await stopEventReminders();
     await stopAutoApprove();
@@ -282,10 +351,17 @@ export async function startServer() {
   // Under the supervisor (app/server/start.mjs): if it is gone, so is this process.
   process.on("disconnect", () => void shutdown("supervisor gone"));
   // A rejected promise nobody awaited is logged; it leaves no state half-changed, so serving goes on.
-  process.on("unhandledRejection", (e) => console.error("[http] unhandled rejection (still serving)", e));
+  process.on("unhandledRejection", (e) => {
+    if (!noteDatabaseError(e)) console.error("[http] unhandled rejection (still serving)", e);
+  });
   // An exception thrown out of everything may have left state half-changed: stop cleanly and let
-  // the supervisor start a fresh process (acknowledged writes are already on disk).
+  // the supervisor start a fresh process (acknowledged writes are already on disk). A database
+  // that went away is not that: its connections are replaced, and serving goes on.
   process.on("uncaughtException", (e) => {
+    if (isDatabaseUnavailable(e)) {
+      noteDatabaseError(e);
+      return;
+    }
     console.error("[http] uncaught exception: this process stops and a new one starts", e);
     void shutdown("uncaught exception", 1);
   });

@@ -36,10 +36,12 @@ function freePort() {
 /**
  * Starts a cluster and returns { url, stop }, or undefined (with the reason) when PostgreSQL
  * is not installed. fsync is off unless `durable` (the bench): a test cluster is thrown away,
- * and the tests measure correctness, not the disk.
+ * and the tests measure correctness, not the disk. `own`: a cluster of its own even when
+ * TEST_DATABASE_URL is set, with `halt()` (pg_ctl stop -m fast) and `resume()` (pg_ctl start),
+ * for tests that take the database away from a running site.
  */
-export async function startTestPostgres({ durable = false } = {}) {
-  if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL, stop() {}, started: false };
+export async function startTestPostgres({ durable = false, own = false } = {}) {
+  if (process.env.TEST_DATABASE_URL && !own) return { url: process.env.TEST_DATABASE_URL, stop() {}, started: false };
   const bin = findPostgresBin();
   if (!bin) return { reason: "PostgreSQL is not installed here (no initdb; Debian: apt-get install postgresql)" };
   const asRoot = process.getuid?.() === 0;
@@ -52,14 +54,16 @@ export async function startTestPostgres({ durable = false } = {}) {
     else execFileSync(cmd[0], cmd.slice(1), { stdio: "pipe" });
   };
   if (asRoot) execFileSync("chown", ["postgres", base]);
-  try {
-    run("initdb", ["-D", dataDir, "--no-locale", "-E", "UTF8", "-A", "trust", "-U", "site"]);
+  const start = () =>
     run("pg_ctl", [
       "-D", dataDir, "-l", path.join(base, "log"), "-w", "-o",
       `-p ${port} -k ${base} -c listen_addresses=127.0.0.1 -c max_connections=400` +
         (durable ? "" : " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"),
       "start",
     ]);
+  try {
+    run("initdb", ["-D", dataDir, "--no-locale", "-E", "UTF8", "-A", "trust", "-U", "site"]);
+    start();
   } catch (e) {
     const log = fs.existsSync(path.join(base, "log")) ? fs.readFileSync(path.join(base, "log"), "utf8").slice(-2000) : "";
     fs.rmSync(base, { recursive: true, force: true });
@@ -68,6 +72,10 @@ export async function startTestPostgres({ durable = false } = {}) {
   return {
     url: `postgres://site@127.0.0.1:${port}/postgres`,
     started: true,
+    halt() {
+      run("pg_ctl", ["-D", dataDir, "-m", "fast", "-w", "stop"]);
+    },
+    resume: start,
     stop() {
       try {
         run("pg_ctl", ["-D", dataDir, "-m", "immediate", "-w", "stop"]);

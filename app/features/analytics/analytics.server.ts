@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { isbot } from "isbot";
 import type { Db } from "~/lib/db.server";
+import { isDatabaseUnavailable } from "~/lib/database-unavailable";
 import { DomainError } from "~/lib/domain-error";
 import { getDb, nowIso } from "~/lib/db.server";
 import type { Selectable } from "kysely";
@@ -96,11 +97,40 @@ export async function flushAnalytics() {
   try {
     await writeEvents(await getDb(), rows);
   } catch (e) {
-    console.error("[analytics] could not write events", e);
+    if (!isDatabaseUnavailable(e)) {
+      console.error("[analytics] could not write events", e);
+      return;
+    }
+    // The database is away for a moment: the views wait here (up to a bound) for the next try.
+    const kept = rows.concat(buffer).slice(0, KEEP_WHILE_AWAY);
+    buffer.length = 0;
+    for (const row of kept) buffer.push(row);
+    away = true;
+    flushTimer ??= setTimeout(() => void flushAnalytics(), FLUSH_MS * 5);
+    flushTimer.unref();
+    return;
+  }
+  away = false;
+  // Views that came while a long batch was written (after an outage) go in the next one.
+  if (buffer.length && !flushTimer) {
+    flushTimer = setTimeout(() => void flushAnalytics(), FLUSH_MS);
+    flushTimer.unref();
   }
 }
 
+/** Page views kept while the database is away (about 10 MB); newer ones beyond are not counted. */
+const KEEP_WHILE_AWAY = 50_000;
+let away = false;
+
+/** Page views waiting to be written (a shutdown while the database is away says how many are lost). */
+export const bufferedEvents = () => buffer.length;
+
 export function queueEvent(row: TrackRow) {
+  if (away) {
+    // Written by the retry that is already planned.
+    if (buffer.length < KEEP_WHILE_AWAY) buffer.push(row);
+    return;
+  }
   buffer.push(row);
   if (buffer.length >= FLUSH_ROWS) void flushAnalytics();
   else if (!flushTimer) {

@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from "~/lib/database-unavailable";
 import { sql } from "kysely";
 import type { Db } from "~/lib/db.server";
 import { greatest, lockedForUpdate, notIndexed, refHost } from "~/lib/dialect.server";
@@ -288,7 +289,7 @@ export function startAnalyticsRollup(db: Db, { firstDelayMs = 5_000, everyMs = 1
           );
         }
       } catch (e) {
-        if (!stopping) console.error("[analytics] roll-up failed", e);
+        if (!stopping && !isDatabaseUnavailable(e)) console.error("[analytics] roll-up failed", e);
       } finally {
         running = undefined;
       }

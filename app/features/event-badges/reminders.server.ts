@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from "~/lib/database-unavailable";
 import type { Db } from "~/lib/db.server";
 import { enqueueMail, kickMailWorker } from "~/lib/email.server";
 import { nairobiInstant } from "~/lib/nairobi-time";
@@ -84,7 +85,7 @@ export function startEventReminders(db: Db, { firstDelayMs = 60_000, everyMs = 1
     if (running) return;
     running = queueEventReminders(db)
       .then((r) => r.queued > 0 && console.log(`[reminders] queued ${r.queued} day-before reminder(s)`))
-      .catch((e) => console.error("[reminders] could not queue the reminders:", (e as Error).message))
+      .catch((e) => isDatabaseUnavailable(e) || console.error("[reminders] could not queue the reminders:", (e as Error).message))
       .finally(() => (running = undefined));
   };
   const first = setTimeout(tick, firstDelayMs);
