@@ -57,7 +57,7 @@ test("staff import the portal's .xlsx: the preview says the short code, the peri
   await expect(preview).toContainText("Reversals: 1");
   await expect(preview).toContainText(`${reversal} took back KES 300 of payment ${code}`);
   expect(badgeOrderById(id)?.status).toBe("approved");
-  await preview.getByRole("button", { name: "Import 1 new payments" }).click();
+  await preview.getByRole("button", { name: "Import 1 new payment" }).click();
   await expect(main.getByText("Imported: 1 new payments, 0 already known, 0 skipped; 1 orders matched. 1 reversal recorded.")).toBeVisible();
 
   // First on the screen: the approved order whose money went back.
