@@ -89,7 +89,10 @@ test("two servers on one PostgreSQL database: 400 orders split across both (some
       const dir = path.join(s.dataDir, "outbox");
       return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith("badgereceived.eml")).map((f) => path.join(dir, f)) : [];
     });
-    expect(files).toHaveLength(rows.length - claimedByTheDead);
+    // A message the killed process had claimed may have been written just before it died (it is
+    // marked sent after writing): every other message was sent exactly once, those at most once.
+    expect(files.length).toBeGreaterThanOrEqual(rows.length - claimedByTheDead);
+    expect(files.length).toBeLessThanOrEqual(rows.length);
     const sentTo = files.map((f) => /^To: (.+)$/m.exec(fs.readFileSync(f, "utf8"))?.[1]);
     expect(new Set(sentTo).size, "no one mailed twice").toBe(files.length);
     // Both servers sent some: the outbox is shared, not one server's.
