@@ -2,8 +2,7 @@ import { sql } from "kysely";
 import { nowIso, type Db } from "~/lib/db.server";
 import { DEFAULT_POLL_QUESTION } from "./blog";
 import type { BlogPostInput } from "./blog.schema";
-import { ensurePollIn, ensurePostPolls } from "./blog.server";
-import { sanitizePostHtml } from "./sanitize.server";
+import { ensurePollIn, ensurePostPolls, postRow } from "./blog.server";
 import type { SeriesInput } from "./series.schema";
 
 /**
@@ -48,18 +47,7 @@ export async function importPost(db: Db, p: BlogPostInput & { seriesOrder?: numb
   await db
     .insertInto("blog_posts")
     .values({
-      slug: p.slug,
-      title: p.title,
-      summary: p.summary,
-      author: p.author,
-      date: p.date,
-      tags: JSON.stringify(p.tags),
-      image: p.image,
-      url: p.url,
-      audio_video_id: p.audioVideoId ?? null,
-      content_html: p.contentHtml?.trim() ? sanitizePostHtml(p.contentHtml) : null,
-      sort: Number(last?.sort ?? -1) + 1,
-      updated_at: nowIso(),
+      ...postRow(p, Number(last?.sort ?? -1) + 1),
       series_id: p.seriesId || null,
       series_order: p.seriesOrder ?? null,
     })

@@ -82,6 +82,22 @@ export async function ensurePostPolls(db: Db, slug: string) {
   await ensurePollIn(db, postPollId(slug), DEFAULT_POLL_QUESTION, DEFAULT_POLL_OPTIONS.split(","));
 }
 
+/** A post's row as every save writes it (its HTML sanitised), before its series. */
+export const postRow = (p: BlogPostInput, sort: number) => ({
+  slug: p.slug,
+  title: p.title,
+  summary: p.summary,
+  author: p.author,
+  date: p.date,
+  tags: JSON.stringify(p.tags),
+  image: p.image,
+  url: p.url,
+  audio_video_id: p.audioVideoId ?? null,
+  content_html: p.contentHtml?.trim() ? sanitizePostHtml(p.contentHtml) : null,
+  sort,
+  updated_at: nowIso(),
+});
+
 /**
  * Replaces the list of posts (staff save it as one list): HTML is sanitised, order kept, and
  * each post's polls are made sure of. Reactions and votes stay with their slugs.
@@ -95,18 +111,7 @@ export async function savePosts(db: Db, posts: BlogPostInput[]) {
       await trx
         .insertInto("blog_posts")
         .values({
-          slug: p.slug,
-          title: p.title,
-          summary: p.summary,
-          author: p.author,
-          date: p.date,
-          tags: JSON.stringify(p.tags),
-          image: p.image,
-          url: p.url,
-          audio_video_id: p.audioVideoId ?? null,
-          content_html: p.contentHtml?.trim() ? sanitizePostHtml(p.contentHtml) : null,
-          sort: i,
-          updated_at: nowIso(),
+          ...postRow(p, i),
           series_id: p.seriesId === undefined ? (before.get(p.slug)?.series_id ?? null) : p.seriesId || null,
           series_order: p.seriesId === undefined || p.seriesId === before.get(p.slug)?.series_id ? (before.get(p.slug)?.series_order ?? null) : null,
         })
