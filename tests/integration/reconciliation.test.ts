@@ -329,6 +329,31 @@ describe("the supporter's order page", () => {
     expect(await orderByToken(db, "BO-000000", url.searchParams.get("t")!)).toBeNull();
   });
 
+  it("a wrong token or email does the same work for a real order as for an unknown reference (nothing to time)", async () => {
+    const { id: badgeId } = await badge(db, nextCode());
+    const { id: merchId } = await merch(db, nextCode());
+    /** The statements one lookup sends to the database. */
+    const statements = async (look: (counted: Db) => Promise<unknown>) => {
+      const seen: string[] = [];
+      const counted = db.withPlugin({
+        transformQuery: (a) => (seen.push(a.node.kind), a.node),
+        transformResult: async (a) => a.result,
+      });
+      expect(await look(counted)).toBeNull();
+      return seen;
+    };
+    for (const real of [badgeId, merchId]) {
+      const unknown = real.slice(0, 3) + "ZZZZZZ";
+      const wrongToken = await statements((d) => orderByToken(d, real, "wrong-token-0123456789"));
+      expect(wrongToken).toEqual(await statements((d) => orderByToken(d, unknown, "wrong-token-0123456789")));
+      expect(wrongToken).toEqual(await statements((d) => orderByToken(d, "not-a-reference", "wrong-token-0123456789")));
+      expect(wrongToken).toHaveLength(1);
+      const wrongEmail = await statements((d) => orderLinkByEmail(d, real, "someone@example.org"));
+      expect(wrongEmail).toEqual(await statements((d) => orderLinkByEmail(d, unknown, "someone@example.org")));
+      expect(wrongEmail).toHaveLength(1);
+    }
+  });
+
   it("/orders finds the page by reference and email (any case), and says the same for a wrong email as for an unknown reference", async () => {
     const { id } = await merch(db, nextCode());
     const link = await orderLinkByEmail(db, id.toLowerCase(), "ACHIENG@example.org");

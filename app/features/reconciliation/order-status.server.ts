@@ -19,18 +19,34 @@ const MERCH_REF = /^MO-[0-9A-Z]{6}$/;
 
 export const normaliseReference = (text: string) => text.trim().toUpperCase();
 
-async function load(db: Db, reference: string): Promise<{ page: OrderPage; token: string; email: string } | null> {
+/**
+ * The two secrets an order page is opened with: its token and the email it was placed with.
+ * One indexed read whatever the reference (a malformed one reads a reference that cannot
+ * exist), and an unknown order is compared against a stand-in: a real reference with a
+ * wrong token takes the same time as an unknown one.
+ */
+const STAND_IN = { token: "0".repeat(43), email: "nobody@invalid" };
+
+async function credentialsOf(db: Db, reference: string): Promise<{ found: boolean; token: string; email: string }> {
+  const row = MERCH_REF.test(reference)
+    ? await db.selectFrom("merch_orders").select(["view_token as token", "customer_email as email"]).where("id", "=", reference).executeTakeFirst()
+    : await db
+        .selectFrom("badge_orders")
+        .select(["asset_token as token", "email"])
+        .where("id", "=", BADGE_REF.test(reference) ? reference : "BO-?")
+        .executeTakeFirst();
+  return row && row.token ? { found: true, token: row.token, email: row.email } : { found: false, ...STAND_IN };
+}
+
+/** The page of an order whose secrets were already checked. */
+async function load(db: Db, reference: string): Promise<{ page: OrderPage } | null> {
   if (BADGE_REF.test(reference)) {
-    const row = await db.selectFrom("badge_orders").select(["asset_token"]).where("id", "=", reference).executeTakeFirst();
-    if (!row) return null;
     const o = await getBadgeOrder(db, reference);
     // A withdrawn badge no longer lets anyone in: no kit, no entry code, and the reason in words.
     const revoked = o.status === "approved" ? o.badgeRevoked : null;
     const admitted = o.status === "approved" && !revoked;
     const approved = admitted && o.badgePath && o.posterPath;
     return {
-      token: row.asset_token,
-      email: o.email,
       page: {
         kind: "badge",
         reference: o.id,
@@ -55,8 +71,6 @@ async function load(db: Db, reference: string): Promise<{ page: OrderPage; token
     if (!found) return null;
     const o = (await withPayments(db, "merch", [found.order], (m) => ({ amount: m.total, createdAt: m.ts })))[0]!;
     return {
-      token: found.token,
-      email: o.customerEmail,
       page: {
         kind: "merch",
         reference: o.id,
@@ -84,17 +98,17 @@ async function load(db: Db, reference: string): Promise<{ page: OrderPage; token
 /** The order behind a link from its email, or null. */
 export async function orderByToken(db: Db, reference: string, token: string): Promise<OrderPage | null> {
   const ref = normaliseReference(reference);
-  if (!token || token.length > 100) return null;
-  const found = await load(db, ref);
-  if (!found || !found.token || !safeEqual(token, found.token)) return null;
-  return found.page;
+  const secrets = await credentialsOf(db, ref);
+  const matches = safeEqual(token.slice(0, 100), secrets.token);
+  if (!secrets.found || !matches || !token || token.length > 100) return null;
+  return (await load(db, ref))?.page ?? null;
 }
 
 /** The link to an order's page, given its reference and the email it was placed with, or null. */
 export async function orderLinkByEmail(db: Db, reference: string, email: string): Promise<string | null> {
   const ref = normaliseReference(reference);
-  const found = await load(db, ref);
-  if (!found || !found.token) return null;
-  if (!safeEqual(found.email.trim().toLowerCase(), email.trim().toLowerCase())) return null;
-  return orderPagePath(ref, found.token);
+  const secrets = await credentialsOf(db, ref);
+  const matches = safeEqual(secrets.email.trim().toLowerCase(), email.slice(0, 320).trim().toLowerCase());
+  if (!secrets.found || !matches) return null;
+  return orderPagePath(ref, secrets.token);
 }
