@@ -34,7 +34,7 @@ export async function listWall(db: Db): Promise<WallEntry[]> {
     .limit(WALL_LIMIT)
     .execute();
   return rows.map((r) => ({
-    name: wallNameOf({ name: r.name, wallName: r.wall_name }),
+    name: wallNameOf({ name: r.name, wallName: r.wall_name }) || "A supporter",
     tierKey: r.tier_key,
     tierName: findTier(r.tier_key)?.name ?? r.tier_name,
     portrait: r.wall_portrait && r.portrait_file && r.wall_key ? wallPortraitPath(r.wall_key) : null,
