@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { liteToggleHref, prefersLite, safeReturnPath } from "./data-saver";
+import { liteToggleHref, prefersLite } from "./data-saver";
+import { safeReturnPath } from "./return-path";
 
 const headers = (h: Record<string, string>) => new Headers(h);
 
@@ -16,7 +17,7 @@ describe("Lite mode", () => {
 
   it("sends the visitor back to a path on this site only", () => {
     expect(safeReturnPath("/blogs?tag=x")).toBe("/blogs?tag=x");
-    for (const bad of [null, "", "blogs", "//evil.example", "/\\evil", "https://evil.example/", "/caf\u00e9", `/${"a".repeat(400)}`]) {
+    for (const bad of [null, "", "blogs", "//evil.example", "/\\evil", "https://evil.example/", "/caf\u00e9", `/${"a".repeat(400)}`, "/\t/evil.example", "/\n/evil", "/ /x"]) {
       expect(safeReturnPath(bad)).toBe("/");
     }
     expect(liteToggleHref(true, "/event?x=1")).toBe("/lite?on=1&to=%2Fevent%3Fx%3D1");

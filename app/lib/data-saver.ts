@@ -14,11 +14,5 @@ export function prefersLite(headers: Headers): boolean {
   return (headers.get("save-data") ?? "").trim().toLowerCase() === "on";
 }
 
-/** Where the toggle sends the visitor back to: a path on this site only, never another host. */
-export function safeReturnPath(value: string | null): string {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.includes("\\") || value.length > 300) return "/";
-  return /^[\x21-\x7e]*$/.test(value) ? value : "/";
-}
-
 /** The footer link that switches the mode for the page the visitor is on. */
 export const liteToggleHref = (on: boolean, path: string) => `/lite?on=${on ? 1 : 0}&to=${encodeURIComponent(path)}`;

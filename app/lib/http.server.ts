@@ -160,14 +160,6 @@ export function isSameSiteFormPost(request: Request): boolean {
   return request.headers.get("sec-fetch-site") === "same-origin" || (!!origin && origin !== "null");
 }
 
-/** A local path to send someone back to; anything else falls back to "/". */
-export function safeReturnPath(value: unknown): string {
-  if (typeof value !== "string") return "/";
-  if (!value.startsWith("/") || value.startsWith("//") || value.includes("\\")) return "/";
-  if (value.length > 300) return "/";
-  return value;
-}
-
 /** An absolute URL on this site, built from PUBLIC_URL, never from the Host header. */
 export function absoluteUrl(pathname: string) {
   return env().publicUrl + (pathname.startsWith("/") ? pathname : `/${pathname}`);

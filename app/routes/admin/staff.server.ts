@@ -5,7 +5,8 @@ import { staffSignedIn, staffSignedOut } from "~/features/admin/staff-sessions.s
 import { checkAdminKey, createAdminSessionCookie, destroyAdminSessionCookie, isAdminSession } from "~/lib/admin.server";
 import { outboxSummary } from "~/lib/email.server";
 import { staffAction, staffIntent } from "~/lib/submission.server";
-import { clientAddress, safeReturnPath } from "~/lib/http.server";
+import { clientAddress } from "~/lib/http.server";
+import { safeReturnPath } from "~/lib/return-path";
 import { STAFF_HOME } from "~/features/admin/staff-screen";
 import { wrongKeySummary } from "~/features/admin/wrong-keys.server";
 

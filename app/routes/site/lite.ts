@@ -1,4 +1,5 @@
-import { LITE_COOKIE, LITE_COOKIE_MAX_AGE, safeReturnPath } from "~/lib/data-saver";
+import { LITE_COOKIE, LITE_COOKIE_MAX_AGE } from "~/lib/data-saver";
+import { safeReturnPath } from "~/lib/return-path";
 import type { Route } from "./+types/lite";
 
 /**
