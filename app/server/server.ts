@@ -32,6 +32,8 @@ import { runSeeds } from "../../db/seed";
 import { ConnectionCounter, plainAnswer, requestUrl, sendResponse, toFetchRequest } from "./edge";
 import { answeringDatabaseOutages } from "./database-answers.server";
 import { answerHealth } from "./health.server";
+import { answerOtherOrigin, canonicalLocation, postedFromElsewhere } from "./canonical-origin";
+import { keepLogLinesWhole } from "~/lib/log-line.server";
 
 /** Slow phones: headers are small and must arrive quickly; a 6 MB upload at ~160 kbit/s still fits. */
 export const HEADERS_TIMEOUT_MS = 30_000;
@@ -108,6 +110,7 @@ function answerFromPageCache(req: http.IncomingMessage, res: http.ServerResponse
 }
 
 export async function startServer() {
+  keepLogLinesWhole();
   let config;
   try {
     config = env();
@@ -249,6 +252,11 @@ export async function startServer() {
       const url = requestUrl(req.url, origin);
       if (!url) return plainAnswer(res, 400, "Bad request.");
       if (answerHealth(req, res, url, { draining: () => draining, db: () => db })) return;
+      // One address for the site: pages opened by another host name go to PUBLIC_URL, and a form
+      // posted from another origin is told nothing was saved (canonical-origin.ts).
+      const canonical = canonicalLocation(req, url, origin, config.trustProxy);
+      if (canonical) return plainAnswer(res, 301, `This page is at ${canonical}\n`, { Location: canonical, "Cache-Control": "public, max-age=3600" });
+      if (postedFromElsewhere(req, origin)) return answerOtherOrigin(res, url, origin);
       if (req.method === "GET" && answerFromPageCache(req, res, url)) return;
       // @ts-expect-error compression's types expect Express objects; it works on node:http.
       compress(req, res, () => {

@@ -1,0 +1,63 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { site } from "~/lib/site";
+
+/**
+ * One address for the site: PUBLIC_URL. A page opened by another host name (www., the bare
+ * address, an old domain) is sent to the same path on PUBLIC_URL, so its forms post from the
+ * right origin; a form posted from another origin anyway (a page kept open from before, another
+ * site) is answered with a page that says nothing was saved and where to send it again, instead
+ * of the router's bare 400. Checked by host name only: the port a client writes in Host varies.
+ */
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The host name a request was addressed to (X-Forwarded-Host behind a trusted proxy), or null. */
+function requestedHostname(req: IncomingMessage, trustProxy: boolean): string | null {
+  const forwarded = trustProxy ? req.headers["x-forwarded-host"] : undefined;
+  const raw = (typeof forwarded === "string" ? forwarded.split(",")[0] : trustProxy ? undefined : req.headers.host)?.trim();
+  if (!raw || raw.length > 255) return null;
+  try {
+    const url = new URL(`http://${raw}`);
+    return url.username || url.password || url.pathname !== "/" || url.search || url.hash ? null : url.hostname;
+  } catch {
+    return null;
+  }
+}
+
+/** The canonical URL to send a GET or HEAD to when it came by another host name, else null. */
+export function canonicalLocation(req: IncomingMessage, url: URL, publicOrigin: string, trustProxy: boolean): string | null {
+  if (req.method !== "GET" && req.method !== "HEAD") return null;
+  const hostname = requestedHostname(req, trustProxy);
+  if (!hostname || hostname === new URL(publicOrigin).hostname) return null;
+  return `${publicOrigin}${url.pathname}${url.search}`;
+}
+
+/** True when a POST (or other write) carries an Origin that is not this site's. */
+export function postedFromElsewhere(req: IncomingMessage, publicOrigin: string): boolean {
+  if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return false;
+  const origin = req.headers.origin;
+  return typeof origin === "string" && origin.trim() !== publicOrigin;
+}
+
+export const OTHER_ORIGIN_MESSAGE = "This form was sent from another address than this site's, so nothing was saved.";
+
+/** 403: the page (or, for the JSON API, the JSON) saying nothing was saved and where to send it again. */
+export function answerOtherOrigin(res: ServerResponse, url: URL, publicOrigin: string) {
+  const here = `${publicOrigin}${url.pathname}`;
+  const sentence = `${OTHER_ORIGIN_MESSAGE} Please open ${here} and send it again.`;
+  const json = url.pathname.startsWith("/api/");
+  const body = json
+    ? JSON.stringify({ ok: false, error: sentence })
+    : `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+      `<title>Please send it again · ${escapeHtml(site.name)}</title></head><body><main>` +
+      `<h1>Please send it again</h1><p role="alert">${escapeHtml(OTHER_ORIGIN_MESSAGE)}</p>` +
+      `<p><a href="${escapeHtml(here)}">Open ${escapeHtml(here)}</a> and send it again from there.</p>` +
+      `<p><a href="${escapeHtml(publicOrigin)}/">${escapeHtml(site.name)}</a></p></main></body></html>`;
+  if (res.headersSent || res.destroyed) return void res.destroy();
+  res.writeHead(403, {
+    "Content-Type": json ? "application/json; charset=utf-8" : "text/html; charset=utf-8",
+    "Cache-Control": "no-store",
+    Connection: "close",
+  });
+  res.end(body);
+}
