@@ -29,6 +29,9 @@ export function canonicalLocation(req: IncomingMessage, url: URL, publicOrigin: 
   if (req.method !== "GET" && req.method !== "HEAD") return null;
   const hostname = requestedHostname(req, trustProxy);
   if (!hostname || hostname === new URL(publicOrigin).hostname) return null;
+  // A loopback name comes from this machine: a reverse proxy here that rewrites Host, or an
+  // operator's curl. Sending those to PUBLIC_URL could loop through the proxy.
+  if (hostname === "localhost" || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname)) return null;
   return `${publicOrigin}${url.pathname}${url.search}`;
 }
 

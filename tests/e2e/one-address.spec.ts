@@ -30,6 +30,8 @@ test("a page opened by another host name is sent to the same path on PUBLIC_URL"
   }
   // The site's own host name, with or without the port, is served; so are the health checks.
   expect((await rawGet(site.port, "/about", ["Host: 127.0.0.1"])).status).toBe(200);
+  // A loopback name (a reverse proxy on this machine that rewrites Host) is served, never looped.
+  expect((await rawGet(site.port, "/about", ["Host: localhost:3000"])).status).toBe(200);
   expect((await rawGet(site.port, "/about", [`Host: 127.0.0.1:${site.port}`])).status).toBe(200);
   expect((await rawGet(site.port, "/healthz", ["Host: 10.0.0.5:3000"])).status).toBe(200);
 });
