@@ -17,7 +17,7 @@ import { PaySteps } from "~/features/payment-codes/components/pay-steps";
 import { ErrorBanner } from "~/components/ui/error-banner";
 
 /** The checkout's reply on success: the order reference and what it costs (priced by the server). */
-export type CheckoutReply = Reply<{ id: string; total: number; currency: string; orderPath?: string }>;
+export type CheckoutReply = Reply<{ id: string; total: number; currency: string; orderPath?: string; replayed?: boolean }>;
 
 const FIELDS = ["customerName", "customerEmail", "customerPhone", "notes", "paymentReference"] as const;
 
