@@ -1,6 +1,7 @@
 import { expect, test } from "../support/e2e-fixtures";
 import { waitForMail, mailFor } from "../support/e2e-mail";
 import { badgeOrdersByEmail, fillOrder, openTierDialog, ORDER_REF, successReference, uniqueCode } from "../support/e2e-badges";
+import { addToBag, checkoutDialog, fillCheckout, itemBySlug, merchOrdersByEmail, openItem, STORE } from "../support/e2e-store";
 
 // On a mobile network the answer to an order is often lost after the order was stored. The
 // payer sends the same confirmation again and is shown the order we already have, with its
@@ -86,4 +87,50 @@ test("a confirmation whose answer was lost on the way: sent again, the payer see
   await expect(dialog.locator(".order-ref")).toHaveText(stored!.id);
   await expect(dialog.getByRole("link", { name: "See your order" })).toHaveAttribute("href", new RegExp(`^/orders/${stored!.id}\\?t=`));
   expect(badgeOrdersByEmail(email)).toHaveLength(1);
+});
+
+test("a merch checkout whose answer was lost: sent again, the shopper sees the order we stored", async ({
+  page,
+  request,
+  jsEnabled,
+  uniqueEmail,
+}, info) => {
+  const tote = await itemBySlug(request, "street-light-tote");
+  const email = uniqueEmail("lostmerch");
+  const code = uniqueCode(info);
+  const item = await openItem(page, tote, jsEnabled);
+  const bag = await addToBag(page, item, {}, jsEnabled);
+  await bag.getByRole("link", { name: "Checkout" }).click();
+  const checkout = checkoutDialog(page);
+  await expect(checkout).toBeVisible();
+  await fillCheckout(checkout, { name: "Akinyi Lost", email, code });
+
+  let lost = 0;
+  await page.route(
+    (url) => url.pathname.startsWith(STORE),
+    async (route) => {
+      if (route.request().method() !== "POST" || lost > 0) return route.continue();
+      lost += 1;
+      await route.fetch();
+      await route.abort("connectionreset");
+    },
+  );
+  await checkout.getByRole("button", { name: "Place order" }).click();
+  await expect.poll(() => merchOrdersByEmail(email).length).toBe(1);
+  const [stored] = merchOrdersByEmail(email);
+
+  if (jsEnabled) {
+    // The form stays, with the network message; its bag is now empty, but it can be sent again.
+    await expect(checkout.getByRole("alert")).toBeVisible();
+    await checkout.getByRole("button", { name: "Place order" }).click();
+  } else {
+    // The browser's error page; reloading it sends the same form again.
+    await page.waitForURL((url) => url.protocol === "chrome-error:");
+    await page.reload();
+  }
+  const placed = page.locator(".order-placed");
+  await expect(placed.getByText(REPLAYED)).toBeVisible({ timeout: 15_000 });
+  await expect(placed.locator(".order-placed-ref strong")).toHaveText(stored!.id);
+  await expect(placed.getByRole("link", { name: "See your order" })).toHaveAttribute("href", new RegExp(`^/orders/${stored!.id}\\?t=`));
+  expect(merchOrdersByEmail(email)).toHaveLength(1);
 });
