@@ -61,7 +61,7 @@ describe.runIf(testDatabaseKind === "postgres")("a retried order under two serve
   };
 
   it.each([
-    ["the same code, email and tier", () => ({})],
+    ["the same code, email and tier", (): Record<string, string> => ({})],
     ["an Idempotency-Key", () => ({ "Idempotency-Key": `key-${crypto.randomBytes(6).toString("hex")}` })],
   ])("twenty copies at once with %s: one order, twenty 200s with its reference", async (_, headersOf) => {
     const code = freshCode("RP");
