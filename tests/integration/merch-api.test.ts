@@ -382,7 +382,7 @@ describe("POST /api/merch_orders.php (public)", () => {
 
   it("a code already used, by a merch or a badge order, is a 409", async () => {
     await create({ paymentReference: "SKL4Q2ZB7X" });
-    expect(await expectApiError(await placeOrder(order({ paymentReference: "skl4q2zb7x" })), 409)).toBe(PAYMENT_CODE_USED);
+    expect(await expectApiError(await placeOrder(order({ paymentReference: "skl4q2zb7x", customerEmail: "someone.else@example.org" })), 409)).toBe(PAYMENT_CODE_USED);
     const badge = { tierKey: "t1", name: "Jane", email: "jane@example.org", paymentReference: "BDG1234567" };
     expect((await badgeOrdersApi.action(args(jsonPost("/api/badge_orders.php", badge), nextIp()))).status).toBe(200);
     expect(await expectApiError(await placeOrder(order({ paymentReference: "BDG1234567" })), 409)).toBe(PAYMENT_CODE_USED);

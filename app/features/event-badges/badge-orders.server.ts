@@ -16,7 +16,7 @@ import { unusedOrderId } from "~/lib/order-ids.server";
 import { orderSearch } from "../admin/order-search.server";
 import { safeEqual } from "~/lib/secrets.server";
 import { orderPagePath } from "~/lib/order-page";
-import { claimPaymentCode } from "../payment-codes/payment-codes.server";
+import { claimCodeForOrder, OrderReplay, orderOfKey, type Idempotency } from "../payment-codes/order-replay.server";
 import { paymentsChanged } from "~/lib/payment-signal.server";
 import { STAFF_NOTE_MAX_LENGTH, type BadgeOrderInput, type BadgeOrderStatus } from "./badge-order.schema";
 import { badgeKitEmail, badgeRejectedEmail, ENTRY_QR_CID, orderReceivedEmail } from "./emails/badge-emails";
@@ -30,6 +30,7 @@ import { orderFileKey, orderFolder } from "./portrait.server";
 import { findTier, type Tier } from "./tiers";
 import { wallNameOf } from "./wall";
 import { ORDER_NOT_FOUND, type BadgeOrderView, type Delivery } from "./badge-order";
+import { isSameBadgeOrder, replayedBadgeOrder } from "./badge-order-replay.server";
 
 export const ASSETS_REQUIRED = "Generate assets before approving.";
 
@@ -103,18 +104,28 @@ export function mailFields(r: Pick<BadgeOrdersTable, "id" | "name" | "tier_name"
  * Saves a supporter's confirmation. The tier's name and amount come from the server's table;
  * the payment code is claimed in the same transaction (one code, one order), and the
  * 'we received your order' email is queued with it. The portrait, already re-encoded, is
- * written to disk (and synced) before the order that points at it is committed.
+ * written to disk (and synced) before the order that points at it is committed. The same order
+ * sent again (same code, email and tier; or the same Idempotency-Key and body) is answered
+ * with the stored one, `replayed`: nothing is stored or mailed twice.
  */
-export async function submitBadgeOrder(db: Db, input: BadgeOrderInput, portraitPng: Buffer | null) {
+export async function submitBadgeOrder(
+  db: Db,
+  input: BadgeOrderInput,
+  portraitPng: Buffer | null,
+  opts: { idempotency?: Idempotency } = {},
+): Promise<{ id: string; orderPath: string; replayed?: true }> {
   const tier = findTier(input.tierKey);
   if (!tier) throw new DomainError("invalid", "Tier configuration missing.");
+  const keyed = await orderOfKey(db, "badge", opts.idempotency);
+  if (keyed) return replayedBadgeOrder(db, keyed);
   const id = await unusedOrderId(db, "badge_orders", "BO");
   if (portraitPng) await putBlob(db, orderFileKey(id, "portrait"), portraitPng);
   let token: string;
   try {
-    token = await insertOrder(db, id, tier, input, portraitPng !== null);
+    token = await insertOrder(db, id, tier, input, portraitPng !== null, opts.idempotency);
   } catch (e) {
     if (portraitPng) await deleteBlobs(db, orderFolder(id));
+    if (e instanceof OrderReplay) return replayedBadgeOrder(db, e.orderId);
     throw e;
   }
   void kickMailWorker();
@@ -123,9 +134,15 @@ export async function submitBadgeOrder(db: Db, input: BadgeOrderInput, portraitP
   return { id, orderPath: orderPagePath(id, token) };
 }
 
-async function insertOrder(db: Db, id: string, tier: Tier, input: BadgeOrderInput, hasPortrait: boolean): Promise<string> {
+async function insertOrder(db: Db, id: string, tier: Tier, input: BadgeOrderInput, hasPortrait: boolean, idempotency?: Idempotency): Promise<string> {
   return db.transaction().execute(async (trx) => {
-    await claimPaymentCode(trx, input.paymentReference, "badge", id);
+    await claimCodeForOrder(trx, {
+      code: input.paymentReference,
+      kind: "badge",
+      orderId: id,
+      idempotency,
+      isSameOrder: (stored) => isSameBadgeOrder(trx, stored, { email: input.email, tierKey: tier.key }),
+    });
     const token = randomToken();
     const row = {
       id,

@@ -391,7 +391,8 @@ describe("submitMerchOrder", () => {
     await submitMerchOrder(db, checkout({ paymentReference: "SKL4Q2ZB7X" }), [line("SL-CAP")]);
     const badge = BadgeOrderSchema.parse({ tierKey: "t1", name: "Jane", email: "jane@example.org", paymentReference: "SKL4Q2ZB7X" });
     expect(await httpError(() => submitBadgeOrder(db, badge, null))).toEqual({ status: 409, message: PAYMENT_CODE_USED });
-    expect(await httpError(() => submitMerchOrder(db, checkout({ paymentReference: "SKL4Q2ZB7X" }), [line("SL-CAP")]))).toMatchObject({ status: 409 });
+    const other = checkout({ paymentReference: "SKL4Q2ZB7X", customerEmail: "someone.else@example.org" });
+    expect(await httpError(() => submitMerchOrder(db, other, [line("SL-CAP")]))).toMatchObject({ status: 409 });
     expect(await count(db, "badge_orders")).toBe(0);
     expect(await count(db, "merch_orders")).toBe(1);
   });

@@ -12,7 +12,8 @@ import { unusedOrderId } from "~/lib/order-ids.server";
 import { site } from "~/lib/site";
 import { orderPagePath } from "~/lib/order-page";
 import { orderSearch } from "../admin/order-search.server";
-import { claimPaymentCode } from "../payment-codes/payment-codes.server";
+import { claimCodeForOrder, OrderReplay, orderOfKey, type Idempotency } from "../payment-codes/order-replay.server";
+import { isSameMerchOrder, orderFromEmptiedBag, replayedMerchOrder } from "./merch-order-replay.server";
 import { paymentsChanged } from "~/lib/payment-signal.server";
 import { merchTeamNoticeEmail, orderApprovedEmail, orderReceivedEmail, orderRejectedEmail } from "./emails/merch-emails";
 import {
@@ -282,18 +283,27 @@ const teamInbox = () => env().orgInbox ?? site.merchEmail;
 /**
  * Places an order: lines priced from the catalogue, the payment code claimed in the same
  * transaction (one code, one order of any kind), the customer's and the merch team's emails
- * queued with it.
+ * queued with it. The same order sent again (same code, email, lines and quantities; or the
+ * same Idempotency-Key and body) is answered with the stored one, `replayed`.
  */
 export async function submitMerchOrder(
   db: Db,
   input: CheckoutInput,
   lines: RawLine[],
-  opts: { clientCurrency?: string } = {},
-): Promise<{ id: string; total: number; currency: string; orderPath: string }> {
+  opts: { clientCurrency?: string; idempotency?: Idempotency } = {},
+): Promise<{ id: string; total: number; currency: string; orderPath: string; replayed?: true }> {
+  const keyed = await orderOfKey(db, "merch", opts.idempotency);
+  if (keyed) return replayedMerchOrder(db, keyed);
   const priced = priceLines(await listItems(db), lines, opts.clientCurrency);
   const placed = await db.transaction().execute(async (trx) => {
     const id = await unusedOrderId(trx, "merch_orders", "MO");
-    await claimPaymentCode(trx, input.paymentReference, "merch", id);
+    await claimCodeForOrder(trx, {
+      code: input.paymentReference,
+      kind: "merch",
+      orderId: id,
+      idempotency: opts.idempotency,
+      isSameOrder: (stored) => isSameMerchOrder(trx, stored, { email: input.customerEmail, lines: priced.lines }),
+    });
     const row: MerchOrdersTable = {
       id,
       customer_name: input.customerName,
@@ -321,7 +331,8 @@ export async function submitMerchOrder(
       ...merchTeamNoticeEmail(order, absoluteUrl("/admin/merch-orders")),
     });
     return { id, token: row.view_token };
-  });
+  }).catch((e) => (e instanceof OrderReplay ? e : Promise.reject(e)));
+  if (placed instanceof OrderReplay) return replayedMerchOrder(db, placed.orderId);
   void kickMailWorker();
   paymentsChanged();
   return { id: placed.id, total: priced.total, currency: priced.currency, orderPath: orderPagePath(placed.id, placed.token) };
@@ -330,6 +341,8 @@ export async function submitMerchOrder(
 /** Places the order in a visitor's bag, then empties the bag. */
 export async function checkoutBag(db: Db, bagId: string | null, input: CheckoutInput) {
   const lines = await readLines(db, bagId);
+  const again = lines.length === 0 ? await orderFromEmptiedBag(db, { code: input.paymentReference, email: input.customerEmail }) : null;
+  if (again) return again;
   const result = await submitMerchOrder(db, input, lines);
   if (bagId && BAG_ID.test(bagId)) {
     // Empty what was ordered; a line added meanwhile from another tab stays.

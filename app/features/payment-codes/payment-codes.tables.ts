@@ -27,8 +27,19 @@ export interface ReceiptUnlinksTable {
   unlinked_at: string;
 }
 
+/** An `Idempotency-Key` a JSON caller sent with an order, and the order it placed. */
+export interface OrderIdempotencyKeysTable {
+  kind: "badge" | "merch";
+  idem_key: string;
+  /** sha-256 (hex) of the request body as read. */
+  body_hash: string;
+  order_id: string;
+  created_at: string;
+}
+
 export interface PaymentCodesTables {
   payment_codes: PaymentCodesTable;
   order_receipts: OrderReceiptsTable;
   receipt_unlinks: ReceiptUnlinksTable;
+  order_idempotency_keys: OrderIdempotencyKeysTable;
 }

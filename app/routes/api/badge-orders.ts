@@ -12,6 +12,8 @@ import { acceptJson, parseOr400 } from "~/lib/submission.server";
 import { clientAddress, jsonResponse, readObjectBody } from "~/lib/http.server";
 import { limits } from "~/lib/rate-limit.server";
 import { admitPublicBody } from "~/lib/upload-guard.server";
+import { checkIdempotencyKey, idempotencyOf } from "~/lib/idempotency-key.server";
+import { replayNote } from "~/features/payment-codes/order-replay";
 
 const KIT_MAX_BYTES = 5 * 1024 * 1024;
 /** Staff send two kit PNGs as data URLs; the public one portrait (6 MB, base64) and a few fields. */
@@ -77,6 +79,7 @@ async function post(request: Request, context: AppLoadContext, body: Record<stri
     const order = await attachBadgeAssets(db, input.id, { badge, poster }, actor);
     return jsonResponse({ ok: true, order });
   }
+  checkIdempotencyKey(request);
   const taken = await acceptJson(request, context, BadgeOrderSchema, { name: "badge-order", rule: limits.badgeOrder }, {
     submission: { form: null, fields: body },
   });
@@ -86,8 +89,8 @@ async function post(request: Request, context: AppLoadContext, body: Record<stri
   const portrait = portraitDataUrl
     ? await processPortrait(decodeImageDataUrl(portraitDataUrl, PORTRAIT_MAX_BYTES, PORTRAIT_SIZE_MESSAGE))
     : null;
-  const { id } = await submitBadgeOrder(db, input, portrait);
-  return jsonResponse({ ok: true, id });
+  const placed = await submitBadgeOrder(db, input, portrait, { idempotency: idempotencyOf(request, body) });
+  return jsonResponse({ ok: true, id: placed.id, ...replayNote(placed) });
 }
 export const loader = api.loader;
 export const action = api.action;

@@ -7,6 +7,8 @@ import { jsonApi } from "~/lib/api.server";
 import { acceptJson, parseOr400 } from "~/lib/submission.server";
 import { clientAddress, jsonResponse, readObjectBody } from "~/lib/http.server";
 import { limits } from "~/lib/rate-limit.server";
+import { checkIdempotencyKey, idempotencyOf } from "~/lib/idempotency-key.server";
+import { replayNote } from "~/features/payment-codes/order-replay";
 
 type ApiLine = ReturnType<typeof MerchOrderApiSchema.parse>["items"][number];
 /** A legacy bag line: the colour is a label or {label, swatch, image}; blanks mean none. */
@@ -20,11 +22,13 @@ const toLine = (l: ApiLine) => ({
 /** POST (public): place an order. GET (admin): list them. PATCH (admin): set a status. */
 const api = jsonApi({
   POST: async ({ request, context }) => {
+    checkIdempotencyKey(request);
     const taken = await acceptJson(request, context, MerchOrderApiSchema, { name: "merch-order", rule: limits.merchOrder }, { maxBytes: 64 * 1024 });
     if (!taken) return jsonResponse({ ok: true, id: null });
-    const { input } = taken;
-    const { id } = await submitMerchOrder(context.db, input, input.items.map(toLine), { clientCurrency: input.currency || undefined });
-    return jsonResponse({ ok: true, id });
+    const { input, submission } = taken;
+    const idempotency = idempotencyOf(request, submission.fields);
+    const placed = await submitMerchOrder(context.db, input, input.items.map(toLine), { clientCurrency: input.currency || undefined, idempotency });
+    return jsonResponse({ ok: true, id: placed.id, ...replayNote(placed) });
   },
   GET: async ({ request, context }) => {
     await requireAdminApi(request, context);

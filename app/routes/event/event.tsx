@@ -4,6 +4,7 @@ import { FormStatus } from "~/components/ui/form-parts";
 import { BADGE_FORM_MAX_BYTES, badgeOrderAction, PORTRAIT_FILE_FIELDS } from "~/routes/event/badge-order.server";
 import { ORDER_SUCCESS, OrderDialog, type OrderReply } from "~/features/event-badges/components/order-dialog";
 import { networkSafe } from "~/lib/client-action";
+import { ORDER_REPLAYED } from "~/features/payment-codes/order-replay";
 import type { Reply } from "~/lib/forms";
 import { ShareInvite } from "~/features/event-badges/components/share-invite";
 import { TierGrid } from "~/features/event-badges/components/tier-grid";
@@ -100,10 +101,10 @@ export default function EventPage({ actionData, loaderData }: Route.ComponentPro
   const reply: Reply | undefined = actionData;
   // The dialog forgets a full-page reply once closed; the page banner keeps the good news.
   const [dismissed, setDismissed] = useState<Reply | undefined>();
-  const [placed, setPlaced] = useState<{ reference?: string } | null>(null);
+  const [placed, setPlaced] = useState<{ reference?: string; replayed?: boolean } | null>(null);
   // The page's forms answer in one union; the intent says which form, and so what `result` is.
   const orderReply = reply?.intent === "order" ? (reply as OrderReply) : undefined;
-  const banner = placed ?? (orderReply?.status === "success" ? { reference: orderReply.result?.id } : null);
+  const banner = placed ?? (orderReply?.status === "success" ? { reference: orderReply.result?.id, replayed: orderReply.result?.replayed } : null);
 
   function closeDialog() {
     setDismissed(reply);
@@ -136,7 +137,7 @@ export default function EventPage({ actionData, loaderData }: Route.ComponentPro
         <div className="container">
           <h2 id="tiers-title">Choose your badge tier</h2>
           <FormStatus tone={banner ? "success" : null}>
-            {ORDER_SUCCESS}
+            {banner?.replayed ? ORDER_REPLAYED : ORDER_SUCCESS}
             {banner?.reference ? ` Your reference: ${banner.reference}.` : null}
           </FormStatus>
           <TierGrid progress={progress} />
@@ -176,7 +177,7 @@ export default function EventPage({ actionData, loaderData }: Route.ComponentPro
           tier={tier}
           serverReply={orderReply && orderReply !== dismissed ? orderReply : undefined}
           onClose={closeDialog}
-          onSuccess={(reference) => setPlaced({ reference })}
+          onSuccess={(reference, replayed) => setPlaced({ reference, replayed })}
         />
       ) : null}
     </>

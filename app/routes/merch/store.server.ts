@@ -78,7 +78,7 @@ export async function checkoutAction(context: AppLoadContext, submission: Submis
     limit: { name: "merch-order", rule: limits.merchOrder },
     run: async (input) => {
       const order = await checkoutBag(context.db, bagId, input);
-      return { id: order.id, total: order.total, currency: order.currency, orderPath: order.orderPath };
+      return { id: order.id, total: order.total, currency: order.currency, orderPath: order.orderPath, ...(order.replayed ? { replayed: true } : {}) };
     },
   });
   return data<Reply>({ ...reply.data, intent: "checkout" }, reply.init ?? undefined);

@@ -21,6 +21,7 @@ import { site } from "~/lib/site";
 import { trackEvent } from "~/lib/track";
 import storeCss from "~/styles/store.css?url";
 import { networkSafe } from "~/lib/client-action";
+import { ORDER_REPLAYED } from "~/features/payment-codes/order-replay";
 import type { PageHandle } from "~/features/analytics/page-view";
 import type { CacheHandle } from "~/lib/page-cache";
 import type { Route } from "./+types/store";
@@ -197,7 +198,7 @@ export default function StorePage({ loaderData, actionData }: Route.ComponentPro
   );
 }
 
-type Placed = { id?: string; total?: number; currency?: string; orderPath?: string };
+type Placed = { id?: string; total?: number; currency?: string; orderPath?: string; replayed?: boolean };
 
 /**
  * The answer to 'Place order', first on the page (after a plain form post the page opens at
@@ -212,6 +213,7 @@ function OrderPlaced({ placed, headingRef }: { placed: Placed; headingRef: React
         <h2 id="order-placed-title" tabIndex={-1} ref={headingRef}>
           Thank you! Your order is in.
         </h2>
+        {placed.replayed ? <p>{ORDER_REPLAYED}</p> : null}
         {placed.id ? (
           <p className="order-placed-ref">
             <span>Order number</span> <strong>{placed.id}</strong>

@@ -9,9 +9,10 @@ import { UrlDialog, type CloseDialog } from "~/components/ui/url-dialog";
 import { CHECK_FIELDS, ErrorSummary } from "~/components/ui/error-summary";
 import type { Reply } from "~/lib/forms";
 import { PaySteps } from "~/features/payment-codes/components/pay-steps";
+import { ORDER_REPLAYED } from "~/features/payment-codes/order-replay";
 
 /** What the order form's reply carries on success: the order reference. */
-export type OrderReply = Reply<{ id: string; orderPath?: string }>;
+export type OrderReply = Reply<{ id: string; orderPath?: string; replayed?: boolean }>;
 import { NOTES_MAX_LENGTH } from "~/lib/rules";
 import { site } from "~/lib/site";
 import { formatKes, type Tier } from "../tiers";
@@ -55,7 +56,7 @@ type Props = {
   /** The action's reply when the form was sent without JavaScript. */
   serverReply?: OrderReply;
   onClose(): void;
-  onSuccess(reference: string | undefined): void;
+  onSuccess(reference: string | undefined, replayed?: boolean): void;
 };
 
 /**
@@ -68,7 +69,7 @@ export function OrderDialog({ tier, serverReply, onClose, onSuccess }: Props) {
 
   // Once per reply (onSuccess itself is a fresh function each render).
   useEffect(() => {
-    if (fetcher.data?.status === "success") onSuccess(fetcher.data.result?.id);
+    if (fetcher.data?.status === "success") onSuccess(fetcher.data.result?.id, fetcher.data.result?.replayed);
   }, [fetcher.data]);
 
   return (
@@ -91,7 +92,7 @@ export function OrderDialog({ tier, serverReply, onClose, onSuccess }: Props) {
           <div className="order-body">
             {reply?.status === "success" ? (
               // Done: the answer replaces the form, so it is the first thing in the dialog.
-              <SuccessPanel tier={tier} reference={reply.result?.id} orderPath={reply.result?.orderPath} close={close} />
+              <SuccessPanel tier={tier} reference={reply.result?.id} orderPath={reply.result?.orderPath} replayed={!!reply.result?.replayed} close={close} />
             ) : (
               <>
                 {/* A reloaded page (no JavaScript) opens here: what to fix comes first. */}
@@ -139,13 +140,13 @@ function PaymentSummary({ tier }: { tier: Tier }) {
   );
 }
 
-function SuccessPanel({ tier, reference, orderPath, close }: { tier: Tier; reference?: string; orderPath?: string; close: CloseDialog }) {
+function SuccessPanel({ tier, reference, orderPath, replayed, close }: { tier: Tier; reference?: string; orderPath?: string; replayed: boolean; close: CloseDialog }) {
   const heading = useRef<HTMLParagraphElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
     <section className="order-success" aria-live="polite">
       <p className="form-status form-status-success" ref={heading} tabIndex={-1}>
-        {ORDER_SUCCESS}
+        {replayed ? ORDER_REPLAYED : ORDER_SUCCESS}
       </p>
       {reference ? (
         <p className="order-ref-box">

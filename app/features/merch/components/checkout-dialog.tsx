@@ -17,7 +17,7 @@ import { PaySteps } from "~/features/payment-codes/components/pay-steps";
 import { ErrorBanner } from "~/components/ui/error-banner";
 
 /** The checkout's reply on success: the order reference and what it costs (priced by the server). */
-export type CheckoutReply = Reply<{ id: string; total: number; currency: string; orderPath?: string }>;
+export type CheckoutReply = Reply<{ id: string; total: number; currency: string; orderPath?: string; replayed?: boolean }>;
 
 const FIELDS = ["customerName", "customerEmail", "customerPhone", "notes", "paymentReference"] as const;
 
@@ -105,7 +105,9 @@ function CheckoutForm({ bag, serverReply, onPlaced }: Omit<Props, "onClose">) {
   const fetcher = useFetcher<CheckoutReply>();
   const reply = fetcher.data ?? serverReply;
   const busy = fetcher.state !== "idle";
-  const empty = bag.lines.length === 0;
+  // After a lost answer the bag may be empty because the order was placed: sending again is
+  // answered with that order, so the button stays.
+  const empty = bag.lines.length === 0 && !reply?.network;
   const { formRef, errorOf, field, hasClientErrors, showErrors, focusFirstError, onInput } = useFormChecks({
     fields: FIELDS,
     reply,

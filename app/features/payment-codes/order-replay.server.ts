@@ -1,0 +1,89 @@
+import type { Db } from "~/lib/db.server";
+import { nowIso } from "~/lib/db.server";
+import { DomainError } from "~/lib/domain-error";
+import { claimPaymentCode } from "./payment-codes.server";
+import { lockReceipt, type OrderKind } from "./receipt-ledger.server";
+
+/**
+ * One payment code pays one order, but the same order sent again (a phone that never got the
+ * first answer) is not a second order: it is answered with the stored one. 'The same order' is
+ * for the order's feature to say (same email, same tier or bag); a different person's order
+ * with the code stays refused, and nothing about it is told. A JSON caller may also name its
+ * request with an `Idempotency-Key`: kept with the order, in the database (any process sees
+ * it), a repeat with the same body is answered with that order, another body is refused.
+ */
+
+/** A caller's name for one order request, and a hash of the request's body. */
+export type Idempotency = { key: string; bodyHash: string };
+
+export const IDEMPOTENCY_KEY_REUSED =
+  "This Idempotency-Key was already used with a different order. Send a new key with each new order.";
+
+/**
+ * Thrown inside an order's transaction when the order is already stored as `orderId`, so that
+ * nothing this attempt wrote is kept; the feature catches it and answers with the stored order.
+ */
+export class OrderReplay extends Error {
+  override readonly name = "OrderReplay";
+  constructor(readonly orderId: string) {
+    super(`The order is already stored as ${orderId}.`);
+  }
+}
+
+/**
+ * Before any work: the order an earlier request with this key placed (the same body), or a
+ * conflict (another body), or null (a new key, or none).
+ */
+export async function orderOfKey(db: Db, kind: OrderKind, idempotency: Idempotency | undefined): Promise<string | null> {
+  if (!idempotency) return null;
+  const row = await db
+    .selectFrom("order_idempotency_keys")
+    .select(["body_hash", "order_id"])
+    .where("kind", "=", kind)
+    .where("idem_key", "=", idempotency.key)
+    .executeTakeFirst();
+  if (!row) return null;
+  if (row.body_hash !== idempotency.bodyHash) throw new DomainError("conflict", IDEMPOTENCY_KEY_REUSED);
+  return row.order_id;
+}
+
+/**
+ * In place of claimPaymentCode, inside the order's transaction and before it writes anything:
+ * the code is claimed for `orderId`, unless the order that holds it is this same order sent
+ * again (`isSameOrder`), which throws OrderReplay. Two at once wait on the receipt's lock, so
+ * the second sees the first's order. The key, when there is one, is kept with the new order.
+ */
+export async function claimCodeForOrder(
+  trx: Db,
+  claim: {
+    code: string;
+    kind: OrderKind;
+    orderId: string;
+    idempotency?: Idempotency;
+    isSameOrder: (storedOrderId: string) => Promise<boolean>;
+  },
+): Promise<void> {
+  await lockReceipt(trx, claim.code);
+  const stored = await trx.selectFrom("payment_codes").select(["kind", "order_id"]).where("code", "=", claim.code).executeTakeFirst();
+  if (stored && stored.kind === claim.kind && (await claim.isSameOrder(stored.order_id))) throw new OrderReplay(stored.order_id);
+  await claimPaymentCode(trx, claim.code, claim.kind, claim.orderId);
+  if (claim.idempotency) await keepKey(trx, claim.kind, claim.idempotency, claim.orderId);
+}
+
+async function keepKey(trx: Db, kind: OrderKind, idempotency: Idempotency, orderId: string) {
+  const res = await trx
+    .insertInto("order_idempotency_keys")
+    .values({ kind, idem_key: idempotency.key, body_hash: idempotency.bodyHash, order_id: orderId, created_at: nowIso() })
+    .onConflict((oc) => oc.columns(["kind", "idem_key"]).doNothing())
+    .executeTakeFirst();
+  if (Number(res.numInsertedOrUpdatedRows ?? 0) === 1) return;
+  // Another request with this key committed meanwhile (PostgreSQL waited for it).
+  const row = await trx
+    .selectFrom("order_idempotency_keys")
+    .select(["body_hash", "order_id"])
+    .where("kind", "=", kind)
+    .where("idem_key", "=", idempotency.key)
+    .executeTakeFirst();
+  if (row && row.body_hash === idempotency.bodyHash) throw new OrderReplay(row.order_id);
+  throw new DomainError("conflict", IDEMPOTENCY_KEY_REUSED);
+}
