@@ -31,7 +31,7 @@ test("API: POST /api/badge_orders.php creates an order from the server's tier ta
   expect(res.status()).toBe(200);
   expect(res.headers()["content-type"]).toMatch(/^application\/json/);
   const body = (await res.json()) as { ok: boolean; id: string };
-  expect(body).toEqual({ ok: true, id: expect.stringMatching(ORDER_REF) });
+  expect(body).toEqual({ ok: true, id: expect.stringMatching(ORDER_REF), orderUrl: expect.stringContaining("/orders/") });
   expect(badgeOrderById(body.id)).toMatchObject({
     tier_key: "t4",
     tier_name: "Partner",

@@ -87,7 +87,7 @@ const post = (body: unknown, headers: Record<string, string> = {}, address = nex
 async function create(fields: Record<string, unknown> = {}) {
   const { status, body } = await readJson<{ ok: boolean; id: string }>(await post(order(fields)));
   expect(status).toBe(200);
-  expect(body).toEqual({ ok: true, id: expect.stringMatching(ID) });
+  expect(body).toEqual({ ok: true, id: expect.stringMatching(ID), orderUrl: expect.stringMatching(/^http:\/\/site\.test\/orders\/[BM]O-[0-9A-Z]{6}\?t=[\w-]+$/) });
   return body.id;
 }
 
@@ -184,7 +184,7 @@ describe("POST /api/badge_orders.php (public): a supporter's confirmation", () =
     const fields = { tierKey: "t2", name: "Otieno", email: "o@example.org", paymentReference: "SKL4Q2ZB7X", hardCopy: "on" };
     const res = await badgeOrdersApi.action(args(formPost(URL_, fields)));
     const { body } = await readJson<{ ok: boolean; id: string }>(res);
-    expect(body).toEqual({ ok: true, id: expect.stringMatching(ID) });
+    expect(body).toEqual({ ok: true, id: expect.stringMatching(ID), orderUrl: expect.stringMatching(/^http:\/\/site\.test\/orders\/[BM]O-[0-9A-Z]{6}\?t=[\w-]+$/) });
     expect(await rowOf(body.id)).toMatchObject({ tier_name: "Helping Hand", amount: 500, hard_copy: 1 });
   });
 

@@ -113,7 +113,7 @@ const sharePage = (file: string) =>
 async function create(fields: Record<string, unknown> = {}) {
   const { status, body } = await readJson<{ ok: boolean; id: string }>(await placeOrder(order(fields)));
   expect(status).toBe(200);
-  expect(body).toEqual({ ok: true, id: expect.stringMatching(ID) });
+  expect(body).toEqual({ ok: true, id: expect.stringMatching(ID), orderUrl: expect.stringMatching(/^http:\/\/site\.test\/orders\/[BM]O-[0-9A-Z]{6}\?t=[\w-]+$/) });
   return body.id;
 }
 

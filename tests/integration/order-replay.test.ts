@@ -86,17 +86,17 @@ beforeEach(async () => {
 
 describe("POST /api/badge_orders.php sent again", () => {
   it("the same order is a 200 with the same reference, one row and one email", async () => {
-    const first = await readJson<{ ok: boolean; id: string }>(await postBadge(badge()));
+    const first = await readJson<{ ok: boolean; id: string; orderUrl: string }>(await postBadge(badge()));
     expect(first.status).toBe(200);
     const again = await readJson(await postBadge(badge({ email: "Jane@Example.org", paymentReference: "skl4q2zb7x" })));
-    expect([again.status, again.body]).toEqual([200, { ok: true, id: first.body.id, replayed: true, message: ORDER_REPLAYED }]);
+    expect([again.status, again.body]).toEqual([200, { ok: true, id: first.body.id, orderUrl: first.body.orderUrl, replayed: true, message: ORDER_REPLAYED }]);
     expect(await count("badge_orders")).toBe(1);
     await drainOutbox();
     expect(smtp.messages).toHaveLength(1);
   });
 
   it("another person's order with the code is a 409 with today's sentence", async () => {
-    const first = await readJson<{ id: string }>(await postBadge(badge()));
+    const first = await readJson<{ id: string; orderUrl: string }>(await postBadge(badge()));
     const error = await apiError(await postBadge(badge({ email: "someone.else@example.org" })), 409);
     expect(error).toBe(PAYMENT_CODE_USED);
     expect(error).not.toContain(first.body.id);
@@ -105,12 +105,12 @@ describe("POST /api/badge_orders.php sent again", () => {
 
   it("an Idempotency-Key: the same key and body answer the stored order, another body is a 409", async () => {
     const key = { "Idempotency-Key": "c0ffee-order-1" };
-    const first = await readJson<{ id: string }>(await postBadge(badge(), key));
+    const first = await readJson<{ id: string; orderUrl: string }>(await postBadge(badge(), key));
     expect(first.status).toBe(200);
     // Keys in another order are the same body.
     const { paymentReference, ...rest } = badge();
     const again = await readJson(await postBadge({ paymentReference, ...rest }, key));
-    expect([again.status, again.body]).toEqual([200, { ok: true, id: first.body.id, replayed: true, message: ORDER_REPLAYED }]);
+    expect([again.status, again.body]).toEqual([200, { ok: true, id: first.body.id, orderUrl: first.body.orderUrl, replayed: true, message: ORDER_REPLAYED }]);
     expect(await apiError(await postBadge(badge({ paymentReference: "QAZ1234567" }), key), 409)).toBe(IDEMPOTENCY_KEY_REUSED);
     expect(await count("badge_orders")).toBe(1);
     await drainOutbox();
@@ -134,10 +134,10 @@ describe("POST /api/badge_orders.php sent again", () => {
 
 describe("POST /api/merch_orders.php sent again", () => {
   it("the same order is a 200 with the same reference, one row, its emails once", async () => {
-    const first = await readJson<{ id: string }>(await postMerch(merch()));
+    const first = await readJson<{ id: string; orderUrl: string }>(await postMerch(merch()));
     expect(first.status).toBe(200);
     const again = await readJson(await postMerch(merch()));
-    expect([again.status, again.body]).toEqual([200, { ok: true, id: first.body.id, replayed: true, message: ORDER_REPLAYED }]);
+    expect([again.status, again.body]).toEqual([200, { ok: true, id: first.body.id, orderUrl: first.body.orderUrl, replayed: true, message: ORDER_REPLAYED }]);
     expect(await count("merch_orders")).toBe(1);
     await drainOutbox();
     expect(smtp.messages).toHaveLength(2);
@@ -152,9 +152,9 @@ describe("POST /api/merch_orders.php sent again", () => {
 
   it("an Idempotency-Key: repeat answered, another body a 409, a bad key a 400", async () => {
     const key = { "Idempotency-Key": "merch-7" };
-    const first = await readJson<{ id: string }>(await postMerch(merch(), key));
+    const first = await readJson<{ id: string; orderUrl: string }>(await postMerch(merch(), key));
     const again = await readJson(await postMerch(merch(), key));
-    expect([again.status, again.body]).toEqual([200, { ok: true, id: first.body.id, replayed: true, message: ORDER_REPLAYED }]);
+    expect([again.status, again.body]).toEqual([200, { ok: true, id: first.body.id, orderUrl: first.body.orderUrl, replayed: true, message: ORDER_REPLAYED }]);
     expect(await apiError(await postMerch(merch({ paymentReference: "QAZ1234567" }), key), 409)).toBe(IDEMPOTENCY_KEY_REUSED);
     expect(await apiError(await postMerch(merch({ paymentReference: "QAZ7654321" }), { "Idempotency-Key": "x".repeat(101) }), 400)).toBe(IDEMPOTENCY_KEY_INVALID);
     expect(await count("merch_orders")).toBe(1);

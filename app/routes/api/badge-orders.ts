@@ -9,7 +9,7 @@ import { staff } from "~/lib/actor";
 import { isAdminSession, requireAdminApi } from "~/lib/admin.server";
 import { jsonApi } from "~/lib/api.server";
 import { acceptJson, parseOr400 } from "~/lib/submission.server";
-import { clientAddress, jsonResponse, readObjectBody } from "~/lib/http.server";
+import { absoluteUrl, clientAddress, jsonResponse, readObjectBody } from "~/lib/http.server";
 import { limits } from "~/lib/rate-limit.server";
 import { admitPublicBody } from "~/lib/upload-guard.server";
 import { checkIdempotencyKey, idempotencyOf } from "~/lib/idempotency-key.server";
@@ -90,7 +90,7 @@ async function post(request: Request, context: AppLoadContext, body: Record<stri
     ? await processPortrait(decodeImageDataUrl(portraitDataUrl, PORTRAIT_MAX_BYTES, PORTRAIT_SIZE_MESSAGE))
     : null;
   const placed = await submitBadgeOrder(db, input, portrait, { idempotency: idempotencyOf(request, body) });
-  return jsonResponse({ ok: true, id: placed.id, ...replayNote(placed) });
+  return jsonResponse({ ok: true, id: placed.id, ...replayNote(placed, absoluteUrl) });
 }
 export const loader = api.loader;
 export const action = api.action;

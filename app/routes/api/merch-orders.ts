@@ -5,7 +5,7 @@ import { staff } from "~/lib/actor";
 import { requireAdminApi } from "~/lib/admin.server";
 import { jsonApi } from "~/lib/api.server";
 import { acceptJson, parseOr400 } from "~/lib/submission.server";
-import { clientAddress, jsonResponse, readObjectBody } from "~/lib/http.server";
+import { absoluteUrl, clientAddress, jsonResponse, readObjectBody } from "~/lib/http.server";
 import { limits } from "~/lib/rate-limit.server";
 import { checkIdempotencyKey, idempotencyOf } from "~/lib/idempotency-key.server";
 import { replayNote } from "~/features/payment-codes/order-replay";
@@ -28,7 +28,7 @@ const api = jsonApi({
     const { input, submission } = taken;
     const idempotency = idempotencyOf(request, submission.fields);
     const placed = await submitMerchOrder(context.db, input, input.items.map(toLine), { clientCurrency: input.currency || undefined, idempotency });
-    return jsonResponse({ ok: true, id: placed.id, ...replayNote(placed) });
+    return jsonResponse({ ok: true, id: placed.id, ...replayNote(placed, absoluteUrl) });
   },
   GET: async ({ request, context }) => {
     await requireAdminApi(request, context);
