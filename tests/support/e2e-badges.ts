@@ -110,7 +110,7 @@ export async function placeOrderByApi(
   const res = await request.post("/api/badge_orders.php", { data: body });
   expect(res.status(), await res.text()).toBe(200);
   const json = (await res.json()) as { ok: boolean; id: string };
-  expect(json).toEqual({ ok: true, id: expect.stringMatching(ORDER_REF) });
+  expect(json).toEqual({ ok: true, id: expect.stringMatching(ORDER_REF), orderUrl: expect.stringContaining("/orders/") });
   return json.id;
 }
 

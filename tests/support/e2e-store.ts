@@ -139,7 +139,7 @@ export async function placeMerchOrderByApi(request: APIRequestContext, body: Rec
   const res = await request.post("/api/merch_orders.php", { data: body });
   expect(res.status(), await res.text()).toBe(200);
   const json = (await res.json()) as { ok: boolean; id: string };
-  expect(json).toEqual({ ok: true, id: expect.stringMatching(new RegExp(`^${ORDER_ID.source}$`)) });
+  expect(json).toEqual({ ok: true, id: expect.stringMatching(new RegExp(`^${ORDER_ID.source}$`)), orderUrl: expect.stringContaining("/orders/") });
   return json.id;
 }
 
