@@ -1,4 +1,5 @@
-// The public pages that do not hydrate (their route says `handle = { hydrate: false }`, read by
-// app/root.tsx): they must load no JavaScript at all. `npm run lighthouse` holds them to 0 bytes
-// and the browser test tests/e2e/no-script-pages.spec.ts checks their HTML.
-export const NO_SCRIPT_PAGES = [];
+// The public pages sent without any JavaScript (their route says `handle = { hydrate: false }`,
+// read by app/root.tsx; app/lib/hydration.ts). `npm run lighthouse` holds them to 0 bytes of
+// script, and tests/e2e/no-script-pages.spec.ts checks that they carry none while the pages that
+// hydrate still do.
+export const NO_SCRIPT_PAGES = ["/", "/about", "/join", "/join/thanks", "/privacy", "/ministry", "/event/supporters"];
