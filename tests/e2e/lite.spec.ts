@@ -7,10 +7,11 @@ import { subscriberByEmail } from "../support/e2e-db";
  * the browser's Save-Data header; every journey still works, and nobody else gets a Lite page.
  */
 test("Lite mode from the footer: no scripts on any page, the footer sign-up still works, 'Full site' brings scripts back", async ({ page, uniqueEmail }) => {
-  await page.goto("/about");
+  // /blogs hydrates (/about is sent without scripts even on the full site).
+  await page.goto("/blogs");
   expect(await page.locator("script").count()).toBeGreaterThan(0);
   await page.getByRole("contentinfo").getByRole("link", { name: "Lite mode (saves data)" }).click();
-  await expect(page).toHaveURL(`${BASE_URL}/about`);
+  await expect(page).toHaveURL(`${BASE_URL}/blogs`);
   await expect(page.getByRole("contentinfo").getByText("Lite mode: no scripts, less data.")).toBeVisible();
   expect(await page.locator("script").count()).toBe(0);
   await page.goto("/merchandise");

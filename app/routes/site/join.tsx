@@ -8,7 +8,7 @@ import { joinFaq, joinSteps } from "~/features/site-content/join";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/join";
 
-export const handle = { hydrate: false, page: "join", cacheSeconds: 60 };
+export const handle = { page: "join", cacheSeconds: 60 };
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
