@@ -12,6 +12,7 @@ import { cachedDocument, cachePolicyFor, inlineScriptHashes, pageCacheKey, store
 import { knownSearch, type PersonalPart } from "~/lib/page-cache";
 import { prepareForFirstPaint } from "~/lib/first-paint.server";
 import { contentSecurityPolicy, routeCspSources } from "~/lib/security-headers.server";
+import { hydrates } from "~/lib/hydration";
 
 export const streamTimeout = 5_000;
 
@@ -27,7 +28,9 @@ export default function handleRequest(
 ) {
   const nonce = crypto.randomBytes(16).toString("base64");
   if (import.meta.env.PROD) {
-    responseHeaders.set("Content-Security-Policy", contentSecurityPolicy({ nonce }, routeCspSources(routerContext)));
+    // A page sent without scripts (app/lib/hydration.ts) may run none: script-src 'none'.
+    const inline = scriptless(routerContext) ? null : { nonce };
+    responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(inline, routeCspSources(routerContext)));
   }
   // Pages may carry a visitor's bag, session or form result: never stored by shared caches.
   // A route may ask for stricter (the staff layout's no-store).
@@ -129,12 +132,15 @@ async function renderCached(
   });
   if (import.meta.env.PROD) {
     html = prepareForFirstPaint(html, CLIENT_DIR);
-    headers.set("Content-Security-Policy", contentSecurityPolicy({ hashes: inlineScriptHashes(html) }, routeCspSources(routerContext)));
+    const inline = scriptless(routerContext) ? null : { hashes: inlineScriptHashes(html) };
+    headers.set("Content-Security-Policy", contentSecurityPolicy(inline, routeCspSources(routerContext)));
   }
   storePage(key, { html, headers, view: documentViewOf(routerContext, url), seconds: policy.seconds, personalBy: policy.personalBy, query });
   headers.set("X-Page-Cache", "miss");
   return new Response(html, { status: 200, headers });
 }
+
+const scriptless = (context: EntryContext) => !hydrates(context.staticHandlerContext.matches.map((m) => m.route));
 
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;

@@ -16,6 +16,7 @@ import { LiteNotice } from "./components/layout/lite-notice";
 import { useInlineStylesCleanup } from "./components/layout/inline-styles";
 import { PageViewBeacon } from "./components/layout/page-view-beacon";
 import { prefersLite } from "./lib/data-saver";
+import { hydrates } from "./lib/hydration";
 import { env } from "./lib/env.server";
 import { site } from "./lib/site";
 import stylesUrl from "./styles/site.css?url";
@@ -36,6 +37,10 @@ export const shouldRevalidate = () => false;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const lite = useLite();
+  const matches = useMatches();
+  // Decided on the server only: a page that did hydrate keeps its router (and scroll
+  // restoration) when it navigates in-app to a page that would have been sent without scripts.
+  const scripts = !lite && (typeof document !== "undefined" || hydrates(matches));
   return (
     <html lang="en">
       <head>
@@ -50,8 +55,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           Skip to content
         </a>
         {children}
-        {lite ? null : <ScrollRestoration />}
-        {lite ? null : <Scripts />}
+        {scripts ? <ScrollRestoration /> : null}
+        {scripts ? <Scripts /> : null}
       </body>
     </html>
   );

@@ -10,7 +10,7 @@ test.describe("security headers", () => {
   test("documents: enforced CSP allowing only its own inline scripts (a fresh nonce, or their hashes on cached pages), frame-ancestors 'none', nosniff, no framing", async ({ request }) => {
     const nonces: string[] = [];
     const hashed: string[] = [];
-    for (const path of ["/", "/event", "/badges", "/blogs", "/merchandise", "/admin", "/orders"]) {
+    for (const path of ["/vespers", "/event", "/badges", "/blogs", "/merchandise", "/admin", "/orders"]) {
       const res = await request.get(path);
       expect(res.status(), path).toBe(200);
       const csp = res.headers()["content-security-policy"] ?? "";
@@ -38,7 +38,18 @@ test.describe("security headers", () => {
     }
     expect(new Set(nonces).size, "a new nonce per response").toBe(nonces.length);
     expect(nonces.length, "staff and order pages are never cached").toBeGreaterThanOrEqual(2);
-    expect(hashed, "public pages the same for everyone come from the cache").toEqual(expect.arrayContaining(["/", "/blogs", "/merchandise"]));
+    expect(hashed, "public pages the same for everyone come from the cache").toEqual(expect.arrayContaining(["/vespers", "/blogs", "/merchandise"]));
+  });
+
+  test("documents sent without scripts allow none: script-src 'none'", async ({ request }) => {
+    // Twice each: the first answer is rendered, the second comes from the page cache.
+    for (const path of ["/", "/about", "/", "/about", "/no-such-page-here"]) {
+      const res = await request.get(path);
+      const csp = res.headers()["content-security-policy"] ?? "";
+      expect(csp, path).toContain("script-src 'none'");
+      expect(csp, path).toContain("frame-ancestors 'none'");
+      expect(await res.text(), path).not.toContain("<script");
+    }
   });
 
   test("static files and JSON answers carry nosniff too", async ({ request }) => {

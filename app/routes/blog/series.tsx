@@ -8,7 +8,7 @@ import blogCss from "~/styles/blog.css?url";
 import type { Route } from "./+types/series";
 
 // The same for every visitor: kept for a minute, emptied when staff save posts or series.
-export const handle = { page: "blogs.series", cacheSeconds: 60 };
+export const handle = { hydrate: false, page: "blogs.series", cacheSeconds: 60 };
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: blogCss }];
 

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import type { PageHandle } from "~/features/analytics/page-view";
+import type { HydrationHandle } from "~/lib/hydration";
 import { tierStyle } from "~/features/event-badges/components/tier-grid";
 import { findTier } from "~/features/event-badges/tiers";
 import { DEFAULT_EVENT } from "~/features/event-badges/event";
@@ -11,7 +12,7 @@ import eventCss from "~/styles/event.css?url";
 import type { Route } from "./+types/supporters";
 
 // The same for everyone; an approval, a rejection or staff hiding someone redraws it at once.
-export const handle = { page: "event.supporters", cacheSeconds: 300 } satisfies CacheHandle & PageHandle;
+export const handle = { hydrate: false, page: "event.supporters", cacheSeconds: 300 } satisfies CacheHandle & PageHandle & HydrationHandle;
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: eventCss }];
 

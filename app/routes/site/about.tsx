@@ -8,7 +8,7 @@ import { organisation, pillars, reasons } from "~/features/site-content/content"
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/about";
 
-export const handle = { page: "about", cacheSeconds: 60 };
+export const handle = { hydrate: false, page: "about", cacheSeconds: 60 };
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {

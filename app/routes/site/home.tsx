@@ -7,7 +7,7 @@ import { pageMeta } from "~/lib/meta";
 import { site } from "~/lib/site";
 import type { Route } from "./+types/home";
 
-export const handle = { page: "home", cacheSeconds: 60 };
+export const handle = { hydrate: false, page: "home", cacheSeconds: 60 };
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {

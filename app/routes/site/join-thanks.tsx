@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/join-thanks";
 
-export const handle = { page: "join.thanks", cacheSeconds: 60 };
+export const handle = { hydrate: false, page: "join.thanks", cacheSeconds: 60 };
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {

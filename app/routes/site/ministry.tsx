@@ -4,7 +4,7 @@ import { pageMeta } from "~/lib/meta";
 import { site } from "~/lib/site";
 import type { Route } from "./+types/ministry";
 
-export const handle = { page: "ministry", cacheSeconds: 60 };
+export const handle = { hydrate: false, page: "ministry", cacheSeconds: 60 };
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {

@@ -5,7 +5,7 @@ import type { NewsletterVariant } from "~/features/newsletter/messages";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/newsletter";
 
-export const handle = { page: "newsletter" };
+export const handle = { hydrate: false, page: "newsletter" };
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {

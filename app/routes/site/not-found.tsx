@@ -1,5 +1,8 @@
 import { data } from "react-router";
 
+// An unknown address has nothing to enhance (app/lib/hydration.ts).
+export const handle = { hydrate: false };
+
 export function loader() {
   throw data("Not found", { status: 404 });
 }

@@ -2,7 +2,7 @@ import { pageMeta } from "~/lib/meta";
 import { site } from "~/lib/site";
 import type { Route } from "./+types/privacy";
 
-export const handle = { page: "privacy", cacheSeconds: 60 };
+export const handle = { hydrate: false, page: "privacy", cacheSeconds: 60 };
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {

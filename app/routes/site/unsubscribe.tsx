@@ -6,7 +6,7 @@ import { asRouteError } from "~/lib/http.server";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/unsubscribe";
 
-export const handle = { page: "unsubscribe" };
+export const handle = { hydrate: false, page: "unsubscribe" };
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Unsubscribe", description: "Stop receiving our emails.", path: "/unsubscribe", noindex: true });
