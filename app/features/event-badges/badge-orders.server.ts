@@ -13,6 +13,7 @@ import { DomainError } from "~/lib/domain-error";
 import { absoluteUrl } from "~/lib/http.server";
 import { formatNairobiTimeEat } from "~/lib/nairobi-time";
 import { unusedOrderId } from "~/lib/order-ids.server";
+import { inGroupCommit } from "~/lib/group-commit.server";
 import { orderSearch } from "../admin/order-search.server";
 import { safeEqual } from "~/lib/secrets.server";
 import { orderPagePath } from "~/lib/order-page";
@@ -124,7 +125,8 @@ export async function submitBadgeOrder(db: Db, input: BadgeOrderInput, portraitP
 }
 
 async function insertOrder(db: Db, id: string, tier: Tier, input: BadgeOrderInput, hasPortrait: boolean): Promise<string> {
-  return db.transaction().execute(async (trx) => {
+  // Orders placed at the same moment share one commit (app/lib/group-commit.server.ts).
+  return inGroupCommit(db, async (trx) => {
     await claimPaymentCode(trx, input.paymentReference, "badge", id);
     const token = randomToken();
     const row = {

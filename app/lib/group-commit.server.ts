@@ -1,0 +1,127 @@
+import { sql, type Transaction } from "kysely";
+import type { DB } from "../database";
+import type { Db } from "./db.server";
+
+/**
+ * Group commit: the writes of orders placed at the same moment share one transaction, and so
+ * one commit. With synchronous commits every COMMIT waits for the disk (SQLite's WAL fsync, or
+ * PostgreSQL's WAL flush) and, on SQLite, holds the one connection and the event loop while it
+ * does; fifty orders at once paid fifty of them. Here an order's write is queued; when none is
+ * being written, the queue so far is written in one transaction, each write inside its own
+ * SAVEPOINT: a write that fails is rolled back to its savepoint and answered with its own error,
+ * the others go on. Only after the COMMIT returns is any of them answered, so an order that was
+ * told 'received' is on disk, exactly as with a transaction of its own. Writes queued while a
+ * batch is being written form the next batch (no waiting for a window: a lone order is written
+ * at once, in a plain transaction).
+ *
+ * A write must use only the transaction it is given (never `db`: on SQLite that would wait for
+ * the connection the batch holds), and must not keep the batch waiting on anything but the
+ * database (no mail, no images): everything in its batch waits for it.
+ */
+export type GroupWrite<T> = (trx: Transaction<DB>) => Promise<T>;
+
+/** At most this many writes share a commit (the rest wait for the next one). */
+export const MAX_BATCH = 64;
+
+type Job = { write: GroupWrite<unknown>; resolve: (value: unknown) => void; reject: (error: unknown) => void };
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+class GroupCommitter {
+  private queue: Job[] = [];
+  private writing = false;
+  /** Sizes of the batches written so far (bounded), for tests and the bench. */
+  readonly recent: number[] = [];
+
+  constructor(private readonly db: Db) {}
+
+  add<T>(write: GroupWrite<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ write, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.writing) {
+        this.writing = true;
+        // Orders read in the same turn of the event loop join this batch.
+        setImmediate(() => void this.drain());
+      }
+    });
+  }
+
+  private async drain() {
+    try {
+      while (this.queue.length > 0) await this.writeBatch(this.queue.splice(0, MAX_BATCH));
+    } finally {
+      this.writing = false;
+      if (this.queue.length > 0) {
+        this.writing = true;
+        setImmediate(() => void this.drain());
+      }
+    }
+  }
+
+  private async writeBatch(jobs: Job[]) {
+    this.recent.push(jobs.length);
+    if (this.recent.length > 1000) this.recent.splice(0, this.recent.length - 1000);
+    if (jobs.length === 1) {
+      const [job] = jobs as [Job];
+      try {
+        job.resolve(await this.db.transaction().execute((trx) => job.write(trx)));
+      } catch (e) {
+        job.reject(e);
+      }
+      return;
+    }
+    const outcomes: Outcome[] = [];
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        for (const [i, job] of jobs.entries()) {
+          const point = sql.raw(`order_write_${i}`);
+          await sql`savepoint ${point}`.execute(trx);
+          try {
+            const value = await job.write(trx);
+            await sql`release savepoint ${point}`.execute(trx);
+            outcomes.push({ ok: true, value });
+          } catch (error) {
+            // Only this write is undone; a failure of the rollback itself fails the batch.
+            await sql`rollback to savepoint ${point}`.execute(trx);
+            await sql`release savepoint ${point}`.execute(trx);
+            outcomes.push({ ok: false, error });
+          }
+        }
+      });
+    } catch (e) {
+      // BEGIN, a savepoint or the COMMIT failed: nothing of this batch is stored, and every
+      // write of it is answered with that failure (a 503 'try again' when the database is away).
+      for (const job of jobs) job.reject(e);
+      return;
+    }
+    for (const [i, job] of jobs.entries()) {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) job.resolve(outcome.value);
+      else job.reject(outcome.error);
+    }
+  }
+}
+
+const committers = new WeakMap<Db, GroupCommitter>();
+
+function committerOf(db: Db) {
+  let c = committers.get(db);
+  if (!c) {
+    c = new GroupCommitter(db);
+    committers.set(db, c);
+  }
+  return c;
+}
+
+/**
+ * Runs `write` in a transaction shared with the other writes queued at the same moment (see
+ * above); resolves with its result once that transaction has committed, or rejects with its
+ * own error (its changes undone, the others' kept), or with the batch's if the commit failed.
+ */
+export function inGroupCommit<T>(db: Db, write: GroupWrite<T>): Promise<T> {
+  return committerOf(db).add(write);
+}
+
+/** For tests and the bench: the sizes of the last batches written on `db` (oldest first). */
+export function recentBatchSizes(db: Db): number[] {
+  return [...(committers.get(db)?.recent ?? [])];
+}
