@@ -11,6 +11,7 @@ import type { OutboxTable } from "./infra.tables";
 import { isPostgres } from "./dialect.server";
 import { getBlob } from "./blob-store.server";
 import { singleFlight } from "./single-flight";
+import { inGroupCommit } from "./group-commit.server";
 
 export type MailAttachment = {
   filename: string;
@@ -171,12 +172,15 @@ async function claimNextMessage(db: Db) {
       .limit(1)
       .executeTakeFirst();
     if (!row) return undefined;
-    const claimed = await db
-      .updateTable("outbox")
-      .set({ ...lease(), attempts: row.attempts + 1 })
-      .where("id", "=", row.id)
-      .where("status", "=", "queued")
-      .executeTakeFirst();
+    // Shares a commit with orders being written (group-commit.server.ts): one disk flush, not two.
+    const claimed = await inGroupCommit(db, (trx) =>
+      trx
+        .updateTable("outbox")
+        .set({ ...lease(), attempts: row.attempts + 1 })
+        .where("id", "=", row.id)
+        .where("status", "=", "queued")
+        .executeTakeFirst(),
+    );
     if (Number(claimed.numUpdatedRows) === 1) return row;
   }
 }
@@ -194,11 +198,13 @@ async function runOnce(db: Db) {
     if (!row) return;
     try {
       const messageId = await deliver(db, row);
-      await db
-        .updateTable("outbox")
-        .set({ status: "sent", sent_at: nowIso(), message_id: messageId, last_error: null })
-        .where("id", "=", row.id)
-        .execute();
+      await inGroupCommit(db, (trx) =>
+        trx
+          .updateTable("outbox")
+          .set({ status: "sent", sent_at: nowIso(), message_id: messageId, last_error: null })
+          .where("id", "=", row.id)
+          .execute(),
+      );
     } catch (e) {
       const attempts = row.attempts + 1;
       const wait = RETRY_MINUTES[attempts - 1];

@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import { sql, type Transaction } from "kysely";
 import type { DB } from "../database";
 import type { Db } from "./db.server";
@@ -11,8 +12,9 @@ import type { Db } from "./db.server";
  * SAVEPOINT: a write that fails is rolled back to its savepoint and answered with its own error,
  * the others go on. Only after the COMMIT returns is any of them answered, so an order that was
  * told 'received' is on disk, exactly as with a transaction of its own. Writes queued while a
- * batch is being written form the next batch (no waiting for a window: a lone order is written
- * at once, in a plain transaction).
+ * batch is being written form the next batch; a batch waits for writes still arriving for a few
+ * milliseconds at most (`gather`), and a lone order is written after one turn of the event
+ * loop, in a plain transaction.
  *
  * A write must use only the transaction it is given (never `db`: on SQLite that would wait for
  * the connection the batch holds), and must not keep the batch waiting on anything but the
@@ -22,6 +24,8 @@ export type GroupWrite<T> = (trx: Transaction<DB>) => Promise<T>;
 
 /** At most this many writes share a commit (the rest wait for the next one). */
 export const MAX_BATCH = 64;
+/** The longest a batch waits for writes still arriving before it is written. */
+export const GATHER_MS = 4;
 
 type Job = { write: GroupWrite<unknown>; resolve: (value: unknown) => void; reject: (error: unknown) => void };
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -39,21 +43,37 @@ class GroupCommitter {
       this.queue.push({ write, resolve: resolve as (v: unknown) => void, reject });
       if (!this.writing) {
         this.writing = true;
-        // Orders read in the same turn of the event loop join this batch.
-        setImmediate(() => void this.drain());
+        void this.drain();
       }
     });
   }
 
   private async drain() {
     try {
-      while (this.queue.length > 0) await this.writeBatch(this.queue.splice(0, MAX_BATCH));
+      while (this.queue.length > 0) {
+        await this.gather();
+        await this.writeBatch(this.queue.splice(0, MAX_BATCH));
+      }
     } finally {
       this.writing = false;
       if (this.queue.length > 0) {
         this.writing = true;
-        setImmediate(() => void this.drain());
+        void this.drain();
       }
+    }
+  }
+
+  /**
+   * While more writes keep arriving turn after turn of the event loop (orders whose requests were
+   * read together, now a few steps from here), waits for them, up to GATHER_MS: a burst is then
+   * written in a few commits rather than many small ones. A lone write waits one turn.
+   */
+  private async gather() {
+    const started = performance.now();
+    let seen = -1;
+    while (this.queue.length !== seen && this.queue.length < MAX_BATCH && performance.now() - started < GATHER_MS) {
+      seen = this.queue.length;
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
