@@ -2,12 +2,14 @@ import { performance } from "node:perf_hooks";
 import { sql, type Transaction } from "kysely";
 import type { DB } from "../database";
 import type { Db } from "./db.server";
+import { isPostgres } from "./dialect.server";
 
 /**
- * Group commit: the writes of orders placed at the same moment share one transaction, and so
- * one commit. With synchronous commits every COMMIT waits for the disk (SQLite's WAL fsync, or
- * PostgreSQL's WAL flush) and, on SQLite, holds the one connection and the event loop while it
- * does; fifty orders at once paid fifty of them. Here an order's write is queued; when none is
+ * Group commit (SQLite): the writes of orders placed at the same moment share one transaction,
+ * and so one commit. With synchronous = FULL every COMMIT waits for the disk (the WAL's fsync)
+ * and holds the one connection and the event loop while it does; fifty orders at once paid
+ * fifty of them, one after the other. PostgreSQL already groups the flushes of concurrent
+ * commits itself: there each write keeps a transaction of its own (see inGroupCommit). Here an order's write is queued; when none is
  * being written, the queue so far is written in one transaction, each write inside its own
  * SAVEPOINT: a write that fails is rolled back to its savepoint and answered with its own error,
  * the others go on. Only after the COMMIT returns is any of them answered, so an order that was
@@ -138,6 +140,11 @@ function committerOf(db: Db) {
  * own error (its changes undone, the others' kept), or with the batch's if the commit failed.
  */
 export function inGroupCommit<T>(db: Db, write: GroupWrite<T>): Promise<T> {
+  // PostgreSQL flushes the log once for commits that arrive together (its own group commit),
+  // without holding this process, and its transactions run side by side on the pool. Batching
+  // there would make one transaction take the locks of many orders in turn, and two server
+  // processes' batches could then wait on each other (a deadlock, one order failed).
+  if (isPostgres(db)) return db.transaction().execute(write);
   return committerOf(db).add(write);
 }
 
