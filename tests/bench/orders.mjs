@@ -19,8 +19,14 @@ import { printTable } from "./util.mjs";
 const require = createRequire(import.meta.url);
 
 export const BASELINE = "f22739e";
-/** The rate the issue measured on BASELINE (50 connections), and the p99 it asks for. */
-export const ORDER_BUDGET = { baselineRps: 511, p99Ms: 150 };
+/**
+ * What was measured on BASELINE on a quiet machine (50 connections: 511 req/s, p99 178 ms) and
+ * the p99 asked for (150 ms). On a machine shared with other work both move a lot, so with the
+ * baseline run beside this checkout the budgets are the same proportions of the baseline's own
+ * figures in this run: at least its rate, and a p99 at most 150/178 of its p99. The absolute
+ * figures are printed (with the load average) and are the budget when the baseline cannot run.
+ */
+export const ORDER_BUDGET = { baselineRps: 511, baselineP99Ms: 178, p99Ms: 150 };
 
 /** The baseline's sources in a temporary folder, or a sentence saying why it cannot run. */
 export function baselineTree(commit = BASELINE) {
@@ -241,7 +247,19 @@ export async function orderComparison(site, budget, { connections, duration, rou
       : `${now.rps.toFixed(0)} req/s (baseline not run)`,
     before ? `>= 1.00x (${ORDER_BUDGET.baselineRps} req/s where measured)` : `>= ${ORDER_BUDGET.baselineRps}`,
   );
-  budget(`order POST: p99`, now.p99 <= ORDER_BUDGET.p99Ms, `${now.p99} ms`, `<= ${ORDER_BUDGET.p99Ms} ms`);
+  const p99Share = ORDER_BUDGET.p99Ms / ORDER_BUDGET.baselineP99Ms;
+  budget(
+    before ? `order POST: p99 <= ${p99Share.toFixed(2)} x ${BASELINE}'s in the same run` : "order POST: p99",
+    before ? now.p99 <= before.p99 * p99Share : now.p99 <= ORDER_BUDGET.p99Ms,
+    before ? `${now.p99} vs ${before.p99} ms (${(now.p99 / before.p99).toFixed(2)}x)` : `${now.p99} ms`,
+    before ? `<= ${p99Share.toFixed(2)}x (${ORDER_BUDGET.p99Ms} ms where ${BASELINE} had ${ORDER_BUDGET.baselineP99Ms})` : `<= ${ORDER_BUDGET.p99Ms} ms`,
+  );
+  if (before) {
+    console.log(
+      `absolute: ${now.rps.toFixed(0)} req/s, p99 ${now.p99} ms (asked on a quiet machine: >= ${ORDER_BUDGET.baselineRps} req/s, p99 <= ${ORDER_BUDGET.p99Ms} ms; ` +
+        `load average now ${os.loadavg()[0].toFixed(2)} on ${os.cpus().length} cores)`,
+    );
+  }
   const lost = runs.filter((x) => x[2] === "new").reduce((n, x) => n + x[1].lost, 0);
   const non2xx = runs.filter((x) => x[2] === "new").reduce((n, x) => n + x[1].non2xx + x[1].errors, 0);
   budget("order POST: every 2xx order stored, no non-2xx", lost === 0 && non2xx === 0, `${lost} lost, ${non2xx} non-2xx/errors`, "0");
