@@ -193,37 +193,49 @@ async function runOnce(db: Db) {
     .where("status", "=", "sending")
     .where("next_attempt_at", "<=", nowIso())
     .execute();
-  for (;;) {
-    const row = await claimNextMessage(db);
-    if (!row) return;
-    try {
-      const messageId = await deliver(db, row);
-      await inGroupCommit(db, (trx) =>
+  // A message's 'sent' mark is not waited for before the next claim: the two share a commit
+  // (group-commit.server.ts). The next message is sent only once both are on disk.
+  let marked: Promise<unknown> = Promise.resolve();
+  try {
+    for (;;) {
+      const row = await claimNextMessage(db);
+      await marked;
+      if (!row) return;
+      let messageId: string;
+      try {
+        messageId = await deliver(db, row);
+      } catch (e) {
+        const attempts = row.attempts + 1;
+        const wait = RETRY_MINUTES[attempts - 1];
+        const error = (e instanceof Error ? e.message : String(e)).slice(0, 500);
+        console.warn(`[mail] message ${row.id} attempt ${attempts} failed: ${error}`);
+        await db
+          .updateTable("outbox")
+          .set(
+            wait === undefined
+              ? { status: "failed", last_error: error }
+              : {
+                  status: "queued",
+                  last_error: error,
+                  next_attempt_at: new Date(Date.now() + wait * 60_000).toISOString(),
+                },
+          )
+          .where("id", "=", row.id)
+          .execute();
+        continue;
+      }
+      marked = inGroupCommit(db, (trx) =>
         trx
           .updateTable("outbox")
           .set({ status: "sent", sent_at: nowIso(), message_id: messageId, last_error: null })
           .where("id", "=", row.id)
           .execute(),
       );
-    } catch (e) {
-      const attempts = row.attempts + 1;
-      const wait = RETRY_MINUTES[attempts - 1];
-      const error = (e instanceof Error ? e.message : String(e)).slice(0, 500);
-      console.warn(`[mail] message ${row.id} attempt ${attempts} failed: ${error}`);
-      await db
-        .updateTable("outbox")
-        .set(
-          wait === undefined
-            ? { status: "failed", last_error: error }
-            : {
-                status: "queued",
-                last_error: error,
-                next_attempt_at: new Date(Date.now() + wait * 60_000).toISOString(),
-              },
-        )
-        .where("id", "=", row.id)
-        .execute();
+      // Awaited at the next claim (or below); a failure is the pass's, not an unhandled rejection.
+      marked.catch(() => {});
     }
+  } finally {
+    await marked;
   }
 }
 
