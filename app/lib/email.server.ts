@@ -163,15 +163,18 @@ async function claimNextMessage(db: Db) {
     return row ? { ...row, attempts: row.attempts - 1 } : undefined;
   }
   for (;;) {
-    const row = await db
+    // The id first: the index answers it without reading (and sorting) every queued message's body.
+    const due = await db
       .selectFrom("outbox")
-      .selectAll()
+      .select("id")
       .where("status", "=", "queued")
       .where("next_attempt_at", "<=", nowIso())
       .orderBy("id")
       .limit(1)
       .executeTakeFirst();
-    if (!row) return undefined;
+    const row = due && (await db.selectFrom("outbox").selectAll().where("id", "=", due.id).where("status", "=", "queued").executeTakeFirst());
+    if (!due) return undefined;
+    if (!row) continue;
     // Shares a commit with orders being written (group-commit.server.ts): one disk flush, not two.
     const claimed = await inGroupCommit(db, (trx) =>
       trx
