@@ -35,6 +35,7 @@ import * as orderReceipts from "../../db/migrations/2026-11-27-21-order-receipts
 import * as orderIdempotencyKeys from "../../db/migrations/2026-11-28-30-order-idempotency-keys";
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import type { DB } from "../database";
+import { withStatementCache } from "./sqlite-statements.server";
 import { markDatabaseReady, noteDatabaseError, runUngated, unwatchDatabase, watchDatabase } from "./database-health.server";
 import { isDatabaseUnavailable } from "./database-unavailable";
 import { ensurePrivateDir } from "./files.server";
@@ -172,7 +173,7 @@ function useWal(sqlite: Database.Database) {
  */
 class WriterFirstSqliteDialect extends SqliteDialect {
   constructor(private readonly sqlite: Database.Database) {
-    super({ database: sqlite });
+    super({ database: withStatementCache(sqlite) });
   }
 
   /**

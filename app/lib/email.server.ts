@@ -11,6 +11,7 @@ import type { OutboxTable } from "./infra.tables";
 import { isPostgres } from "./dialect.server";
 import { getBlob } from "./blob-store.server";
 import { singleFlight } from "./single-flight";
+import { inGroupCommit } from "./group-commit.server";
 
 export type MailAttachment = {
   filename: string;
@@ -162,21 +163,27 @@ async function claimNextMessage(db: Db) {
     return row ? { ...row, attempts: row.attempts - 1 } : undefined;
   }
   for (;;) {
-    const row = await db
+    // The id first: the index answers it without reading (and sorting) every queued message's body.
+    const due = await db
       .selectFrom("outbox")
-      .selectAll()
+      .select("id")
       .where("status", "=", "queued")
       .where("next_attempt_at", "<=", nowIso())
       .orderBy("id")
       .limit(1)
       .executeTakeFirst();
-    if (!row) return undefined;
-    const claimed = await db
-      .updateTable("outbox")
-      .set({ ...lease(), attempts: row.attempts + 1 })
-      .where("id", "=", row.id)
-      .where("status", "=", "queued")
-      .executeTakeFirst();
+    const row = due && (await db.selectFrom("outbox").selectAll().where("id", "=", due.id).where("status", "=", "queued").executeTakeFirst());
+    if (!due) return undefined;
+    if (!row) continue;
+    // Shares a commit with orders being written (group-commit.server.ts): one disk flush, not two.
+    const claimed = await inGroupCommit(db, (trx) =>
+      trx
+        .updateTable("outbox")
+        .set({ ...lease(), attempts: row.attempts + 1 })
+        .where("id", "=", row.id)
+        .where("status", "=", "queued")
+        .executeTakeFirst(),
+    );
     if (Number(claimed.numUpdatedRows) === 1) return row;
   }
 }
@@ -189,35 +196,49 @@ async function runOnce(db: Db) {
     .where("status", "=", "sending")
     .where("next_attempt_at", "<=", nowIso())
     .execute();
-  for (;;) {
-    const row = await claimNextMessage(db);
-    if (!row) return;
-    try {
-      const messageId = await deliver(db, row);
-      await db
-        .updateTable("outbox")
-        .set({ status: "sent", sent_at: nowIso(), message_id: messageId, last_error: null })
-        .where("id", "=", row.id)
-        .execute();
-    } catch (e) {
-      const attempts = row.attempts + 1;
-      const wait = RETRY_MINUTES[attempts - 1];
-      const error = (e instanceof Error ? e.message : String(e)).slice(0, 500);
-      console.warn(`[mail] message ${row.id} attempt ${attempts} failed: ${error}`);
-      await db
-        .updateTable("outbox")
-        .set(
-          wait === undefined
-            ? { status: "failed", last_error: error }
-            : {
-                status: "queued",
-                last_error: error,
-                next_attempt_at: new Date(Date.now() + wait * 60_000).toISOString(),
-              },
-        )
-        .where("id", "=", row.id)
-        .execute();
+  // A message's 'sent' mark is not waited for before the next claim: the two share a commit
+  // (group-commit.server.ts). The next message is sent only once both are on disk.
+  let marked: Promise<unknown> = Promise.resolve();
+  try {
+    for (;;) {
+      const row = await claimNextMessage(db);
+      await marked;
+      if (!row) return;
+      let messageId: string;
+      try {
+        messageId = await deliver(db, row);
+      } catch (e) {
+        const attempts = row.attempts + 1;
+        const wait = RETRY_MINUTES[attempts - 1];
+        const error = (e instanceof Error ? e.message : String(e)).slice(0, 500);
+        console.warn(`[mail] message ${row.id} attempt ${attempts} failed: ${error}`);
+        await db
+          .updateTable("outbox")
+          .set(
+            wait === undefined
+              ? { status: "failed", last_error: error }
+              : {
+                  status: "queued",
+                  last_error: error,
+                  next_attempt_at: new Date(Date.now() + wait * 60_000).toISOString(),
+                },
+          )
+          .where("id", "=", row.id)
+          .execute();
+        continue;
+      }
+      marked = inGroupCommit(db, (trx) =>
+        trx
+          .updateTable("outbox")
+          .set({ status: "sent", sent_at: nowIso(), message_id: messageId, last_error: null })
+          .where("id", "=", row.id)
+          .execute(),
+      );
+      // Awaited at the next claim (or below); a failure is the pass's, not an unhandled rejection.
+      marked.catch(() => {});
     }
+  } finally {
+    await marked;
   }
 }
 

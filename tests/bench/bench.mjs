@@ -2,6 +2,7 @@
 //
 //   node tests/bench/bench.mjs [--connections 50] [--duration 10] [--warmup 2] [--pages /a,/b]
 //                              [--no-load] [--no-analytics] [--analytics-events N] [--no-ceiling] [--in-place] [--cpu-prof] [--check]
+//                              [--orders-only] [--order-rounds N]
 //
 // --no-load skips a and b; --in-place serves the checkout's build/ instead of a private snapshot
 // (see server.mjs); --cpu-prof runs the server under `node --cpu-prof` and prints where its main
@@ -21,6 +22,9 @@
 // k. Every page of --pages as first visits (no cookie) under load, beside a bare node:http server
 //    answering with the same bytes from memory in a process of its own (ceiling.mjs); the share of
 //    that ceiling and p99 are budgets for / and /blogs. --no-ceiling skips it.
+// m. Badge orders under load (orders.mjs): POST /api/badge_orders.php at --connections for --duration,
+//    on f22739e and on this checkout in the same run, and the ratio; every 2xx order stored.
+//    --orders-only runs only c's start-up and m (with --cpu-prof: both servers profiled).
 // h. Analytics at scale (analytics.mjs): a second site on a data folder holding --analytics-events
 //    (default 1,000,000) tracked events, every /api/analytics.php mode and both staff dashboards
 //    timed. --no-analytics skips it.
@@ -43,6 +47,7 @@ import { analyticsScale } from "./analytics.mjs";
 import { callbacks, statementImport } from "./mpesa.mjs";
 import { doorCheckIns } from "./checkin.mjs";
 import { pageCeilings } from "./ceiling.mjs";
+import { BASELINE, orderComparison } from "./orders.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -53,7 +58,8 @@ const BUDGET = {
 
 const USAGE =
   "usage: node tests/bench/bench.mjs [--connections 50] [--duration 10] [--warmup 2] [--pages /a,/b]\n" +
-  "                                  [--no-load] [--no-analytics] [--analytics-events N] [--no-ceiling] [--in-place] [--cpu-prof] [--check]";
+  "                                  [--no-load] [--no-analytics] [--analytics-events N] [--no-ceiling] [--in-place] [--cpu-prof] [--check]\n" +
+  "                                  [--orders-only] [--order-rounds N]";
 
 let args, connections, duration, warmup, pages;
 try {
@@ -70,6 +76,8 @@ try {
       "in-place": { type: "boolean", default: false },
       "cpu-prof": { type: "boolean", default: false },
       check: { type: "boolean", default: false },
+      "orders-only": { type: "boolean", default: false },
+      "order-rounds": { type: "string", default: "1" },
       help: { type: "boolean", default: false },
     },
   }));
@@ -79,6 +87,7 @@ try {
   if (!Number.isFinite(warmup) || warmup < 0) throw new Error("--warmup must be >= 0 seconds");
   pages = args.pages ? parsePageList(args.pages) : PAGES;
   positiveInt("--analytics-events", args["analytics-events"]);
+  positiveInt("--order-rounds", args["order-rounds"]);
 } catch (e) {
   console.error(`${e instanceof Error ? e.message : e}\n${USAGE}`);
   process.exit(2);
@@ -506,15 +515,18 @@ async function firstLoad(site) {
 // ---------------------------------------------------------------- --cpu-prof
 
 const PROFILE_DIR = new URL("../.tmp/bench/profile/", import.meta.url).pathname;
+const BASELINE_PROFILE_DIR = new URL("../.tmp/bench/profile-baseline/", import.meta.url).pathname;
 /** [start, end] of the load runs in µs of the monotonic clock, for --cpu-prof. */
 let loadWindow;
+let baselineWindow;
 const monoMicros = () => Number(process.hrtime.bigint() / 1000n);
 
 /** Top self time by function and by package/file, from the server's .cpuprofile (written at exit). */
-function printProfile() {
-  const files = fs.existsSync(PROFILE_DIR) ? fs.readdirSync(PROFILE_DIR).filter((f) => f.endsWith(".cpuprofile")) : [];
-  if (!files.length) throw new Error(`no .cpuprofile in ${PROFILE_DIR}`);
-  const file = PROFILE_DIR + files.sort().at(-1);
+function printProfile(dir = PROFILE_DIR, window = loadWindow, title = "") {
+  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")) : [];
+  if (!files.length) throw new Error(`no .cpuprofile in ${dir}`);
+  // The server process's profile: with npm start's supervisor there are two, the server's is the larger.
+  const file = dir + files.sort((a, b) => fs.statSync(dir + a).size - fs.statSync(dir + b).size).at(-1);
   const prof = JSON.parse(fs.readFileSync(file, "utf8"));
   const byId = new Map(prof.nodes.map((n) => [n.id, n]));
   // Only the samples taken while the load ran (the profile's clock is the monotonic clock that
@@ -531,7 +543,7 @@ function printProfile() {
     }
     return dt;
   };
-  let dt = loadWindow ? collect(loadWindow[0], loadWindow[1]) : new Map();
+  let dt = window ? collect(window[0], window[1]) : new Map();
   let scope = "while the load ran";
   if (dt.size === 0) {
     dt = collect(-Infinity, Infinity);
@@ -555,7 +567,7 @@ function printProfile() {
     byArea.set(area(cf.url), (byArea.get(area(cf.url)) ?? 0) + t);
   }
   const top = (m, n) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n);
-  console.log(`\n## Server CPU profile (main thread, ${scope}; ${(total / 1e6).toFixed(1)} s sampled; ${file})`);
+  console.log(`\n## Server CPU profile${title} (main thread, ${scope}; ${(total / 1e6).toFixed(1)} s sampled; ${file})`);
   printTable(["self time by package / area", "%"], top(byArea, 12).map(([k, t]) => [k, ((t / total) * 100).toFixed(1)]));
   printTable(["self time by function", "%"], top(byFn, 20).map(([k, t]) => [k, ((t / total) * 100).toFixed(1)]));
 }
@@ -566,14 +578,29 @@ let exitCode = 0;
 let site;
 try {
   if (args["cpu-prof"]) fs.rmSync(PROFILE_DIR, { recursive: true, force: true });
+  if (args["cpu-prof"]) fs.rmSync(BASELINE_PROFILE_DIR, { recursive: true, force: true });
   site = await startSite({
     label: "bench",
     inPlace: args["in-place"],
     nodeArgs: args["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [],
   });
   serverPid = site.pid;
-  const printFirstLoad = await firstLoad(site);
-  if (!args["no-load"]) {
+  const orders = () =>
+    orderComparison(site, budget, {
+      connections,
+      duration,
+      rounds: Number(args["order-rounds"]),
+      baselineNodeArgs: args["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${BASELINE_PROFILE_DIR}`] : [],
+      onRun: args["orders-only"]
+        ? (which, edge) => {
+            if (which === "new") loadWindow = edge === "start" ? [monoMicros(), Infinity] : [loadWindow[0], monoMicros()];
+            else baselineWindow = edge === "start" ? [monoMicros(), Infinity] : [baselineWindow[0], monoMicros()];
+          }
+        : undefined,
+    });
+  const printFirstLoad = args["orders-only"] ? () => {} : await firstLoad(site);
+  if (args["orders-only"]) await orders();
+  else if (!args["no-load"]) {
     const from = monoMicros();
     await getLoad(site);
     await postLoad(site);
@@ -584,9 +611,10 @@ try {
     await callbacks(site, budget);
     await statementImport(site, budget);
     await doorCheckIns(site, budget);
+    await orders();
     if (!args["no-ceiling"]) await pageCeilings(site, budget, { pages, connections, duration });
   }
-  if (!args["no-analytics"]) {
+  if (!args["no-analytics"] && !args["orders-only"]) {
     await analyticsScale(site, budget, { events: Number(args["analytics-events"]) });
   }
   printFirstLoad();
@@ -613,6 +641,7 @@ try {
 if (args["cpu-prof"]) {
   try {
     printProfile();
+    if (args["orders-only"] && fs.existsSync(BASELINE_PROFILE_DIR)) printProfile(BASELINE_PROFILE_DIR, baselineWindow, ` of ${BASELINE}`);
   } catch (e) {
     console.error(`[bench] could not read the CPU profile: ${e instanceof Error ? e.message : e}`);
   }

@@ -83,7 +83,7 @@ function tail(file, lines = 40) {
  * Starts the site and resolves once GET / answers (any HTTP status). When the process exits
  * before answering (for example a build racing another build of the same checkout), it tries
  * again, up to `attempts` times in all.
- * @param {{ label?: string, readyTimeoutMs?: number, quiet?: boolean, attempts?: number, inPlace?: boolean, nodeArgs?: string[], env?: Record<string, string> }} [opts]
+ * @param {{ label?: string, readyTimeoutMs?: number, quiet?: boolean, attempts?: number, inPlace?: boolean, nodeArgs?: string[], env?: Record<string, string>, cwd?: string }} [opts]
  */
 export async function startSite({ attempts = 3, ...opts } = {}) {
   for (let i = 1; ; i++) {
@@ -125,7 +125,7 @@ function snapshotTree(label) {
   return dir;
 }
 
-async function startOnce({ label = "bench", readyTimeoutMs = 300_000, quiet = false, inPlace = false, nodeArgs = [], env: extraEnv = {} } = {}) {
+async function startOnce({ label = "bench", readyTimeoutMs = 300_000, quiet = false, inPlace = false, nodeArgs = [], env: extraEnv = {}, cwd: otherTree } = {}) {
   installHandlers();
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
@@ -161,12 +161,13 @@ async function startOnce({ label = "bench", readyTimeoutMs = 300_000, quiet = fa
     ...extraEnv,
   });
 
-  const tree = inPlace ? null : snapshotTree(label);
-  const cwd = tree ?? ROOT;
+  // otherTree: another commit's sources, already unpacked by the caller (served as they are).
+  const tree = inPlace || otherTree ? null : snapshotTree(label);
+  const cwd = otherTree ?? tree ?? ROOT;
   if (!quiet) {
     console.log(
       `[bench] starting the site on ${origin} ` +
-        (tree ? `from a snapshot of the sources in ${tree} (builds there)` : "from the checkout (builds first if stale)") +
+        (tree ? `from a snapshot of the sources in ${tree} (builds there)` : otherTree ? `from ${otherTree}` : "from the checkout (builds first if stale)") +
         `; log: ${path.relative(ROOT, logFile)}`,
     );
   }

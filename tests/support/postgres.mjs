@@ -38,7 +38,7 @@ function freePort() {
  * is not installed. fsync is off unless `durable` (the bench): a test cluster is thrown away,
  * and the tests measure correctness, not the disk. `own`: a cluster of its own even when
  * TEST_DATABASE_URL is set, with `halt()` (pg_ctl stop -m fast) and `resume()` (pg_ctl start),
- * for tests that take the database away from a running site.
+ * for tests that take the database away from a running site, and `crash()`.
  */
 export async function startTestPostgres({ durable = false, own = false } = {}) {
   if (process.env.TEST_DATABASE_URL && !own) return { url: process.env.TEST_DATABASE_URL, stop() {}, started: false };
@@ -76,6 +76,10 @@ export async function startTestPostgres({ durable = false, own = false } = {}) {
       run("pg_ctl", ["-D", dataDir, "-m", "fast", "-w", "stop"]);
     },
     resume: start,
+    /** A crash: the server stops at once (pg_ctl stop -m immediate), to recover from its log at `resume()`. */
+    crash() {
+      run("pg_ctl", ["-D", dataDir, "-m", "immediate", "-w", "stop"]);
+    },
     stop() {
       try {
         run("pg_ctl", ["-D", dataDir, "-m", "immediate", "-w", "stop"]);

@@ -13,6 +13,7 @@ import { DomainError } from "~/lib/domain-error";
 import { absoluteUrl } from "~/lib/http.server";
 import { formatNairobiTimeEat } from "~/lib/nairobi-time";
 import { unusedOrderId } from "~/lib/order-ids.server";
+import { inGroupCommit } from "~/lib/group-commit.server";
 import { orderSearch } from "../admin/order-search.server";
 import { safeEqual } from "~/lib/secrets.server";
 import { orderPagePath } from "~/lib/order-page";
@@ -135,7 +136,9 @@ export async function submitBadgeOrder(
 }
 
 async function insertOrder(db: Db, id: string, tier: Tier, input: BadgeOrderInput, hasPortrait: boolean, idempotency?: Idempotency): Promise<string> {
-  return db.transaction().execute(async (trx) => {
+  // Orders placed at the same moment share one commit (app/lib/group-commit.server.ts); a copy
+  // of an order in the same batch finds the first one's claim and is answered with it.
+  return inGroupCommit(db, async (trx) => {
     await claimCodeForOrder(trx, {
       code: input.paymentReference,
       kind: "badge",
