@@ -32,6 +32,7 @@ import * as merchConfirmationOnce from "../../db/migrations/2026-11-26-16-merch-
 import * as legacyImport from "../../db/migrations/2026-11-26-17-legacy-import";
 import * as statementCoverage from "../../db/migrations/2026-11-27-20-statement-coverage";
 import * as orderReceipts from "../../db/migrations/2026-11-27-21-order-receipts";
+import * as stkPushes from "../../db/migrations/2026-11-28-40-stk-pushes";
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import type { DB } from "../database";
 import { markDatabaseReady, noteDatabaseError, runUngated, unwatchDatabase, watchDatabase } from "./database-health.server";
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-26-17-legacy-import": legacyImport,
   "2026-11-27-20-statement-coverage": statementCoverage,
   "2026-11-27-21-order-receipts": orderReceipts,
+  "2026-11-28-40-stk-pushes": stkPushes,
 };
 
 export type { DB };
