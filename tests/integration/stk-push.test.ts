@@ -91,15 +91,6 @@ const ORDERS: Record<Kind, { place: (db: Db) => Promise<string>; amount: number;
   },
 };
 
-const until = async <T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 5000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
-
 let db: Db;
 beforeEach(async () => {
   db = await freshApp(siteEnv());
