@@ -4,6 +4,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startDarajaFake } from "../support/daraja-fake.mjs";
 import * as stkCallback from "~/routes/api/stk-callback";
 import * as c2b from "~/routes/api/mpesa-c2b";
+import * as badgeApi from "~/routes/api/badge-orders";
+import * as merchApi from "~/routes/api/merch-orders";
+import * as stkPushApi from "~/routes/api/stk-push";
 import { BadgeOrderSchema } from "~/features/event-badges/badge-order.schema";
 import { submitBadgeOrder } from "~/features/event-badges/badge-orders.server";
 import { CheckoutSchema } from "~/features/merch/merch.schema";
@@ -16,7 +19,7 @@ import { askAboutQuietPushes, sendStkPush, stkStatusOf } from "~/features/stk-pu
 import { resultWords } from "~/features/stk-push/stk-push";
 import { forgetDarajaTokensForTests, setDarajaTimeoutForTests } from "~/features/stk-push/daraja-client.server";
 import type { Db } from "~/lib/db.server";
-import { args, jsonPost } from "../support/http";
+import { args, jsonPost, readJson } from "../support/http";
 import { freshApp } from "../support/reset";
 
 const SECRET = "stk-callback-secret-0123456789";
@@ -252,5 +255,70 @@ describe("M-Pesa Express, the edges", () => {
     db = await freshApp({ DARAJA_CONSUMER_KEY: undefined, DARAJA_CONSUMER_SECRET: undefined, DARAJA_PASSKEY: undefined });
     const id = await ORDERS.badge.place(db);
     await expect(push("badge", id)).rejects.toThrow("not available");
+  });
+});
+
+const bodyOf = async <T = Record<string, unknown>>(r: Response) => (await readJson<T>(r)).body;
+
+describe("the JSON API", () => {
+  const KEY = "test-admin-key-0123456789";
+  const badgePost = (body: Record<string, unknown>, ip = "10.0.0.7") => badgeApi.action(args(jsonPost("/api/badge_orders.php", body), ip));
+  const merchPost = (body: Record<string, unknown>, ip = "10.0.0.8") => merchApi.action(args(jsonPost("/api/merch_orders.php", body), ip));
+  const badge = { tierKey: "t3", name: "Jane Wanjiru", email: "jane@example.org" };
+
+  it("a badge order with payWith stk is stored, then prompted; staff see payment.stk", async () => {
+    const res = await badgePost({ ...badge, payWith: "stk", phone: "0712345678" });
+    expect(res.status).toBe(200);
+    const body = await bodyOf<{ id: string; stk: { state: string; checkoutRequestId: string } }>(res);
+    expect(body.stk).toEqual({ state: "sent", checkoutRequestId: fake.latest(body.id)!.checkoutRequestId });
+    expect(fake.latest(body.id)).toMatchObject({ amount: 1300, phone: "254712345678" });
+    await fake.answer(body.stk.checkoutRequestId, 1032);
+    const list = await bodyOf<{ items: { id: string; payment: { stk?: unknown } }[] }>(await badgeApi.loader(args(new Request("http://site.test/api/badge_orders.php", { headers: { "X-Admin-Key": KEY } }))));
+    expect(list.items.find((o: { id: string }) => o.id === body.id)!.payment.stk).toEqual({ state: "cancelled", sentAt: expect.any(String), resultCode: "1032", resultDesc: "Request cancelled by user" });
+  });
+
+  it("the order page's token sends the prompt again (stk_push.php); a wrong token is a 404", async () => {
+    const body = await bodyOf<{ id: string; stk: { checkoutRequestId: string } }>(await badgePost({ ...badge, payWith: "stk", phone: "+254712345678" }));
+    await fake.answer(body.stk.checkoutRequestId, 1032);
+    const token = (await db.selectFrom("badge_orders").select("asset_token").where("id", "=", body.id).executeTakeFirstOrThrow()).asset_token;
+    const again = (t: string) => stkPushApi.action(args(jsonPost("/api/stk_push.php", { orderId: body.id, token: t })));
+    expect((await again("not-the-token")).status).toBe(404);
+    const res = await again(token);
+    expect(await bodyOf(res)).toMatchObject({ ok: true, stk: { state: "sent" } });
+    await fake.answer(undefined, "paid");
+    expect((await getBadgeOrder(db, body.id)).payment.state).toBe("verified");
+    // Paid: no more prompts.
+    const refused = await again(token);
+    expect(refused.status).toBe(409);
+    expect(await bodyOf(refused)).toMatchObject({ error: "This order is already paid by M-Pesa." });
+  });
+
+  it("a phone that is not a Kenyan mobile is refused with a sentence, and no order is stored", async () => {
+    const res = await badgePost({ ...badge, payWith: "stk", phone: "+44 20 7946 0000" });
+    expect(res.status).toBe(400);
+    expect(await bodyOf(res)).toMatchObject({ ok: false, error: "Enter the M-Pesa phone number as 07XXXXXXXX, 01XXXXXXXX or +254XXXXXXXXX." });
+    expect(await db.selectFrom("badge_orders").select("id").execute()).toEqual([]);
+  });
+
+  it("Daraja down: the merch order is stored and the answer says to pay by paybill", async () => {
+    await saveCatalogue(db, FALLBACK_CATALOGUE);
+    fake.set({ push: "500" });
+    const res = await merchPost({
+      customerName: "Achieng Otieno",
+      customerEmail: "achieng@example.org",
+      payWith: "stk",
+      phone: "0112345678",
+      items: [{ itemId: "SL-TOTE", size: "One size", quantity: 1 }],
+    });
+    expect(res.status).toBe(200);
+    const body = await bodyOf<{ id: string; stk: { state: string; message: string } }>(res);
+    expect(body.stk).toMatchObject({ state: "failed", message: expect.stringContaining("please pay by paybill") });
+    expect(await db.selectFrom("merch_orders").select(["id", "customer_phone", "payment_reference"]).execute()).toEqual([{ id: body.id, customer_phone: "0112345678", payment_reference: "" }]);
+  });
+
+  it("without payWith, the code is still required", async () => {
+    const res = await badgePost({ ...badge, phone: "0712345678" });
+    expect(res.status).toBe(400);
+    expect(await bodyOf(res)).toMatchObject({ error: "Payment confirmation code is required." });
   });
 });

@@ -17,6 +17,9 @@ import { orderSearch } from "../admin/order-search.server";
 import { safeEqual } from "~/lib/secrets.server";
 import { orderPagePath } from "~/lib/order-page";
 import { claimPaymentCode } from "../payment-codes/payment-codes.server";
+import { PAYMENT_CODE_REQUIRED } from "../payment-codes/payment-code";
+import { paymentChoice } from "../stk-push/stk-push.schema";
+import { stkEnabled } from "../stk-push/stk-push.server";
 import { paymentsChanged } from "~/lib/payment-signal.server";
 import { STAFF_NOTE_MAX_LENGTH, type BadgeOrderInput, type BadgeOrderStatus } from "./badge-order.schema";
 import { badgeKitEmail, badgeRejectedEmail, ENTRY_QR_CID, orderReceivedEmail } from "./emails/badge-emails";
@@ -108,11 +111,12 @@ export function mailFields(r: Pick<BadgeOrdersTable, "id" | "name" | "tier_name"
 export async function submitBadgeOrder(db: Db, input: BadgeOrderInput, portraitPng: Buffer | null) {
   const tier = findTier(input.tierKey);
   if (!tier) throw new DomainError("invalid", "Tier configuration missing.");
+  const pay = paymentChoice(input, input.phone, { codeRequired: PAYMENT_CODE_REQUIRED, phoneField: "phone", stkOn: stkEnabled() });
   const id = await unusedOrderId(db, "badge_orders", "BO");
   if (portraitPng) await putBlob(db, orderFileKey(id, "portrait"), portraitPng);
   let token: string;
   try {
-    token = await insertOrder(db, id, tier, input, portraitPng !== null);
+    token = await insertOrder(db, id, tier, { ...input, paymentReference: pay.by === "code" ? pay.code : "" }, portraitPng !== null);
   } catch (e) {
     if (portraitPng) await deleteBlobs(db, orderFolder(id));
     throw e;
@@ -120,12 +124,14 @@ export async function submitBadgeOrder(db: Db, input: BadgeOrderInput, portraitP
   void kickMailWorker();
   paymentsChanged();
   // The order's private page, for the one who placed it (the done state links to it).
-  return { id, orderPath: orderPagePath(id, token) };
+  // Paying now: the prompt goes to the phone typed with this order (the caller sends it, after this is stored).
+  return { id, orderPath: orderPagePath(id, token), payment: pay };
 }
 
-async function insertOrder(db: Db, id: string, tier: Tier, input: BadgeOrderInput, hasPortrait: boolean): Promise<string> {
+async function insertOrder(db: Db, id: string, tier: Tier, input: BadgeOrderInput & { paymentReference: string }, hasPortrait: boolean): Promise<string> {
   return db.transaction().execute(async (trx) => {
-    await claimPaymentCode(trx, input.paymentReference, "badge", id);
+    // An order paid by prompt has no typed code ('').
+    if (input.paymentReference) await claimPaymentCode(trx, input.paymentReference, "badge", id);
     const token = randomToken();
     const row = {
       id,

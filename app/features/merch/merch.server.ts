@@ -13,6 +13,8 @@ import { site } from "~/lib/site";
 import { orderPagePath } from "~/lib/order-page";
 import { orderSearch } from "../admin/order-search.server";
 import { claimPaymentCode } from "../payment-codes/payment-codes.server";
+import { paymentChoice, type PaymentChoice } from "../stk-push/stk-push.schema";
+import { stkEnabled } from "../stk-push/stk-push.server";
 import { paymentsChanged } from "~/lib/payment-signal.server";
 import { merchTeamNoticeEmail, orderApprovedEmail, orderReceivedEmail, orderRejectedEmail } from "./emails/merch-emails";
 import {
@@ -289,18 +291,21 @@ export async function submitMerchOrder(
   input: CheckoutInput,
   lines: RawLine[],
   opts: { clientCurrency?: string } = {},
-): Promise<{ id: string; total: number; currency: string; orderPath: string }> {
+): Promise<{ id: string; total: number; currency: string; orderPath: string; payment: PaymentChoice }> {
+  const pay = paymentChoice(input, input.customerPhone, { codeRequired: MERCH_MESSAGES.codeRequired, phoneField: "customerPhone", stkOn: stkEnabled() });
+  const code = pay.by === "code" ? pay.code : "";
   const priced = priceLines(await listItems(db), lines, opts.clientCurrency);
   const placed = await db.transaction().execute(async (trx) => {
     const id = await unusedOrderId(trx, "merch_orders", "MO");
-    await claimPaymentCode(trx, input.paymentReference, "merch", id);
+    // An order paid by prompt has no typed code (''); the caller sends the prompt once this is stored.
+    if (code) await claimPaymentCode(trx, code, "merch", id);
     const row: MerchOrdersTable = {
       id,
       customer_name: input.customerName,
       customer_email: input.customerEmail,
       customer_phone: input.customerPhone,
       notes: input.notes,
-      payment_reference: input.paymentReference,
+      payment_reference: code,
       total: priced.total,
       currency: priced.currency,
       items: JSON.stringify(priced.lines),
@@ -324,7 +329,7 @@ export async function submitMerchOrder(
   });
   void kickMailWorker();
   paymentsChanged();
-  return { id: placed.id, total: priced.total, currency: priced.currency, orderPath: orderPagePath(placed.id, placed.token) };
+  return { id: placed.id, total: priced.total, currency: priced.currency, orderPath: orderPagePath(placed.id, placed.token), payment: pay };
 }
 
 /** Places the order in a visitor's bag, then empties the bag. */

@@ -5,6 +5,7 @@ import { DomainError } from "~/lib/domain-error";
 import { env } from "~/lib/env.server";
 import { paymentsChanged } from "~/lib/payment-signal.server";
 import { consume } from "~/lib/rate-limit.server";
+import { safeEqual } from "~/lib/secrets.server";
 import { linkReceipt, type OrderKind } from "../payment-codes/receipt-ledger.server";
 import { recordPayments } from "../received-payments/received-payments.server";
 import { DarajaUnavailable, stkPush, stkQuery } from "./daraja-client.server";
@@ -314,4 +315,39 @@ export async function stkStatusOf(db: Db, orderId: string): Promise<StkStatus | 
   const r = rows.find((x) => x.state === "paid") ?? rows[0];
   if (!r) return null;
   return { ...viewOf(r), receipt: r.receipt, amount: r.amount, phone: r.phone, settledAt: r.settled_at };
+}
+
+export type PromptAnswer = { state: "sent"; checkoutRequestId: string } | { state: "failed"; message: string; retryAfterSeconds?: number };
+
+/**
+ * An order paid by prompt is stored: its first prompt goes out now, to the phone typed with it.
+ * Daraja down or slow, or a limit reached, is 'failed' with a sentence (the order stands; the
+ * supporter pays by paybill). Null for an order paid by code.
+ */
+export async function promptNewOrder(db: Db, kind: OrderKind, orderId: string, payment: { by: "code" } | { by: "stk"; phone: string }, ip: string): Promise<PromptAnswer | null> {
+  if (payment.by !== "stk") return null;
+  const sent = await sendStkPush(db, { kind, orderId, phone: payment.phone, ip });
+  if (sent.state === "sent") return { state: "sent", checkoutRequestId: sent.checkoutRequestId };
+  return sent.state === "refused" ? { state: "failed", message: sent.message, retryAfterSeconds: sent.retryAfterSeconds } : { state: "failed", message: sent.message };
+}
+
+/** The order a token opens, with the phone typed for it, or not_found. */
+async function ownOrder(db: Db, orderId: string, token: string): Promise<{ kind: OrderKind; phone: string }> {
+  const kind: OrderKind = orderId.startsWith("BO-") ? "badge" : "merch";
+  const row =
+    kind === "badge"
+      ? await db.selectFrom("badge_orders").select(["asset_token as token", "phone"]).where("id", "=", orderId).executeTakeFirst()
+      : await db.selectFrom("merch_orders").select(["view_token as token", "customer_phone as phone"]).where("id", "=", orderId).executeTakeFirst();
+  if (!row || !row.token || !safeEqual(token, row.token)) throw new DomainError("not_found", "Unknown order, or the link is not this order's.");
+  return { kind, phone: row.phone };
+}
+
+/**
+ * 'Send the prompt again', from the order's own page (its token): only to the phone typed with
+ * the order, so nobody can aim prompts at a stranger's phone.
+ */
+export async function resendPrompt(db: Db, input: { orderId: string; token: string; ip: string }): Promise<StkSendResult> {
+  const order = await ownOrder(db, input.orderId, input.token);
+  if (!mpesaPhone(order.phone)) throw new DomainError("invalid", `This order's phone number is not an M-Pesa number (${PHONE_MESSAGE}) Pay by paybill instead.`);
+  return sendStkPush(db, { kind: order.kind, orderId: input.orderId, phone: order.phone, ip: input.ip });
 }

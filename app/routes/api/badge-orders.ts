@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BadgeOrderSchema, ListQuerySchema, OrderIdSchema, StaffNoteSchema } from "~/features/event-badges/badge-order.schema";
 import { submitBadgeOrder } from "~/features/event-badges/badge-orders.server";
+import { promptNewOrder } from "~/features/stk-push/stk-push.server";
 import { attachBadgeAssets, listBadgeOrders, setBadgeOrderStatus } from "~/features/reconciliation/orders.server";
 import { PORTRAIT_MAX_BYTES, PORTRAIT_SIZE_MESSAGE } from "~/features/event-badges/portrait";
 import { checkKitPng, decodeImageDataUrl, processPortrait } from "~/features/event-badges/portrait.server";
@@ -86,8 +87,9 @@ async function post(request: Request, context: AppLoadContext, body: Record<stri
   const portrait = portraitDataUrl
     ? await processPortrait(decodeImageDataUrl(portraitDataUrl, PORTRAIT_MAX_BYTES, PORTRAIT_SIZE_MESSAGE))
     : null;
-  const { id } = await submitBadgeOrder(db, input, portrait);
-  return jsonResponse({ ok: true, id });
+  const { id, payment } = await submitBadgeOrder(db, input, portrait);
+  const stk = await promptNewOrder(db, "badge", id, payment, clientAddress(context));
+  return jsonResponse({ ok: true, id, ...(stk ? { stk } : {}) });
 }
 export const loader = api.loader;
 export const action = api.action;

@@ -1,5 +1,6 @@
 import { MerchOrderApiSchema, MerchOrderStatusSchema } from "~/features/merch/merch.schema";
 import { submitMerchOrder } from "~/features/merch/merch.server";
+import { promptNewOrder } from "~/features/stk-push/stk-push.server";
 import { changeMerchOrderStatus, listMerchOrders } from "~/features/reconciliation/orders.server";
 import { staff } from "~/lib/actor";
 import { requireAdminApi } from "~/lib/admin.server";
@@ -23,8 +24,11 @@ const api = jsonApi({
     const taken = await acceptJson(request, context, MerchOrderApiSchema, { name: "merch-order", rule: limits.merchOrder }, { maxBytes: 64 * 1024 });
     if (!taken) return jsonResponse({ ok: true, id: null });
     const { input } = taken;
-    const { id } = await submitMerchOrder(context.db, input, input.items.map(toLine), { clientCurrency: input.currency || undefined });
-    return jsonResponse({ ok: true, id });
+    // Paying now: "phone" names the number to prompt when customerPhone is not sent.
+    const customerPhone = input.payWith === "stk" ? input.customerPhone || input.phone || "" : input.customerPhone;
+    const { id, payment } = await submitMerchOrder(context.db, { ...input, customerPhone }, input.items.map(toLine), { clientCurrency: input.currency || undefined });
+    const stk = await promptNewOrder(context.db, "merch", id, payment, clientAddress(context));
+    return jsonResponse({ ok: true, id, ...(stk ? { stk } : {}) });
   },
   GET: async ({ request, context }) => {
     await requireAdminApi(request, context);
