@@ -7,6 +7,9 @@ import * as c2b from "~/routes/api/mpesa-c2b";
 import * as badgeApi from "~/routes/api/badge-orders";
 import * as merchApi from "~/routes/api/merch-orders";
 import * as stkPushApi from "~/routes/api/stk-push";
+import * as eventRoute from "~/routes/event/event";
+import * as orderRoute from "~/routes/orders/order";
+import type { StkPanelData } from "~/features/stk-push/components/stk-panel";
 import { BadgeOrderSchema } from "~/features/event-badges/badge-order.schema";
 import { submitBadgeOrder } from "~/features/event-badges/badge-orders.server";
 import { CheckoutSchema } from "~/features/merch/merch.schema";
@@ -19,7 +22,7 @@ import { askAboutQuietPushes, sendStkPush, stkStatusOf } from "~/features/stk-pu
 import { resultWords } from "~/features/stk-push/stk-push";
 import { forgetDarajaTokensForTests, setDarajaTimeoutForTests } from "~/features/stk-push/daraja-client.server";
 import type { Db } from "~/lib/db.server";
-import { args, jsonPost, readJson } from "../support/http";
+import { args, formPost, get, jsonPost, readJson, thrown } from "../support/http";
 import { freshApp } from "../support/reset";
 
 const SECRET = "stk-callback-secret-0123456789";
@@ -320,5 +323,34 @@ describe("the JSON API", () => {
     const res = await badgePost({ ...badge, phone: "0712345678" });
     expect(res.status).toBe(400);
     expect(await bodyOf(res)).toMatchObject({ error: "Payment confirmation code is required." });
+  });
+});
+
+describe("the order forms and the order page", () => {
+  it("the badge form (no JavaScript) with 'Pay now' stores the order, prompts, and lands on the order page, which follows the prompt to 'Paid'", async () => {
+    const answer = await thrown(
+      eventRoute.action(args(formPost("/event?tier=t3", { intent: "order", tierKey: "t3", name: "Jane Wanjiru", email: "jane@example.org", phone: "0712 345 678", payWith: "stk" }))),
+    );
+    expect(answer.status).toBe(303);
+    const location = answer.headers.get("Location")!;
+    const [, reference, token] = /^\/orders\/(BO-[0-9A-Z]{6})\?t=(.+)$/.exec(location)!;
+    const page = async () => {
+      const res = await orderRoute.loader({ ...args(get(location)), params: { reference } } as never);
+      return (res as unknown as { data: { stk: StkPanelData | null } }).data.stk!;
+    };
+    expect(await page()).toMatchObject({ state: "sent", amount: 1300, orgName: "Street Light Outreach", refreshing: true, phone: "254712345678" });
+    await fake.answer(fake.latest(reference)!.checkoutRequestId, 1032);
+    expect(resultWords(await page())).toBe("Cancelled on the phone: no money was taken.");
+    const again = await orderRoute.action({ ...args(formPost(location, { intent: "resend-prompt" })), params: { reference } } as never);
+    expect((again as Response).status).toBe(303);
+    const prompt = await fake.answer(fake.latest(reference)!.checkoutRequestId, "paid");
+    expect(resultWords(await page())).toBe(`Paid: M-Pesa receipt ${prompt.receipt}.`);
+    expect(token!.length).toBeGreaterThan(10);
+  });
+
+  it("the badge form refuses a phone M-Pesa cannot prompt, on the phone field", async () => {
+    const res = await eventRoute.action(args(formPost("/event?tier=t3", { intent: "order", tierKey: "t3", name: "Jane Wanjiru", email: "jane@example.org", phone: "020 123 4567", payWith: "stk" })));
+    const reply = (res as unknown as { data: { fieldErrors: Record<string, string[]> } }).data;
+    expect(reply.fieldErrors).toEqual({ phone: ["Enter the M-Pesa phone number as 07XXXXXXXX, 01XXXXXXXX or +254XXXXXXXXX."] });
   });
 });

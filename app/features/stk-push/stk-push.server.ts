@@ -6,6 +6,7 @@ import { env } from "~/lib/env.server";
 import { paymentsChanged } from "~/lib/payment-signal.server";
 import { consume } from "~/lib/rate-limit.server";
 import { safeEqual } from "~/lib/secrets.server";
+import { site } from "~/lib/site";
 import { linkReceipt, type OrderKind } from "../payment-codes/receipt-ledger.server";
 import { recordPayments } from "../received-payments/received-payments.server";
 import { DarajaUnavailable, stkPush, stkQuery } from "./daraja-client.server";
@@ -350,4 +351,32 @@ export async function resendPrompt(db: Db, input: { orderId: string; token: stri
   const order = await ownOrder(db, input.orderId, input.token);
   if (!mpesaPhone(order.phone)) throw new DomainError("invalid", `This order's phone number is not an M-Pesa number (${PHONE_MESSAGE}) Pay by paybill instead.`);
   return sendStkPush(db, { kind: order.kind, orderId: input.orderId, phone: order.phone, ip: input.ip });
+}
+
+/** Prompts refresh a page without JavaScript for this long after they were sent. */
+export const REFRESH_FOR_MS = 2 * 60_000;
+
+/** The order page's panel: the latest prompt (or the paid one), or null when none was sent. */
+export async function stkPanelOf(db: Db, orderId: string, token: string, now = new Date()) {
+  const status = await stkStatusOf(db, orderId);
+  if (!status) return null;
+  return {
+    ...status,
+    orderId,
+    token,
+    orgName: site.name,
+    paybill: env().stk?.shortcode ?? env().mpesaShortcode,
+    refreshing: status.state === "sent" && now.getTime() - Date.parse(status.sentAt) < REFRESH_FOR_MS,
+  };
+}
+
+/** 'Send the prompt again' on the order page: null error when sent (or failed: the page says so), else the sentence and its status. */
+export async function resendPromptFromPage(db: Db, input: { orderId: string; token: string; ip: string }): Promise<{ error: null } | { error: string; status: number }> {
+  try {
+    const sent = await resendPrompt(db, input);
+    return sent.state === "refused" ? { error: sent.message, status: 429 } : { error: null };
+  } catch (e) {
+    if (e instanceof DomainError) return { error: e.message, status: e.code === "not_found" ? 404 : e.code === "conflict" ? 409 : 400 };
+    throw e;
+  }
 }

@@ -24,6 +24,7 @@ import eventCss from "~/styles/event.css?url";
 import type { PageHandle } from "~/features/analytics/page-view";
 import type { CacheHandle } from "~/lib/page-cache";
 import type { Route } from "./+types/event";
+import { stkEnabled } from "~/features/stk-push/stk-push.server";
 
 export const handle = { page: "event.badges", cacheSeconds: 300, cacheQuery: ["tier"] } satisfies CacheHandle & PageHandle;
 
@@ -41,7 +42,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
 export async function loader({ context }: Route.LoaderArgs) {
   const event = await getEvent(context.db);
   const progress = await eventProgress(context.db, event);
-  return { progress, event };
+  return { progress, event, stkOn: stkEnabled() };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -177,6 +178,7 @@ export default function EventPage({ actionData, loaderData }: Route.ComponentPro
           serverReply={orderReply && orderReply !== dismissed ? orderReply : undefined}
           onClose={closeDialog}
           onSuccess={(reference) => setPlaced({ reference })}
+          stkOn={loaderData.stkOn}
         />
       ) : null}
     </>
