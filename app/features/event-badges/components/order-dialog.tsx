@@ -254,6 +254,7 @@ function OrderForm({ tier, fetcher, reply, fromServer, close, stkOn }: FormProps
       <ContactFields prefix="order" names={{ name: "name", email: "email", phone: "phone" }} field={field} errorOf={errorOf} />
       {stkOn ? <PayWithChoice prefix="order" amount={tier.amount} chosen={reply?.status === "error" ? String(reply.values?.payWith ?? "stk") : "stk"} /> : null}
       <PaymentCodeField
+        optional={stkOn}
         prefix="order"
         label="Payment confirmation code"
         hint="The M-Pesa reference, e.g. SKL4Q2ZB7X. Pasting the whole confirmation SMS works too."

@@ -175,6 +175,7 @@ function CheckoutForm({ bag, serverReply, onPlaced, stkOn = false }: Omit<Props,
       </div>
       {stkOn ? <PayWithChoice prefix="checkout" amount={bag.total} chosen={serverReply?.status === "error" ? String(serverReply.values?.payWith ?? "stk") : "stk"} /> : null}
       <PaymentCodeField
+        optional={stkOn}
         prefix="checkout"
         label="M-Pesa confirmation code"
         hint="The code from the M-Pesa SMS, e.g. SKL4Q2ZB7X. Pasting the whole SMS works too."
