@@ -28,11 +28,11 @@ const CHECK_PHONE = "Check your phone: enter your M-Pesa PIN to pay KES 1,300 to
 async function orderByPrompt(page: import("@playwright/test").Page, jsEnabled: boolean, phone: string) {
   // As openTierDialog does, on this spec's own site.
   await page.goto(`http://127.0.0.1:${site.port}/event`);
-  const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Helping Hand", exact: true }) });
+  const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Big Friend", exact: true }) });
   const support = card.getByRole("link", { name: /^Support & confirm/ });
   if (jsEnabled) await hydrated(support);
   await support.click();
-  const dialog = page.getByRole("dialog", { name: "Confirm your Helping Hand" });
+  const dialog = page.getByRole("dialog", { name: "Confirm your Big Friend" });
   await expect(dialog).toBeVisible();
   if (jsEnabled) await hydrated(dialog.getByRole("button", { name: "Submit confirmation" }));
   await fillOrder(dialog, { name: "Jane Wanjiru", email: `stk-${Date.now()}@example.org`, phone });
