@@ -48,9 +48,14 @@ async function orderByPrompt(page: import("@playwright/test").Page, jsEnabled: b
 test("pay now: the PIN prompt is answered and the order page says 'Paid' with the receipt", async ({ page, jsEnabled }) => {
   test.setTimeout(60_000);
   const reference = await orderByPrompt(page, jsEnabled, "0712 345 678");
+  let loads = 0;
+  page.on("load", () => (loads += 1));
+  await page.waitForTimeout(6_000);
   const prompt = await fake.answer(fake.latest(reference)!.checkoutRequestId, "paid");
   // Without JavaScript the page refreshes itself; with it, it updates in place.
   await expect(page.getByText(`Paid: M-Pesa receipt ${prompt.receipt}.`)).toBeVisible({ timeout: 15_000 });
+  if (jsEnabled) expect(loads, "no reloads with JavaScript").toBe(0);
+  else expect(loads).toBeGreaterThan(0);
 });
 
 test("cancelled on the phone, then a second prompt, then 'Paid'", async ({ page, jsEnabled }) => {

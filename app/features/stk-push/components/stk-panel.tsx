@@ -1,5 +1,7 @@
 import { useEffect } from "react";
 import { Form, useNavigation, useRevalidator } from "react-router";
+import { useHydrated } from "~/components/ui/form-parts";
+import { orderPagePath } from "~/lib/order-page";
 import { resultWords, type StkStatus } from "../stk-push";
 
 /** What the order page knows of the order's M-Pesa prompt. */
@@ -26,6 +28,12 @@ export function StkPanel({ stk, error }: { stk: StkPanelData; error?: string }) 
   const revalidator = useRevalidator();
   const navigation = useNavigation();
   const waiting = stk.state === "sent";
+  const hydrated = useHydrated();
+  // Hydrated: the page updates in place, so the no-JavaScript refresh is stopped (window.stop
+  // cancels a pending meta refresh; everything the page needs has loaded by now).
+  useEffect(() => {
+    if (document.querySelector('meta[http-equiv="refresh"]')) window.stop();
+  }, []);
   useEffect(() => {
     if (!waiting) return;
     const timer = setInterval(() => {
@@ -39,8 +47,10 @@ export function StkPanel({ stk, error }: { stk: StkPanelData; error?: string }) 
       <h2 id="stk-title">{waiting ? "Check your phone" : stk.state === "paid" ? "Paid" : "Not paid yet"}</h2>
       {waiting ? (
         <>
-          {/* Without JavaScript: refresh every few seconds while the prompt can still be answered. */}
-          {stk.refreshing ? <noscript dangerouslySetInnerHTML={{ __html: `<meta http-equiv="refresh" content="${REFRESH_SECONDS}">` }} /> : null}
+          {/* Without JavaScript: refresh every few seconds while the prompt can still be answered
+              (React puts it in the head; once hydrated it is gone and its reload called off). The
+              address is spelled out: a page reached with a #fragment would otherwise not reload. */}
+          {stk.refreshing && !hydrated ? <meta httpEquiv="refresh" content={`${REFRESH_SECONDS}; url=${orderPagePath(stk.orderId, stk.token)}`} /> : null}
           <p className="lead">
             Check your phone: enter your M-Pesa PIN to pay {kes(stk.amount)} to {stk.orgName}
           </p>
