@@ -39,10 +39,13 @@ export async function ordersPaidByPush(site, fake, budget, n = STK_ORDERS) {
         body: JSON.stringify({ tierKey: "t3", name: `Prompt Supporter ${i}`, email: `stk-${run}-${i}@example.org`, phone: `07${String(20000000 + i)}`, payWith: "stk" }),
       });
       const body = await res.json().catch(() => ({}));
-      return { status: res.status, id: body.id, stk: body.stk?.state, ms: performance.now() - started };
+      return { status: res.status, id: body.id, stk: body.stk?.state, error: body.error ?? body.stk?.message, ms: performance.now() - started };
     }),
   );
   const posted = performance.now() - t0;
+  const refusals = new Map();
+  for (const a of answers) if (a.status !== 200 || a.stk !== "sent") refusals.set(`${a.status} ${a.error ?? ""}`.trim(), (refusals.get(`${a.status} ${a.error ?? ""}`.trim()) ?? 0) + 1);
+  for (const [why, count] of refusals) console.log(`[bench] ${count} order POST(s) answered ${why}`);
   const ids = answers.filter((a) => a.status === 200 && a.id).map((a) => a.id);
   const sent = answers.filter((a) => a.stk === "sent").length;
   let outcome = readOutcome(site.dbPath, ids);

@@ -280,6 +280,20 @@ describe("the JSON API", () => {
     expect(list.items.find((o: { id: string }) => o.id === body.id)!.payment.stk).toEqual({ state: "cancelled", sentAt: expect.any(String), resultCode: "1032", resultDesc: "Request cancelled by user" });
   });
 
+  it("many orders paid by prompt: each is stored (no typed code to share)", async () => {
+    await saveCatalogue(db, FALLBACK_CATALOGUE);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const b = await badgePost({ ...badge, email: `jane${i}@example.org`, payWith: "stk", phone: `071234500${i}` });
+      expect(b.status).toBe(200);
+      ids.push((await bodyOf<{ id: string }>(b)).id);
+      const m = await merchPost({ customerName: "Achieng Otieno", customerEmail: `a${i}@example.org`, payWith: "stk", phone: `011234500${i}`, items: [{ itemId: "SL-TOTE", size: "One size", quantity: 1 }] });
+      expect(m.status).toBe(200);
+      ids.push((await bodyOf<{ id: string }>(m)).id);
+    }
+    expect(new Set(ids).size).toBe(6);
+  });
+
   it("the order page's token sends the prompt again (stk_push.php); a wrong token is a 404", async () => {
     const body = await bodyOf<{ id: string; stk: { checkoutRequestId: string } }>(await badgePost({ ...badge, payWith: "stk", phone: "+254712345678" }));
     await fake.answer(body.stk.checkoutRequestId, 1032);
@@ -316,7 +330,7 @@ describe("the JSON API", () => {
     expect(res.status).toBe(200);
     const body = await bodyOf<{ id: string; stk: { state: string; message: string } }>(res);
     expect(body.stk).toMatchObject({ state: "failed", message: expect.stringContaining("please pay by paybill") });
-    expect(await db.selectFrom("merch_orders").select(["id", "customer_phone", "payment_reference"]).execute()).toEqual([{ id: body.id, customer_phone: "0112345678", payment_reference: "" }]);
+    expect(await db.selectFrom("merch_orders").select(["id", "customer_phone", "payment_reference"]).execute()).toEqual([{ id: body.id, customer_phone: "0112345678", payment_reference: body.id }]);
   });
 
   it("without payWith, the code is still required", async () => {

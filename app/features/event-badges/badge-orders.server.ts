@@ -116,7 +116,7 @@ export async function submitBadgeOrder(db: Db, input: BadgeOrderInput, portraitP
   if (portraitPng) await putBlob(db, orderFileKey(id, "portrait"), portraitPng);
   let token: string;
   try {
-    token = await insertOrder(db, id, tier, { ...input, paymentReference: pay.by === "code" ? pay.code : "" }, portraitPng !== null);
+    token = await insertOrder(db, id, tier, { ...input, paymentReference: pay.by === "code" ? pay.code : id }, portraitPng !== null);
   } catch (e) {
     if (portraitPng) await deleteBlobs(db, orderFolder(id));
     throw e;
@@ -130,8 +130,9 @@ export async function submitBadgeOrder(db: Db, input: BadgeOrderInput, portraitP
 
 async function insertOrder(db: Db, id: string, tier: Tier, input: BadgeOrderInput & { paymentReference: string }, hasPortrait: boolean): Promise<string> {
   return db.transaction().execute(async (trx) => {
-    // An order paid by prompt has no typed code ('').
-    if (input.paymentReference) await claimPaymentCode(trx, input.paymentReference, "badge", id);
+    // An order paid by prompt has no typed code: its reference stands in (the column is unique),
+    // the account number its prompt and any paybill payment for it carry.
+    if (input.payWith !== "stk") await claimPaymentCode(trx, input.paymentReference, "badge", id);
     const token = randomToken();
     const row = {
       id,

@@ -297,7 +297,8 @@ export async function submitMerchOrder(
   const priced = priceLines(await listItems(db), lines, opts.clientCurrency);
   const placed = await db.transaction().execute(async (trx) => {
     const id = await unusedOrderId(trx, "merch_orders", "MO");
-    // An order paid by prompt has no typed code (''); the caller sends the prompt once this is stored.
+    // An order paid by prompt has no typed code: its reference stands in (the column is unique),
+    // the account number its prompt carries; the caller sends the prompt once this is stored.
     if (code) await claimPaymentCode(trx, code, "merch", id);
     const row: MerchOrdersTable = {
       id,
@@ -305,7 +306,7 @@ export async function submitMerchOrder(
       customer_email: input.customerEmail,
       customer_phone: input.customerPhone,
       notes: input.notes,
-      payment_reference: code,
+      payment_reference: code || id,
       total: priced.total,
       currency: priced.currency,
       items: JSON.stringify(priced.lines),
