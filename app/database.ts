@@ -9,6 +9,7 @@ import type { MerchTables } from "./features/merch/merch.tables";
 import type { NewsletterTables } from "./features/newsletter/newsletter.tables";
 import type { PaymentCodesTables } from "./features/payment-codes/payment-codes.tables";
 import type { ReceivedPaymentsTables } from "./features/received-payments/received-payments.tables";
+import type { StkPushTables } from "./features/stk-push/stk-push.tables";
 import type { TeamBadgesTables } from "./features/team-badges/team-badges.tables";
 import type { InfraTables } from "./lib/infra.tables";
 
@@ -29,5 +30,6 @@ export interface DB
     NewsletterTables,
     PaymentCodesTables,
     ReceivedPaymentsTables,
+    StkPushTables,
     TeamBadgesTables,
     InfraTables {}

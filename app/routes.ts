@@ -89,6 +89,8 @@ export default [
 
   route("api/pay/c2b/:kind/:secret", "routes/api/mpesa-c2b.ts", { id: "pay-c2b" }),
   route("api/mpesa/c2b/:kind/:secret", "routes/api/mpesa-c2b.ts"),
+  route("api/pay/stk/:secret", "routes/api/stk-callback.ts"),
+  route("api/stk_push.php", "routes/api/stk-push.ts"),
   route("api/mpesa_statements.php", "routes/api/mpesa-statements.ts"),
   route("api/mpesa_payments.php", "routes/api/mpesa-payments.ts"),
   route("api/*", "routes/api/not-found.ts"),

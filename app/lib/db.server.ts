@@ -33,6 +33,7 @@ import * as legacyImport from "../../db/migrations/2026-11-26-17-legacy-import";
 import * as statementCoverage from "../../db/migrations/2026-11-27-20-statement-coverage";
 import * as orderReceipts from "../../db/migrations/2026-11-27-21-order-receipts";
 import * as orderIdempotencyKeys from "../../db/migrations/2026-11-28-30-order-idempotency-keys";
+import * as stkPushes from "../../db/migrations/2026-11-28-40-stk-pushes";
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import type { DB } from "../database";
 import { withStatementCache } from "./sqlite-statements.server";
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-27-20-statement-coverage": statementCoverage,
   "2026-11-27-21-order-receipts": orderReceipts,
   "2026-11-28-30-order-idempotency-keys": orderIdempotencyKeys,
+  "2026-11-28-40-stk-pushes": stkPushes,
 };
 
 export type { DB };

@@ -149,3 +149,36 @@ describe("M-Pesa settings", () => {
     expect(configError({ EVENT_SALES_OPEN: "first of November" }).message).toMatch(/EVENT_SALES_OPEN/);
   });
 });
+
+describe("M-Pesa Express settings", () => {
+  const keys = { DARAJA_CONSUMER_KEY: "ck-123456", DARAJA_CONSUMER_SECRET: "cs-123456", DARAJA_PASSKEY: "pk-123456", MPESA_CALLBACK_SECRET: "callback-secret-0123456789" };
+
+  it("is off with no Daraja keys, and nothing else changes", () => {
+    expect(parseEnv({}).stk).toBeNull();
+    expect(parseEnv({ MPESA_CALLBACK_SECRET: keys.MPESA_CALLBACK_SECRET }).stk).toBeNull();
+  });
+
+  it("is on with the three keys and a callback secret: the first shortcode, paybill, the production host", () => {
+    const stk = parseEnv({ ...keys, MPESA_SHORTCODE: "880100, 5123456", PUBLIC_URL: "https://site.example/" }).stk;
+    expect(stk).toEqual({
+      consumerKey: "ck-123456",
+      consumerSecret: "cs-123456",
+      passkey: "pk-123456",
+      baseUrl: "https://api.safaricom.co.ke",
+      shortcode: "880100",
+      type: "paybill",
+      callbackUrl: "https://site.example/api/pay/stk/callback-secret-0123456789",
+    });
+    expect(parseEnv({ ...keys, MPESA_STK_TYPE: "till", DARAJA_BASE_URL: "https://sandbox.safaricom.co.ke/" }).stk).toMatchObject({ type: "till", baseUrl: "https://sandbox.safaricom.co.ke" });
+  });
+
+  it.each([
+    [{ ...keys, DARAJA_PASSKEY: "" }, "DARAJA_PASSKEY: must be set too"],
+    [{ ...keys, MPESA_CALLBACK_SECRET: "" }, "MPESA_CALLBACK_SECRET: must be set for M-Pesa Express"],
+    [{ ...keys, MPESA_STK_TYPE: "buygoods" }, "MPESA_STK_TYPE: must be paybill or till"],
+    [{ ...keys, DARAJA_BASE_URL: "api.safaricom.co.ke" }, "DARAJA_BASE_URL: must be an http(s) address"],
+    [{ ...keys, DARAJA_CONSUMER_KEY: "has space" }, "DARAJA_CONSUMER_KEY: must be the consumer key"],
+  ])("stops the start naming the variable (%#)", (source, message) => {
+    expect(configError(source as NodeJS.ProcessEnv).message).toContain(message);
+  });
+});

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { nairobiInstant } from "./nairobi-time";
+import { checkDarajaEnv, DarajaEnvSchema, stkConfigOf, type StkConfig } from "./daraja-env.server";
 import { site } from "./site";
 import { z } from "zod";
 
@@ -29,7 +30,8 @@ export function isOneClassKey(key: string): boolean {
   return classes.length < 2;
 }
 
-const EnvSchema = z.object({
+const EnvSchema = z
+  .object({
   NODE_ENV: z.string().default("production"),
   PORT: Port.default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
@@ -82,6 +84,7 @@ const EnvSchema = z.object({
     .regex(/^\s*\d{5,7}\s*(,\s*\d{5,7}\s*)*$/, "must be the paybill's 5-7 digit business number, or several (a paybill and a till) separated by commas")
     .optional(),
   AUTO_APPROVE_VERIFIED: Switch.default(false),
+  ...DarajaEnvSchema,
   WORKERS: z.coerce
     .number({ message: "must be a whole number from 1 to 64" })
     .int("must be a whole number from 1 to 64")
@@ -110,7 +113,8 @@ const EnvSchema = z.object({
     .min(4, "must be at least 4 (phones open several connections each)")
     .max(100_000, "must be at most 100000")
     .default(256),
-});
+  })
+  .superRefine(checkDarajaEnv);
 
 export type Env = {
   nodeEnv: string;
@@ -139,6 +143,8 @@ export type Env = {
   mpesaShortcode: string;
   /** Every number of the site (a paybill and a till): callbacks for another are set aside as 'other number'. */
   mpesaShortcodes: string[];
+  /** M-Pesa Express (STK push): on only when the Daraja keys and MPESA_CALLBACK_SECRET are set. */
+  stk: StkConfig | null;
   /** A verified badge order gets its kit, a verified merch order is approved, with no click. */
   autoApproveVerified: boolean;
   /** When the event's badge sales opened (ISO UTC): a payment made before it is flagged. */
@@ -202,6 +208,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     mpesaShortcode: shortcodes(e.MPESA_SHORTCODE)[0]!,
     mpesaShortcodes: shortcodes(e.MPESA_SHORTCODE),
     autoApproveVerified: e.AUTO_APPROVE_VERIFIED,
+    stk: stkConfigOf(e, shortcodes(e.MPESA_SHORTCODE)[0]!, (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "")),
     // A bare date is midnight in Nairobi (UTC+3).
     eventSalesOpen: e.EVENT_SALES_OPEN
       ? (/^\d{4}-\d{2}-\d{2}$/.test(e.EVENT_SALES_OPEN) ? nairobiInstant(e.EVENT_SALES_OPEN) : new Date(e.EVENT_SALES_OPEN)).toISOString()

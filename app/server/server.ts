@@ -11,6 +11,7 @@ import { startAnalyticsRollup, stopAnalyticsRollup } from "~/features/analytics/
 import { warmKit } from "~/features/event-badges/kit.server";
 import { startEventReminders, stopEventReminders } from "~/features/event-badges/reminders.server";
 import { startAutoApprove, stopAutoApprove } from "~/features/reconciliation/auto-approve.server";
+import { startStkQueries, stopStkQueries } from "~/features/stk-push/stk-push.server";
 import { startNotifyWorker, stopNotifyWorker } from "~/features/blog/blog.server";
 import { listBackups, restoreBackup, startBackups, stopBackups, takeBackup } from "~/lib/backup.server";
 import { closeDb, getDb, isPostgresUrl, openDatabase, siteDb } from "~/lib/db.server";
@@ -327,6 +328,8 @@ export async function startServer() {
     // The day-before reminders (from the event record): looked for every 10 minutes, queued once.
     startEventReminders(db);
     startAutoApprove();
+    // M-Pesa Express prompts whose result callback did not come are asked about (stkpushquery).
+    startStkQueries(db);
     startBackups(db);
   });
 
@@ -346,6 +349,7 @@ export async function startServer() {
     await stopAnalyticsRollup();
     await stopEventReminders();
     await stopAutoApprove();
+    await stopStkQueries();
     await stopBackups();
     await Promise.race([drainOutbox(), new Promise((r) => setTimeout(r, 5000))]);
     stopMailWorker();

@@ -17,6 +17,8 @@
 // i. Daraja C2B confirmations (mpesa.mjs): 1,000 payments, each confirmed twice, 50 at once;
 //    p99 acknowledgement time, and the payments stored once each.
 // j. A 20,000-row M-PESA statement previewed and imported (mpesa.mjs).
+// m. 200 badge orders paid by M-Pesa prompt at once through the fake Daraja (stk.mjs): the order
+//    POST's p99, and every order verified once. The site runs with the fake's DARAJA_* settings.
 // l. 500 door check-ins (checkin.mjs): signed tickets through POST /api/checkin.php;
 //    total time and p99, and every arrival stored once (4 door phones at once; BENCH_DOORS).
 // k. Every page of --pages as first visits (no cookie) under load, beside a bare node:http server
@@ -48,6 +50,8 @@ import { callbacks, statementImport } from "./mpesa.mjs";
 import { doorCheckIns } from "./checkin.mjs";
 import { pageCeilings } from "./ceiling.mjs";
 import { BASELINE, orderComparison } from "./orders.mjs";
+import { ordersPaidByPush } from "./stk.mjs";
+import { startDarajaFake } from "../support/daraja-fake.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -576,13 +580,17 @@ function printProfile(dir = PROFILE_DIR, window = loadWindow, title = "") {
 
 let exitCode = 0;
 let site;
+let daraja;
 try {
   if (args["cpu-prof"]) fs.rmSync(PROFILE_DIR, { recursive: true, force: true });
   if (args["cpu-prof"]) fs.rmSync(BASELINE_PROFILE_DIR, { recursive: true, force: true });
+  // M-Pesa Express on, against a local fake (orders that send a code, as the other cases do, are unchanged).
+  daraja = await startDarajaFake();
   site = await startSite({
     label: "bench",
     inPlace: args["in-place"],
     nodeArgs: args["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [],
+    env: { DARAJA_BASE_URL: daraja.url, DARAJA_CONSUMER_KEY: daraja.consumerKey, DARAJA_CONSUMER_SECRET: daraja.consumerSecret, DARAJA_PASSKEY: daraja.passkey },
   });
   serverPid = site.pid;
   const orders = () =>
@@ -612,6 +620,7 @@ try {
     await statementImport(site, budget);
     await doorCheckIns(site, budget);
     await orders();
+    await ordersPaidByPush(site, daraja, budget);
     if (!args["no-ceiling"]) await pageCeilings(site, budget, { pages, connections, duration });
   }
   if (!args["no-analytics"] && !args["orders-only"]) {
@@ -637,6 +646,7 @@ try {
   exitCode = 1;
 } finally {
   await stopAll();
+  await daraja?.close();
 }
 if (args["cpu-prof"]) {
   try {

@@ -28,6 +28,7 @@ describe("BadgeOrderSchema", () => {
       email: "jane@example.org",
       phone: "",
       paymentReference: "SKL4Q2ZB7X",
+      payWith: "code",
       hardCopy: false,
       notes: "",
       // Nobody is on the supporter wall without saying so.

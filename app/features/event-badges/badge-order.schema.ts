@@ -2,6 +2,8 @@ import { z } from "zod";
 import { EMAIL_MESSAGE } from "~/lib/rules";
 import { emailField, fullNameField, NotesField, PhoneField } from "~/lib/validation";
 import { paymentCodeField } from "../payment-codes/payment-code.schema";
+import { PAYMENT_CODE_REQUIRED } from "../payment-codes/payment-code";
+import { codeUnlessStk, PayWithField } from "../stk-push/stk-push.schema";
 import { TIER_KEYS } from "./tiers";
 import { WALL_NAME_MAX_LENGTH, WALL_NAME_MESSAGE, WALL_NAME_PATTERN } from "./wall";
 
@@ -20,7 +22,9 @@ export const BadgeOrderSchema = z.object({
   // An over-long address is 'not valid' here, as the order form has always said.
   email: emailField({ tooLong: EMAIL_MESSAGE }),
   phone: PhoneField,
-  paymentReference: paymentCodeField(),
+  // Required unless payWith is 'stk' (checked with the phone by paymentChoice).
+  paymentReference: paymentCodeField().optional(),
+  payWith: PayWithField,
   hardCopy: Checkbox.default(false),
   notes: NotesField,
   // The supporter wall (/event/supporters): nobody is listed without saying yes.
@@ -32,7 +36,7 @@ export const BadgeOrderSchema = z.object({
     .regex(WALL_NAME_PATTERN, WALL_NAME_MESSAGE)
     .default(""),
   wallPortrait: Checkbox.default(false),
-});
+}).superRefine(codeUnlessStk(PAYMENT_CODE_REQUIRED));
 export type BadgeOrderInput = z.output<typeof BadgeOrderSchema>;
 
 export const BADGE_ORDER_STATUSES = ["pending", "approved", "rejected"] as const;

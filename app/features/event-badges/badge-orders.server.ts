@@ -17,7 +17,10 @@ import { inGroupCommit } from "~/lib/group-commit.server";
 import { orderSearch } from "../admin/order-search.server";
 import { safeEqual } from "~/lib/secrets.server";
 import { orderPagePath } from "~/lib/order-page";
-import { claimCodeForOrder, OrderReplay, orderOfKey, type Idempotency } from "../payment-codes/order-replay.server";
+import { claimCodeForOrder, keepIdempotencyKey, OrderReplay, orderOfKey, type Idempotency } from "../payment-codes/order-replay.server";
+import { PAYMENT_CODE_REQUIRED } from "../payment-codes/payment-code";
+import { paymentChoice } from "../stk-push/stk-push.schema";
+import { stkEnabled } from "../stk-push/stk-push.server";
 import { paymentsChanged } from "~/lib/payment-signal.server";
 import { STAFF_NOTE_MAX_LENGTH, type BadgeOrderInput, type BadgeOrderStatus } from "./badge-order.schema";
 import { badgeKitEmail, badgeRejectedEmail, ENTRY_QR_CID, orderReceivedEmail } from "./emails/badge-emails";
@@ -109,43 +112,59 @@ export function mailFields(r: Pick<BadgeOrdersTable, "id" | "name" | "tier_name"
  * sent again (same code, email and tier; or the same Idempotency-Key and body) is answered
  * with the stored one, `replayed`: nothing is stored or mailed twice.
  */
+/** A retried order was placed already: its prompt, if any, is not sent again from here. */
+const ALREADY_PLACED = { by: "code" } as const;
+
 export async function submitBadgeOrder(
   db: Db,
   input: BadgeOrderInput,
   portraitPng: Buffer | null,
   opts: { idempotency?: Idempotency } = {},
-): Promise<{ id: string; orderPath: string; replayed?: true }> {
+): Promise<{ id: string; orderPath: string; replayed?: true; payment: { by: "code" } | { by: "stk"; phone: string } }> {
   const tier = findTier(input.tierKey);
   if (!tier) throw new DomainError("invalid", "Tier configuration missing.");
+  const pay = paymentChoice(input, input.phone, { codeRequired: PAYMENT_CODE_REQUIRED, phoneField: "phone", stkOn: stkEnabled() });
   const keyed = await orderOfKey(db, "badge", opts.idempotency);
-  if (keyed) return replayedBadgeOrder(db, keyed);
+  if (keyed) return { ...(await replayedBadgeOrder(db, keyed)), payment: ALREADY_PLACED };
   const id = await unusedOrderId(db, "badge_orders", "BO");
   if (portraitPng) await putBlob(db, orderFileKey(id, "portrait"), portraitPng);
   let token: string;
   try {
-    token = await insertOrder(db, id, tier, input, portraitPng !== null, opts.idempotency);
+    token = await insertOrder(db, id, tier, { ...input, paymentReference: pay.by === "code" ? pay.code : id }, portraitPng !== null, opts.idempotency);
   } catch (e) {
     if (portraitPng) await deleteBlobs(db, orderFolder(id));
-    if (e instanceof OrderReplay) return replayedBadgeOrder(db, e.orderId);
+    if (e instanceof OrderReplay) return { ...(await replayedBadgeOrder(db, e.orderId)), payment: ALREADY_PLACED };
     throw e;
   }
   void kickMailWorker();
   paymentsChanged();
   // The order's private page, for the one who placed it (the done state links to it).
-  return { id, orderPath: orderPagePath(id, token) };
+  // Paying now: the prompt goes to the phone typed with this order (the caller sends it, after this is stored).
+  return { id, orderPath: orderPagePath(id, token), payment: pay };
 }
 
-async function insertOrder(db: Db, id: string, tier: Tier, input: BadgeOrderInput, hasPortrait: boolean, idempotency?: Idempotency): Promise<string> {
+async function insertOrder(
+  db: Db,
+  id: string,
+  tier: Tier,
+  input: BadgeOrderInput & { paymentReference: string },
+  hasPortrait: boolean,
+  idempotency?: Idempotency,
+): Promise<string> {
   // Orders placed at the same moment share one commit (app/lib/group-commit.server.ts); a copy
   // of an order in the same batch finds the first one's claim and is answered with it.
   return inGroupCommit(db, async (trx) => {
-    await claimCodeForOrder(trx, {
-      code: input.paymentReference,
-      kind: "badge",
-      orderId: id,
-      idempotency,
-      isSameOrder: (stored) => isSameBadgeOrder(trx, stored, { email: input.email, tierKey: tier.key }),
-    });
+    // An order paid by prompt has no typed code: its reference stands in (the column is unique),
+    // the account number its prompt and any paybill payment for it carry.
+    if (input.payWith !== "stk") {
+      await claimCodeForOrder(trx, {
+        code: input.paymentReference,
+        kind: "badge",
+        orderId: id,
+        idempotency,
+        isSameOrder: (stored) => isSameBadgeOrder(trx, stored, { email: input.email, tierKey: tier.key }),
+      });
+    } else if (idempotency) await keepIdempotencyKey(trx, "badge", idempotency, id);
     const token = randomToken();
     const row = {
       id,

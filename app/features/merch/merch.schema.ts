@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isImageAddress, SLUG_PATTERN } from "~/lib/rules";
 import { EmailField, fullNameField, NotesField, PhoneField } from "~/lib/validation";
 import { paymentCodeField } from "../payment-codes/payment-code.schema";
+import { codeUnlessStk, PayWithField } from "../stk-push/stk-push.schema";
 import { MAX_LINE_QUANTITY, MERCH_MESSAGES } from "./merch";
 
 const Hex = z.string().trim().regex(/^#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?$/, "Colour swatches must be hex colours such as #123b5d.");
@@ -73,12 +74,16 @@ export const CheckoutSchema = z.object({
   customerEmail: EmailField,
   customerPhone: PhoneField,
   notes: NotesField,
-  paymentReference: paymentCodeField(MERCH_MESSAGES.codeRequired),
-});
+  // Required unless payWith is 'stk' (checked with the phone by paymentChoice).
+  paymentReference: paymentCodeField(MERCH_MESSAGES.codeRequired).optional(),
+  payWith: PayWithField,
+}).superRefine(codeUnlessStk(MERCH_MESSAGES.codeRequired));
 export type CheckoutInput = z.output<typeof CheckoutSchema>;
 
 /** POST /api/merch_orders.php: the checkout fields plus the lines (prices and total ignored). */
 export const MerchOrderApiSchema = CheckoutSchema.extend({
+  /** With payWith 'stk': the number to prompt, when customerPhone is not sent. */
+  phone: z.string().trim().max(20, "phone is too long.").optional(),
   currency: z.string().trim().max(3).optional(),
   total: z.unknown().optional(),
   items: z

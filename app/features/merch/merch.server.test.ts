@@ -319,7 +319,7 @@ describe("submitMerchOrder", () => {
   it("stores a pending order priced by the server and claims the payment code", async () => {
     const sent: SentLine[] = [{ ...hoodie(2), price: 1 }, line("SL-CAP", 1)];
     const result = await submitMerchOrder(db, checkout({ paymentReference: " skl4q2zb7x " }), sent, { clientCurrency: "KES" });
-    expect(result).toEqual({ id: expect.stringMatching(ID), total: 7900, currency: "KES", orderPath: expect.stringMatching(/^\/orders\/MO-[0-9A-Z]{6}\?t=[\w-]{32}$/) });
+    expect(result).toEqual({ id: expect.stringMatching(ID), total: 7900, currency: "KES", orderPath: expect.stringMatching(/^\/orders\/MO-[0-9A-Z]{6}\?t=[\w-]{32}$/), payment: { by: "code", code: "SKL4Q2ZB7X" } });
     const row = await orderRow(db, result.id);
     expect(row).toMatchObject({
       id: result.id,

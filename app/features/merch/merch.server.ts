@@ -12,8 +12,10 @@ import { unusedOrderId } from "~/lib/order-ids.server";
 import { site } from "~/lib/site";
 import { orderPagePath } from "~/lib/order-page";
 import { orderSearch } from "../admin/order-search.server";
-import { claimCodeForOrder, OrderReplay, orderOfKey, type Idempotency } from "../payment-codes/order-replay.server";
+import { claimCodeForOrder, keepIdempotencyKey, OrderReplay, orderOfKey, type Idempotency } from "../payment-codes/order-replay.server";
 import { isSameMerchOrder, orderFromEmptiedBag, replayedMerchOrder } from "./merch-order-replay.server";
+import { paymentChoice, type PaymentChoice } from "../stk-push/stk-push.schema";
+import { stkEnabled } from "../stk-push/stk-push.server";
 import { paymentsChanged } from "~/lib/payment-signal.server";
 import { merchTeamNoticeEmail, orderApprovedEmail, orderReceivedEmail, orderRejectedEmail } from "./emails/merch-emails";
 import {
@@ -291,26 +293,34 @@ export async function submitMerchOrder(
   input: CheckoutInput,
   lines: RawLine[],
   opts: { clientCurrency?: string; idempotency?: Idempotency } = {},
-): Promise<{ id: string; total: number; currency: string; orderPath: string; replayed?: true }> {
+): Promise<{ id: string; total: number; currency: string; orderPath: string; replayed?: true; payment: PaymentChoice | { by: "code" } }> {
+  const pay = paymentChoice(input, input.customerPhone, { codeRequired: MERCH_MESSAGES.codeRequired, phoneField: "customerPhone", stkOn: stkEnabled() });
+  const code = pay.by === "code" ? pay.code : "";
+  // A retried order was placed already: its prompt, if any, is not sent again from here.
+  const alreadyPlaced = { by: "code" } as const;
   const keyed = await orderOfKey(db, "merch", opts.idempotency);
-  if (keyed) return replayedMerchOrder(db, keyed);
+  if (keyed) return { ...(await replayedMerchOrder(db, keyed)), payment: alreadyPlaced };
   const priced = priceLines(await listItems(db), lines, opts.clientCurrency);
   const placed = await db.transaction().execute(async (trx) => {
     const id = await unusedOrderId(trx, "merch_orders", "MO");
-    await claimCodeForOrder(trx, {
-      code: input.paymentReference,
-      kind: "merch",
-      orderId: id,
-      idempotency: opts.idempotency,
-      isSameOrder: (stored) => isSameMerchOrder(trx, stored, { email: input.customerEmail, lines: priced.lines }),
-    });
+    // An order paid by prompt has no typed code: its reference stands in (the column is unique),
+    // the account number its prompt carries; the caller sends the prompt once this is stored.
+    if (code) {
+      await claimCodeForOrder(trx, {
+        code,
+        kind: "merch",
+        orderId: id,
+        idempotency: opts.idempotency,
+        isSameOrder: (stored) => isSameMerchOrder(trx, stored, { email: input.customerEmail, lines: priced.lines }),
+      });
+    } else if (opts.idempotency) await keepIdempotencyKey(trx, "merch", opts.idempotency, id);
     const row: MerchOrdersTable = {
       id,
       customer_name: input.customerName,
       customer_email: input.customerEmail,
       customer_phone: input.customerPhone,
       notes: input.notes,
-      payment_reference: input.paymentReference,
+      payment_reference: code || id,
       total: priced.total,
       currency: priced.currency,
       items: JSON.stringify(priced.lines),
@@ -332,17 +342,21 @@ export async function submitMerchOrder(
     });
     return { id, token: row.view_token };
   }).catch((e) => (e instanceof OrderReplay ? e : Promise.reject(e)));
-  if (placed instanceof OrderReplay) return replayedMerchOrder(db, placed.orderId);
+  if (placed instanceof OrderReplay) return { ...(await replayedMerchOrder(db, placed.orderId)), payment: alreadyPlaced };
   void kickMailWorker();
   paymentsChanged();
-  return { id: placed.id, total: priced.total, currency: priced.currency, orderPath: orderPagePath(placed.id, placed.token) };
+  return { id: placed.id, total: priced.total, currency: priced.currency, orderPath: orderPagePath(placed.id, placed.token), payment: pay };
 }
 
 /** Places the order in a visitor's bag, then empties the bag. */
 export async function checkoutBag(db: Db, bagId: string | null, input: CheckoutInput) {
   const lines = await readLines(db, bagId);
-  const again = lines.length === 0 ? await orderFromEmptiedBag(db, { code: input.paymentReference, email: input.customerEmail }) : null;
-  if (again) return again;
+  // A checkout sent again after its answer was lost finds the bag emptied: the code and email name the order.
+  const again =
+    lines.length === 0 && input.payWith !== "stk" && input.paymentReference
+      ? await orderFromEmptiedBag(db, { code: input.paymentReference, email: input.customerEmail })
+      : null;
+  if (again) return { ...again, payment: { by: "code" } as const };
   const result = await submitMerchOrder(db, input, lines);
   if (bagId && BAG_ID.test(bagId)) {
     // Empty what was ordered; a line added meanwhile from another tab stays.

@@ -67,10 +67,11 @@ export async function claimCodeForOrder(
   const stored = await trx.selectFrom("payment_codes").select(["kind", "order_id"]).where("code", "=", claim.code).executeTakeFirst();
   if (stored && stored.kind === claim.kind && (await claim.isSameOrder(stored.order_id))) throw new OrderReplay(stored.order_id);
   await claimPaymentCode(trx, claim.code, claim.kind, claim.orderId);
-  if (claim.idempotency) await keepKey(trx, claim.kind, claim.idempotency, claim.orderId);
+  if (claim.idempotency) await keepIdempotencyKey(trx, claim.kind, claim.idempotency, claim.orderId);
 }
 
-async function keepKey(trx: Db, kind: OrderKind, idempotency: Idempotency, orderId: string) {
+/** Keeps an Idempotency-Key with its order; the same key and body again is an OrderReplay. */
+export async function keepIdempotencyKey(trx: Db, kind: OrderKind, idempotency: Idempotency, orderId: string) {
   const res = await trx
     .insertInto("order_idempotency_keys")
     .values({ kind, idem_key: idempotency.key, body_hash: idempotency.bodyHash, order_id: orderId, created_at: nowIso() })

@@ -8,6 +8,8 @@ import { coveredForEveryNumber } from "./coverage";
 import { decidePaymentState, paymentView, type PaymentStanding } from "./matching";
 import type { PaymentMismatch, ReversedApproval } from "./payments-screen";
 import { ordersNear, receiptsOf, suggestionsFor } from "./receipts.server";
+import type { StkView } from "../stk-push/stk-push";
+import { latestStkOf } from "../stk-push/stk-push.server";
 
 /**
  * Matching as it runs on the records: the receipts the ledger gives each order (its typed
@@ -87,12 +89,17 @@ export async function withPayments<T extends { id: string; paymentReference: str
   kind: "badge" | "merch",
   items: T[],
   facts: (item: T) => { amount: number; createdAt: string },
-): Promise<(T & { payment: PaymentView })[]> {
+): Promise<(T & { payment: PaymentView & { stk?: StkView } })[]> {
   const views = await paymentViewsFor(
     db,
     items.map((i) => ({ kind, id: i.id, code: i.paymentReference, ...facts(i) })),
   );
-  return items.map((i, n) => ({ ...i, payment: views[n]! }));
+  // The order's M-Pesa prompt, when one was sent: its state, when, and M-Pesa's result.
+  const prompts = await latestStkOf(db, items.map((i) => i.id));
+  return items.map((i, n) => {
+    const stk = prompts.get(i.id);
+    return { ...i, payment: stk ? { ...views[n]!, stk } : views[n]! };
+  });
 }
 
 /** Whether a payment needs a look before anyone approves: anything but verified or not seen yet, a flag, or a probable payment to link. */

@@ -1,5 +1,6 @@
 import { MerchOrderApiSchema, MerchOrderStatusSchema } from "~/features/merch/merch.schema";
 import { submitMerchOrder } from "~/features/merch/merch.server";
+import { promptNewOrder } from "~/features/stk-push/stk-push.server";
 import { changeMerchOrderStatus, listMerchOrders } from "~/features/reconciliation/orders.server";
 import { staff } from "~/lib/actor";
 import { requireAdminApi } from "~/lib/admin.server";
@@ -27,8 +28,14 @@ const api = jsonApi({
     if (!taken) return jsonResponse({ ok: true, id: null });
     const { input, submission } = taken;
     const idempotency = idempotencyOf(request, submission.fields);
-    const placed = await submitMerchOrder(context.db, input, input.items.map(toLine), { clientCurrency: input.currency || undefined, idempotency });
-    return jsonResponse({ ok: true, id: placed.id, ...replayNote(placed, absoluteUrl) });
+    // Paying now: "phone" names the number to prompt when customerPhone is not sent.
+    const customerPhone = input.payWith === "stk" ? input.customerPhone || input.phone || "" : input.customerPhone;
+    const placed = await submitMerchOrder(context.db, { ...input, customerPhone }, input.items.map(toLine), {
+      clientCurrency: input.currency || undefined,
+      idempotency,
+    });
+    const stk = await promptNewOrder(context.db, "merch", placed.id, placed.payment, clientAddress(context));
+    return jsonResponse({ ok: true, id: placed.id, ...replayNote(placed, absoluteUrl), ...(stk ? { stk } : {}) });
   },
   GET: async ({ request, context }) => {
     await requireAdminApi(request, context);

@@ -1,4 +1,6 @@
-import { data, type AppLoadContext } from "react-router";
+import { data, redirect, type AppLoadContext } from "react-router";
+import { promptNewOrder } from "~/features/stk-push/stk-push.server";
+import { clientAddress } from "~/lib/http.server";
 import { handleForm, typedValues, type Submission } from "~/lib/submission.server";
 import { DomainError, onField } from "~/lib/domain-error";
 import type { Reply } from "~/lib/forms";
@@ -53,12 +55,18 @@ export async function badgeOrderAction(context: AppLoadContext, submission: Subm
     limit: { name: "badge-order", rule: limits.badgeOrder },
     run: async (input, submission) => {
       const portrait = submission.form ? await portraitFrom(submission.form) : null;
-      return submitBadgeOrder(context.db, input, portrait);
+      const placed = await submitBadgeOrder(context.db, input, portrait);
+      // Paying now: the prompt goes out once the order is stored; its page shows what comes of it.
+      await promptNewOrder(context.db, "badge", placed.id, placed.payment, clientAddress(context));
+      return placed;
     },
   });
+  if (reply.data.status === "success" && paidByPrompt(reply.data.result)) throw redirect(reply.data.result!.orderPath!, 303);
   // A reload cannot keep a chosen file: the form asks for it again only when one was sent.
   if (reply.data.status === "error" && sentFile) {
     reply.data.values = { ...reply.data.values, portrait: PORTRAIT_SENT };
   }
   return reply;
 }
+
+const paidByPrompt = (result: unknown) => (result as { payment?: { by?: string } } | undefined)?.payment?.by === "stk";

@@ -25,6 +25,7 @@ import eventCss from "~/styles/event.css?url";
 import type { PageHandle } from "~/features/analytics/page-view";
 import type { CacheHandle } from "~/lib/page-cache";
 import type { Route } from "./+types/event";
+import { stkEnabled } from "~/features/stk-push/stk-push.server";
 
 export const handle = { page: "event.badges", cacheSeconds: 300, cacheQuery: ["tier"] } satisfies CacheHandle & PageHandle;
 
@@ -42,7 +43,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
 export async function loader({ context }: Route.LoaderArgs) {
   const event = await getEvent(context.db);
   const progress = await eventProgress(context.db, event);
-  return { progress, event };
+  return { progress, event, stkOn: stkEnabled() };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -178,6 +179,7 @@ export default function EventPage({ actionData, loaderData }: Route.ComponentPro
           serverReply={orderReply && orderReply !== dismissed ? orderReply : undefined}
           onClose={closeDialog}
           onSuccess={(reference, replayed) => setPlaced({ reference, replayed })}
+          stkOn={loaderData.stkOn}
         />
       ) : null}
     </>

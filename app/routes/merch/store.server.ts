@@ -7,6 +7,8 @@ import type { Reply } from "~/lib/forms";
 import { AddToBagSchema, BagLineChangeSchema, CheckoutSchema } from "~/features/merch/merch.schema";
 import { addToBag, changeBagLine, checkoutBag } from "~/features/merch/merch.server";
 import { env } from "~/lib/env.server";
+import { clientAddress } from "~/lib/http.server";
+import { promptNewOrder } from "~/features/stk-push/stk-push.server";
 
 /** The bag's id lives in an HttpOnly cookie; the bag itself in the database. */
 export const BAG_COOKIE = "bag";
@@ -78,8 +80,18 @@ export async function checkoutAction(context: AppLoadContext, submission: Submis
     limit: { name: "merch-order", rule: limits.merchOrder },
     run: async (input) => {
       const order = await checkoutBag(context.db, bagId, input);
-      return { id: order.id, total: order.total, currency: order.currency, orderPath: order.orderPath, ...(order.replayed ? { replayed: true } : {}) };
+      // Paying now: the prompt goes out once the order is stored; its page shows what comes of it.
+      const stk = await promptNewOrder(context.db, "merch", order.id, order.payment, clientAddress(context));
+      return {
+        id: order.id,
+        total: order.total,
+        currency: order.currency,
+        orderPath: order.orderPath,
+        stk: stk !== null,
+        ...(order.replayed ? { replayed: true } : {}),
+      };
     },
   });
+  if (reply.data.status === "success" && (reply.data.result as { stk?: boolean } | undefined)?.stk) throw redirect((reply.data.result as { orderPath: string }).orderPath, 303);
   return data<Reply>({ ...reply.data, intent: "checkout" }, reply.init ?? undefined);
 }

@@ -25,6 +25,7 @@ import { ORDER_REPLAYED } from "~/features/payment-codes/order-replay";
 import type { PageHandle } from "~/features/analytics/page-view";
 import type { CacheHandle } from "~/lib/page-cache";
 import type { Route } from "./+types/store";
+import { stkEnabled } from "~/features/stk-push/stk-push.server";
 
 // Cached until staff change the catalogue; a visitor with a bag gets their own page.
 export const handle = { page: "merch.store", cacheSeconds: 300, personalBy: ["bag"], cacheQuery: ["item", "bag", "checkout"] } satisfies CacheHandle & PageHandle;
@@ -59,7 +60,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       return { lines: [], count: 0, total: 0, currency: DEFAULT_CURRENCY };
     }),
   ]);
-  return { ...catalogue, bag };
+  return { ...catalogue, bag, stkOn: stkEnabled() };
 }
 
 // Opening and closing a dialog only changes the query: the page already holds what it shows.
@@ -176,6 +177,7 @@ export default function StorePage({ loaderData, actionData }: Route.ComponentPro
         <CheckoutDialog
           bag={loaderData.bag}
           serverReply={checkoutReply}
+          stkOn={loaderData.stkOn}
           onClose={closeTo(BAG_HREF)}
           onPlaced={(result) => {
             setPlaced(result ?? {});

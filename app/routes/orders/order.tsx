@@ -7,6 +7,9 @@ import { OrderStatus } from "~/features/reconciliation/components/order-status";
 import { ORDER_LINK_NOT_FOUND } from "~/features/reconciliation/order-lookup.schema";
 import { orderByToken } from "~/features/reconciliation/order-status.server";
 import { pageMeta } from "~/lib/meta";
+import { StkPanel } from "~/features/stk-push/components/stk-panel";
+import { resendPromptFromPage, stkPanelOf } from "~/features/stk-push/stk-push.server";
+import { clientAddress } from "~/lib/http.server";
 import type { Route } from "./+types/order";
 
 export const handle = { page: "order", path: "/orders/order" };
@@ -21,7 +24,8 @@ export const headers = () => PRIVATE;
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("t") ?? "";
   const order = await orderByToken(context.db, params.reference ?? "", token);
-  return data({ order }, { status: order ? 200 : 404, headers: PRIVATE });
+  const stk = order ? await stkPanelOf(context.db, order.reference, token) : null;
+  return data({ order, stk }, { status: order ? 200 : 404, headers: PRIVATE });
 }
 
 /** The supporter takes themselves off the supporter wall (the link's token is the proof it is them). */
@@ -30,18 +34,24 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const order = await orderByToken(context.db, params.reference ?? "", url.searchParams.get("t") ?? "");
   if (!order) throw data(ORDER_LINK_NOT_FOUND, { status: 404, headers: PRIVATE });
   const form = await readForm(request);
+  if (form.get("intent") === "resend-prompt") {
+    const sent = await resendPromptFromPage(context.db, { orderId: order.reference, token: url.searchParams.get("t") ?? "", ip: clientAddress(context) });
+    if (sent.error) return data({ stkError: sent.error }, { status: sent.status, headers: PRIVATE });
+    return redirect(`${url.pathname}${url.search}`, { status: 303, headers: PRIVATE });
+  }
   if (form.get("intent") !== "leave-wall" || order.kind !== "badge") throw data("Unknown action.", { status: 400, headers: PRIVATE });
   await setWallHidden(context.db, order.reference, true, system("the supporter left the wall from their order page"));
   return redirect(`${url.pathname}${url.search}`, { status: 303, headers: PRIVATE });
 }
 
-export default function OrderPageRoute({ loaderData }: Route.ComponentProps) {
-  const { order } = loaderData;
+export default function OrderPageRoute({ loaderData, actionData }: Route.ComponentProps) {
+  const { order, stk } = loaderData;
   return (
     <section className="section">
       <div className="container narrow">
         {order ? (
           <>
+            {stk ? <StkPanel stk={stk} error={actionData && "stkError" in actionData ? actionData.stkError : undefined} /> : null}
             <OrderStatus order={order} />
             <p className="small">
               Questions? Reply to your order email, quoting {order.reference}. <Link to="/orders">Find another order</Link>

@@ -1,8 +1,9 @@
 import { emailError, fieldErrors, nameError } from "~/lib/rules";
 import { paymentCodeError } from "../../payment-codes/payment-code";
+import { mpesaPhone, PHONE_MESSAGE } from "../../stk-push/stk-push";
 import { PORTRAIT_TYPE_MESSAGE } from "../portrait";
 
-export type OrderFields = { name: string; email: string; paymentReference: string };
+export type OrderFields = { name: string; email: string; paymentReference: string; payWith?: string; phone?: string };
 
 /**
  * The checks made in the browser before sending, with the rules and words the schema is built
@@ -12,7 +13,9 @@ export function checkOrder(fields: OrderFields): Record<string, string> {
   return fieldErrors({
     name: nameError(fields.name),
     email: emailError(fields.email),
-    paymentReference: paymentCodeError(fields.paymentReference),
+    // Paying now by prompt: the phone is needed, the code is not.
+    paymentReference: fields.payWith === "stk" ? undefined : paymentCodeError(fields.paymentReference),
+    phone: fields.payWith === "stk" && !mpesaPhone(fields.phone ?? "") ? PHONE_MESSAGE : undefined,
   });
 }
 

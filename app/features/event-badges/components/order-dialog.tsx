@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { ContactFields } from "~/components/ui/contact-fields";
 import { PaymentCodeField } from "~/features/payment-codes/components/payment-code-field";
+import { PayWithChoice } from "~/features/stk-push/components/pay-with-choice";
 import { otherErrors, useFormChecks } from "~/components/ui/form-checks";
 import { FieldError, Honeypot, useHydrated } from "~/components/ui/form-parts";
 import { UrlDialog, type CloseDialog } from "~/components/ui/url-dialog";
@@ -57,13 +58,15 @@ type Props = {
   serverReply?: OrderReply;
   onClose(): void;
   onSuccess(reference: string | undefined, replayed?: boolean): void;
+  /** M-Pesa Express is configured: 'Pay now with M-Pesa on this phone' comes first. */
+  stkOn?: boolean;
 };
 
 /**
  * The confirmation form for one tier. The server renders it open (a modal-looking overlay
  * with links to close it), so it works without JavaScript; once hydrated it is a real modal.
  */
-export function OrderDialog({ tier, serverReply, onClose, onSuccess }: Props) {
+export function OrderDialog({ tier, serverReply, onClose, onSuccess, stkOn = false }: Props) {
   const fetcher = useFetcher<OrderReply>();
   const reply = fetcher.data ?? serverReply;
 
@@ -104,6 +107,7 @@ export function OrderDialog({ tier, serverReply, onClose, onSuccess }: Props) {
                   reply={reply}
                   fromServer={reply !== undefined && reply === serverReply}
                   close={close}
+                  stkOn={stkOn}
                 />
               </>
             )}
@@ -184,9 +188,10 @@ type FormProps = {
   reply?: OrderReply;
   fromServer: boolean;
   close: CloseDialog;
+  stkOn: boolean;
 };
 
-function OrderForm({ tier, fetcher, reply, fromServer, close }: FormProps) {
+function OrderForm({ tier, fetcher, reply, fromServer, close, stkOn }: FormProps) {
   const hydrated = useHydrated();
   const portraitApi = useRef<PortraitCropApi | null>(null);
   const [preparing, setPreparing] = useState(false);
@@ -211,7 +216,7 @@ function OrderForm({ tier, fetcher, reply, fromServer, close }: FormProps) {
     if (busy) return;
     const fd = new FormData(e.currentTarget);
     const text = (k: string) => String(fd.get(k) ?? "");
-    if (!showErrors(checkOrder({ name: text("name"), email: text("email"), paymentReference: text("paymentReference") }))) return;
+    if (!showErrors(checkOrder({ name: text("name"), email: text("email"), paymentReference: text("paymentReference"), payWith: text("payWith"), phone: text("phone") }))) return;
     setPreparing(true);
     try {
       // With the crop tool on the page only its cropped picture is sent, never the original.
@@ -248,7 +253,9 @@ function OrderForm({ tier, fetcher, reply, fromServer, close }: FormProps) {
       <ErrorBanner message={banner} />
 
       <ContactFields prefix="order" names={{ name: "name", email: "email", phone: "phone" }} field={field} errorOf={errorOf} />
+      {stkOn ? <PayWithChoice prefix="order" amount={tier.amount} chosen={reply?.status === "error" ? String(reply.values?.payWith ?? "stk") : "stk"} /> : null}
       <PaymentCodeField
+        optional={stkOn}
         prefix="order"
         label="Payment confirmation code"
         hint="The M-Pesa reference, e.g. SKL4Q2ZB7X. Pasting the whole confirmation SMS works too."

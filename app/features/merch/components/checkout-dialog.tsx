@@ -1,6 +1,7 @@
 import { useFetcher } from "react-router";
 import { ContactFields } from "~/components/ui/contact-fields";
 import { PaymentCodeField } from "~/features/payment-codes/components/payment-code-field";
+import { PayWithChoice } from "~/features/stk-push/components/pay-with-choice";
 import { otherErrors, useFormChecks, useSettledReply } from "~/components/ui/form-checks";
 import { FieldError, Honeypot, useHydrated } from "~/components/ui/form-parts";
 import { NOTES_MAX_LENGTH } from "~/lib/rules";
@@ -36,10 +37,12 @@ type Props = {
   onClose(): void;
   /** With JavaScript, after the order is placed: the page shows the order's answer. */
   onPlaced(result: CheckoutReply["result"]): void;
+  /** M-Pesa Express is configured: 'Pay now with M-Pesa on this phone' comes first. */
+  stkOn?: boolean;
 };
 
 /** Checkout (?checkout=1): the order summary, how to pay, and who is ordering. */
-export function CheckoutDialog({ bag, serverReply, onClose, onPlaced }: Props) {
+export function CheckoutDialog({ bag, serverReply, onClose, onPlaced, stkOn = false }: Props) {
   return (
     <StoreDialog id="checkout" title="Checkout" closeHref={BAG_HREF} onClose={onClose} className="checkout-dialog">
       {() => (
@@ -48,7 +51,7 @@ export function CheckoutDialog({ bag, serverReply, onClose, onPlaced }: Props) {
           <ErrorSummary reply={serverReply} labels={LABELS} idPrefix="checkout" />
           <OrderSummary bag={bag} />
           <PaymentSteps total={formatMoney(bag.total, bag.currency)} />
-          <CheckoutForm bag={bag} serverReply={serverReply} onPlaced={onPlaced} />
+          <CheckoutForm bag={bag} serverReply={serverReply} onPlaced={onPlaced} stkOn={stkOn} />
         </>
       )}
     </StoreDialog>
@@ -100,7 +103,7 @@ function PaymentSteps({ total }: { total: string }) {
   );
 }
 
-function CheckoutForm({ bag, serverReply, onPlaced }: Omit<Props, "onClose">) {
+function CheckoutForm({ bag, serverReply, onPlaced, stkOn = false }: Omit<Props, "onClose">) {
   const hydrated = useHydrated();
   const fetcher = useFetcher<CheckoutReply>();
   const reply = fetcher.data ?? serverReply;
@@ -136,6 +139,8 @@ function CheckoutForm({ bag, serverReply, onPlaced }: Omit<Props, "onClose">) {
       customerName: text("customerName"),
       customerEmail: text("customerEmail"),
       paymentReference: text("paymentReference"),
+      payWith: text("payWith"),
+      customerPhone: text("customerPhone"),
     });
     if (!showErrors(errors)) return;
     trackEvent("merch.checkout.submit", { lines: bag.lines.length });
@@ -170,7 +175,9 @@ function CheckoutForm({ bag, serverReply, onPlaced }: Omit<Props, "onClose">) {
         <textarea maxLength={NOTES_MAX_LENGTH} rows={3} {...field("notes")} />
         <FieldError id="checkout-notes-error" message={errorOf("notes")} />
       </div>
+      {stkOn ? <PayWithChoice prefix="checkout" amount={bag.total} chosen={serverReply?.status === "error" ? String(serverReply.values?.payWith ?? "stk") : "stk"} /> : null}
       <PaymentCodeField
+        optional={stkOn}
         prefix="checkout"
         label="M-Pesa confirmation code"
         hint="The code from the M-Pesa SMS, e.g. SKL4Q2ZB7X. Pasting the whole SMS works too."

@@ -1,6 +1,7 @@
 import { emailError, fieldErrors, nameError } from "~/lib/rules";
 import { paymentCodeError } from "../../payment-codes/payment-code";
 import { MAX_LINE_QUANTITY, MERCH_MESSAGES, type MerchItem } from "../merch";
+import { mpesaPhone, PHONE_MESSAGE } from "../../stk-push/stk-push";
 
 // The browser's checks, with the rules and words the schemas are built from (merch.schema.ts,
 // merch.server.ts). The schemas are not imported here: they would bring zod into the page.
@@ -25,10 +26,12 @@ export function checkAddToBag(
   return errors;
 }
 
-export function checkCheckout(fields: { customerName: string; customerEmail: string; paymentReference: string }): Record<string, string> {
+export function checkCheckout(fields: { customerName: string; customerEmail: string; paymentReference: string; payWith?: string; customerPhone?: string }): Record<string, string> {
   return fieldErrors({
     customerName: nameError(fields.customerName),
     customerEmail: emailError(fields.customerEmail),
-    paymentReference: paymentCodeError(fields.paymentReference, MERCH_MESSAGES.codeRequired),
+    // Paying now by prompt: the phone is needed, the code is not.
+    paymentReference: fields.payWith === "stk" ? undefined : paymentCodeError(fields.paymentReference, MERCH_MESSAGES.codeRequired),
+    customerPhone: fields.payWith === "stk" && !mpesaPhone(fields.customerPhone ?? "") ? PHONE_MESSAGE : undefined,
   });
 }

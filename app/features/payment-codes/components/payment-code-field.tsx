@@ -29,7 +29,10 @@ export function PaymentCodeField({
   hint,
   input,
   error,
+  optional = false,
 }: {
+  /** Not required by the browser (the form also offers paying by prompt; the server decides). */
+  optional?: boolean;
   prefix: string;
   label: string;
   hint: string;
@@ -45,7 +48,7 @@ export function PaymentCodeField({
         autoCapitalize="characters"
         spellCheck={false}
         maxLength={PAYMENT_CODE_MAX_INPUT}
-        required
+        required={!optional}
         className="code-input"
         {...input}
         aria-describedby={`${prefix}-code-hint${error ? ` ${prefix}-paymentReference-error` : ""}`}

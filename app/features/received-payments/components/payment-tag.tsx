@@ -10,6 +10,22 @@ import {
   type PaymentView,
 } from "../payment-state";
 
+/** An order's M-Pesa prompt (STK push), when one was sent: what the order lists add as `payment.stk`. */
+type PromptFacts = { state: string; sentAt: string; resultCode: string | null; resultDesc: string };
+const PROMPT_WORDS: Record<string, string> = { sent: "sent, no answer yet", paid: "paid", cancelled: "cancelled on the phone", timeout: "phone not reached / timed out", failed: "failed" };
+
+function PromptLine({ payment }: { payment: PaymentView & { stk?: PromptFacts } }) {
+  const stk = payment.stk;
+  if (!stk) return null;
+  const result = stk.resultCode !== null ? ` (ResultCode ${stk.resultCode}: ${stk.resultDesc})` : stk.resultDesc ? ` (${stk.resultDesc})` : "";
+  return (
+    <span className="order-line small">
+      M-Pesa prompt {formatNairobiTime(stk.sentAt)}: {PROMPT_WORDS[stk.state] ?? stk.state}
+      {result}
+    </span>
+  );
+}
+
 /** Where the forms about a receipt and an order post: the staff payments screen (reconciliation's PAYMENTS_PATH). */
 const PAYMENTS_SCREEN = "/admin/payments";
 
@@ -44,6 +60,7 @@ export function PaymentTag({ payment, amount, orderId }: { payment: PaymentView 
           ))}
         </span>
       ) : null}
+      <PromptLine payment={payment} />
       {payment.beforeSales ? <span className="order-line small payment-flag">Paid before sales opened</span> : null}
       {payment.state === "early" && !payment.beforeSales ? <span className="order-line small payment-flag">Paid long before the order</span> : null}
       {payment.codeWrong ? <span className="order-line small payment-flag">Code marked wrong: the supporter was emailed</span> : null}

@@ -1,0 +1,95 @@
+import { useEffect } from "react";
+import { Form, useNavigation, useRevalidator } from "react-router";
+import { useHydrated } from "~/components/ui/form-parts";
+import { orderPagePath } from "~/lib/order-page";
+import { resultWords, type StkStatus } from "../stk-push";
+
+/** What the order page knows of the order's M-Pesa prompt. */
+export type StkPanelData = StkStatus & {
+  orderId: string;
+  orgName: string;
+  /** The paybill to pay instead (the prompt's business number). */
+  paybill: string;
+  /** Still within two minutes of the prompt: a page without JavaScript refreshes itself. */
+  refreshing: boolean;
+  /** The order page's token, for the 'Check again' link. */
+  token: string;
+};
+
+const kes = (n: number) => `KES ${n.toLocaleString("en-US")}`;
+export const REFRESH_SECONDS = 5;
+
+/**
+ * The order's prompt on its page: 'check your phone' while it waits (the page refreshes itself
+ * every 5 s for two minutes without JavaScript, and updates in place with it), the result in
+ * words, and after a failure 'Send the prompt again' and 'Pay by paybill instead'.
+ */
+export function StkPanel({ stk, error }: { stk: StkPanelData; error?: string }) {
+  const revalidator = useRevalidator();
+  const navigation = useNavigation();
+  const waiting = stk.state === "sent";
+  const hydrated = useHydrated();
+  // Hydrated: the page updates in place, so the no-JavaScript refresh is stopped (window.stop
+  // cancels a pending meta refresh; everything the page needs has loaded by now).
+  useEffect(() => {
+    if (document.querySelector('meta[http-equiv="refresh"]')) window.stop();
+  }, []);
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setInterval(() => {
+      if (revalidator.state === "idle") void revalidator.revalidate();
+    }, REFRESH_SECONDS * 1000);
+    return () => clearInterval(timer);
+  }, [waiting]);
+
+  return (
+    <section className="stk-panel card" aria-live="polite" aria-labelledby="stk-title">
+      <h2 id="stk-title">{waiting ? "Check your phone" : stk.state === "paid" ? "Paid" : "Not paid yet"}</h2>
+      {waiting ? (
+        <>
+          {/* Without JavaScript: refresh every few seconds while the prompt can still be answered
+              (React puts it in the head; once hydrated it is gone and its reload called off). The
+              address is spelled out: a page reached with a #fragment would otherwise not reload. */}
+          {stk.refreshing && !hydrated ? <meta httpEquiv="refresh" content={`${REFRESH_SECONDS}; url=${orderPagePath(stk.orderId, stk.token)}`} /> : null}
+          <p className="lead">
+            Check your phone: enter your M-Pesa PIN to pay {kes(stk.amount)} to {stk.orgName}
+          </p>
+          <p className="small muted">The prompt went to the phone number ending {stk.phone.slice(-3)}. This page shows the result as soon as M-Pesa tells us.</p>
+          {stk.refreshing ? null : (
+            <Form method="get" replace>
+              <p className="small">No answer yet? The prompt may have expired.</p>
+              <input type="hidden" name="t" value={stk.token} />
+              <button type="submit" className="button">
+                Check again
+              </button>
+            </Form>
+          )}
+        </>
+      ) : (
+        <p className="lead">{resultWords(stk)}</p>
+      )}
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {stk.state !== "paid" && !waiting ? (
+        <>
+          <Form method="post" replace>
+            <input type="hidden" name="intent" value="resend-prompt" />
+            <button type="submit" className="button" disabled={navigation.state === "submitting"}>
+              Send the prompt again
+            </button>
+          </Form>
+          <details className="stk-paybill" open={stk.state === "failed" && stk.resultCode === null}>
+            <summary>Pay by paybill instead</summary>
+            <p>
+              In M-Pesa choose Lipa na M-Pesa, then Pay Bill. Business number <strong>{stk.paybill}</strong>, account number <strong>{stk.orderId}</strong>, amount{" "}
+              <strong>{kes(stk.amount)}</strong>. A payment with this order's reference as its account number joins the order by itself.
+            </p>
+          </details>
+        </>
+      ) : null}
+    </section>
+  );
+}

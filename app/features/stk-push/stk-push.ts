@@ -1,0 +1,64 @@
+/**
+ * Client-safe pieces of M-Pesa Express (STK push): the states a prompt goes through, the phone
+ * numbers it may go to, and the words a supporter and staff read for each result.
+ */
+export const STK_STATES = ["sent", "paid", "cancelled", "timeout", "failed"] as const;
+export type StkState = (typeof STK_STATES)[number];
+
+/** What staff lists and order screens show of an order's latest prompt (`payment.stk`). */
+export type StkView = { state: StkState; sentAt: string; resultCode: string | null; resultDesc: string };
+
+/** What the order page shows its supporter. */
+export type StkStatus = StkView & { receipt: string | null; amount: number; phone: string; settledAt: string | null };
+
+export const PHONE_MESSAGE = "Enter the M-Pesa phone number as 07XXXXXXXX, 01XXXXXXXX or +254XXXXXXXXX.";
+
+/** '0712 345 678', '+254712345678', '254112345678' -> '254712345678' / '254112345678'; anything else null. */
+export function mpesaPhone(text: string): string | null {
+  const t = text.replace(/[\s-]/g, "");
+  const m = /^(?:0|\+?254)([17]\d{8})$/.exec(t);
+  return m ? `254${m[1]}` : null;
+}
+
+/** '254712345678' -> '0712 345 678', as a supporter writes it. */
+export function localPhone(msisdn: string): string {
+  const m = /^254(\d{3})(\d{3})(\d{3})$/.exec(msisdn);
+  return m ? `0${m[1]} ${m[2]} ${m[3]}` : msisdn;
+}
+
+/** The state a ResultCode puts a prompt in. */
+export function stateOfResult(code: string): Exclude<StkState, "sent"> {
+  if (code === "0") return "paid";
+  if (code === "1032") return "cancelled";
+  // 1037: the phone could not be reached; 1019: the prompt expired.
+  if (code === "1037" || code === "1019") return "timeout";
+  return "failed";
+}
+
+/** One sentence for the supporter, for a settled prompt. */
+export function resultWords(s: Pick<StkStatus, "state" | "resultCode" | "receipt" | "resultDesc">): string {
+  switch (s.state) {
+    case "sent":
+      return "Waiting for your PIN.";
+    case "paid":
+      return s.receipt ? `Paid: M-Pesa receipt ${s.receipt}.` : "Paid. The M-Pesa receipt number will show here when it arrives.";
+    case "cancelled":
+      return "Cancelled on the phone: no money was taken.";
+    case "timeout":
+      return "The phone was not reached, or the prompt timed out: no money was taken.";
+    case "failed":
+      if (s.resultCode === "1") return "Not paid: the M-Pesa balance is not enough for this payment.";
+      if (s.resultCode === "2001") return "Not paid: the M-Pesa PIN was wrong.";
+      if (s.resultCode === null) return "M-Pesa is unavailable right now: no prompt was sent.";
+      return `Not paid: M-Pesa said '${s.resultDesc || `error ${s.resultCode}`}'.`;
+  }
+}
+
+/** A short label for staff lists. */
+export const STK_LABEL: Record<StkState, string> = {
+  sent: "Prompt sent",
+  paid: "Paid by prompt",
+  cancelled: "Prompt cancelled",
+  timeout: "Prompt timed out",
+  failed: "Prompt failed",
+};

@@ -1,0 +1,18 @@
+import { resendPrompt } from "~/features/stk-push/stk-push.server";
+import { ResendPromptSchema } from "~/features/stk-push/stk-push.schema";
+import { jsonApi } from "~/lib/api.server";
+import { clientAddress, jsonError, jsonResponse, readObjectBody } from "~/lib/http.server";
+import { parseOr400 } from "~/lib/submission.server";
+
+/** POST /api/stk_push.php {orderId, token}: the M-Pesa prompt again, to the phone typed with the order. */
+const api = jsonApi({
+  POST: async ({ request, context }) => {
+    const input = parseOr400(ResendPromptSchema, await readObjectBody(request, 4 * 1024));
+    const sent = await resendPrompt(context.db, { ...input, ip: clientAddress(context) });
+    if (sent.state === "refused") return jsonError(429, sent.message, { "Retry-After": String(sent.retryAfterSeconds) });
+    if (sent.state === "failed") return jsonResponse({ ok: true, stk: { state: "failed", message: sent.message } });
+    return jsonResponse({ ok: true, stk: { state: "sent", checkoutRequestId: sent.checkoutRequestId } });
+  },
+});
+export const loader = api.loader;
+export const action = api.action;
