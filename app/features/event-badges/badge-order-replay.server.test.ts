@@ -55,7 +55,7 @@ describe("submitBadgeOrder sent again", () => {
     const first = await submitBadgeOrder(db, input(), null);
     expect(first.replayed).toBeUndefined();
     const second = await submitBadgeOrder(db, input(again), null);
-    expect(second).toEqual({ id: first.id, orderPath: first.orderPath, replayed: true });
+    expect(second).toEqual({ id: first.id, orderPath: first.orderPath, replayed: true, payment: { by: "code" } });
     expect(await count(db, "badge_orders")).toBe(1);
     expect(await count(db, "payment_codes")).toBe(1);
     await drainOutbox();
@@ -126,7 +126,7 @@ describe("submitBadgeOrder with an Idempotency-Key", () => {
     ]);
     // Even a code typed differently: the key says which request it is.
     const again = await submitBadgeOrder(db, input({ paymentReference: "QAZ1234567" }), null, key("h1"));
-    expect(again).toEqual({ id: first.id, orderPath: first.orderPath, replayed: true });
+    expect(again).toEqual({ id: first.id, orderPath: first.orderPath, replayed: true, payment: { by: "code" } });
     expect(await count(db, "badge_orders")).toBe(1);
     expect(await count(db, "outbox")).toBe(1);
   });
