@@ -56,7 +56,7 @@ export async function ordersPaidByPush(site, fake, budget, n = STK_ORDERS) {
   const settled = performance.now() - t0;
   fake.set({ outcome: null });
   const postP99 = p99(answers.map((a) => a.ms));
-  console.log(`\n## m. M-Pesa Express: ${n} badge orders paid by prompt at once (fake Daraja answering 'paid' after 300 ms)`);
+  console.log(`\n## n. M-Pesa Express: ${n} badge orders paid by prompt at once (fake Daraja answering 'paid' after 300 ms)`);
   printTable(
     ["orders stored", "prompts sent", "paid prompts", "verified (one receipt each)", "linked twice", "payments", "all POSTs ms", "all verified ms", "POST p99 ms"],
     [[String(ids.length), String(sent), String(outcome.paid), String(outcome.linkedOnce), String(outcome.linkedTwice), String(outcome.payments), posted.toFixed(0), settled.toFixed(0), postP99.toFixed(0)]],
