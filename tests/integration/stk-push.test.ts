@@ -362,6 +362,48 @@ describe("the order forms and the order page", () => {
     expect(token!.length).toBeGreaterThan(10);
   });
 
+  it("'Pay by paybill instead' on the order page takes the code from the SMS, and M-Pesa's confirmation of it verifies the order", async () => {
+    const taken = nextCode();
+    const other = await submitBadgeOrder(db, BadgeOrderSchema.parse({ tierKey: "t1", name: "Other Payer", email: "other@example.org", paymentReference: taken }), null);
+    const answer = await thrown(
+      eventRoute.action(args(formPost("/event?tier=t3", { intent: "order", tierKey: "t3", name: "Jane Wanjiru", email: "jane@example.org", phone: "0712345678", payWith: "stk" }))),
+    );
+    const location = answer.headers.get("Location")!;
+    const reference = /^\/orders\/(BO-[0-9A-Z]{6})\?/.exec(location)![1]!;
+    await fake.answer(fake.latest(reference)!.checkoutRequestId, 1032);
+    const send = async (code: string) => {
+      const res = (await orderRoute.action({ ...args(formPost(location, { intent: "add-code", paymentReference: code })), params: { reference } } as never)) as unknown as {
+        data: { codeSaved?: string; codeError?: string };
+        init: { status: number };
+      };
+      return { status: res.init.status, ...res.data };
+    };
+    expect(await send("hello")).toEqual({ status: 400, codeError: expect.stringContaining("10 letters and numbers") });
+    expect(await send(taken)).toEqual({ status: 409, codeError: expect.stringContaining("already been used") });
+    expect((await getBadgeOrder(db, other.id)).paymentReference).toBe(taken);
+    // Pasted as the SMS came; sent twice (a lost answer): both fine.
+    const code = nextCode();
+    const sms = `${code} Confirmed. Ksh1,300.00 sent to STREET LIGHT for account 12345 on 26/11/26 at 7:15 PM.`;
+    expect(await send(sms)).toEqual({ status: 200, codeSaved: "Thank you: we have your M-Pesa code. We will match it to M-Pesa's records." });
+    expect(await send(code)).toMatchObject({ status: 200 });
+    expect((await getBadgeOrder(db, reference)).paymentReference).toBe(code);
+    // Another code for the same order is refused: it has its code now.
+    expect(await send(nextCode())).toEqual({ status: 409, codeError: "This order already has its M-Pesa code." });
+    const nairobi = new Date(Date.now() + 3 * 3_600_000).toISOString().replace(/[-:T]/g, "").slice(0, 14);
+    const confirmation = jsonPost(`/api/pay/c2b/confirmation/${SECRET}`, {
+      TransactionType: "Pay Bill",
+      TransID: code,
+      TransTime: nairobi,
+      TransAmount: "1300.00",
+      BusinessShortCode: "880100",
+      BillRefNumber: "12345",
+      MSISDN: "254712345678",
+      FirstName: "JANE",
+    });
+    expect((await c2b.action({ ...args(confirmation), params: { kind: "confirmation", secret: SECRET } } as never)).status).toBe(200);
+    expect((await getBadgeOrder(db, reference)).payment.state).toBe("verified");
+  });
+
   it("the badge form refuses a phone M-Pesa cannot prompt, on the phone field", async () => {
     const res = await eventRoute.action(args(formPost("/event?tier=t3", { intent: "order", tierKey: "t3", name: "Jane Wanjiru", email: "jane@example.org", phone: "020 123 4567", payWith: "stk" })));
     const reply = (res as unknown as { data: { fieldErrors: Record<string, string[]> } }).data;

@@ -10,6 +10,8 @@ import { pageMeta } from "~/lib/meta";
 import { StkPanel } from "~/features/stk-push/components/stk-panel";
 import { resendPromptFromPage, stkPanelOf } from "~/features/stk-push/stk-push.server";
 import { clientAddress } from "~/lib/http.server";
+import { addPaymentCode, LATE_CODE_SAVED } from "~/features/reconciliation/late-code.server";
+import { DomainError } from "~/lib/domain-error";
 import type { Route } from "./+types/order";
 
 export const handle = { page: "order", path: "/orders/order" };
@@ -39,6 +41,16 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (sent.error) return data({ stkError: sent.error }, { status: sent.status, headers: PRIVATE });
     return redirect(`${url.pathname}${url.search}`, { status: 303, headers: PRIVATE });
   }
+  if (form.get("intent") === "add-code") {
+    // 'Pay by paybill instead': the code from the SMS joins this order as a typed code would.
+    try {
+      await addPaymentCode(context.db, { kind: order.kind, reference: order.reference }, String(form.get("paymentReference") ?? ""));
+      return data({ codeSaved: LATE_CODE_SAVED }, { status: 200, headers: PRIVATE });
+    } catch (e) {
+      if (!(e instanceof DomainError)) throw e;
+      return data({ codeError: e.message }, { status: e.code === "conflict" ? 409 : 400, headers: PRIVATE });
+    }
+  }
   if (form.get("intent") !== "leave-wall" || order.kind !== "badge") throw data("Unknown action.", { status: 400, headers: PRIVATE });
   await setWallHidden(context.db, order.reference, true, system("the supporter left the wall from their order page"));
   return redirect(`${url.pathname}${url.search}`, { status: 303, headers: PRIVATE });
@@ -51,7 +63,16 @@ export default function OrderPageRoute({ loaderData, actionData }: Route.Compone
       <div className="container narrow">
         {order ? (
           <>
-            {stk ? <StkPanel stk={stk} error={actionData && "stkError" in actionData ? actionData.stkError : undefined} /> : null}
+            {stk ? (
+              <StkPanel
+                stk={stk}
+                error={actionData && "stkError" in actionData ? actionData.stkError : undefined}
+                code={{
+                  saved: actionData && "codeSaved" in actionData ? actionData.codeSaved : undefined,
+                  error: actionData && "codeError" in actionData ? actionData.codeError : undefined,
+                }}
+              />
+            ) : null}
             <OrderStatus order={order} />
             <p className="small">
               Questions? Reply to your order email, quoting {order.reference}. <Link to="/orders">Find another order</Link>

@@ -24,7 +24,7 @@ export const REFRESH_SECONDS = 5;
  * every 5 s for two minutes without JavaScript, and updates in place with it), the result in
  * words, and after a failure 'Send the prompt again' and 'Pay by paybill instead'.
  */
-export function StkPanel({ stk, error }: { stk: StkPanelData; error?: string }) {
+export function StkPanel({ stk, error, code }: { stk: StkPanelData; error?: string; code?: { saved?: string; error?: string } }) {
   const revalidator = useRevalidator();
   const navigation = useNavigation();
   const waiting = stk.state === "sent";
@@ -81,12 +81,41 @@ export function StkPanel({ stk, error }: { stk: StkPanelData; error?: string }) 
               Send the prompt again
             </button>
           </Form>
-          <details className="stk-paybill" open={stk.state === "failed" && stk.resultCode === null}>
+          {code?.saved ? (
+            <p className="form-success" role="status">
+              {code.saved}
+            </p>
+          ) : null}
+          <details className="stk-paybill" open={(stk.state === "failed" && stk.resultCode === null) || !!code?.error}>
             <summary>Pay by paybill instead</summary>
             <p>
               In M-Pesa choose Lipa na M-Pesa, then Pay Bill. Business number <strong>{stk.paybill}</strong>, account number <strong>{stk.orderId}</strong>, amount{" "}
               <strong>{kes(stk.amount)}</strong>. A payment with this order's reference as its account number joins the order by itself.
             </p>
+            <Form method="post" replace className="stk-code">
+              <input type="hidden" name="intent" value="add-code" />
+              <label htmlFor="stk-code">M-Pesa confirmation code</label>
+              <p className="small muted" id="stk-code-hint">
+                The ten characters at the start of the M-Pesa SMS, or paste the whole SMS.
+              </p>
+              <input
+                id="stk-code"
+                name="paymentReference"
+                autoComplete="off"
+                autoCapitalize="characters"
+                maxLength={2000}
+                aria-describedby="stk-code-hint"
+                aria-invalid={code?.error ? true : undefined}
+              />
+              {code?.error ? (
+                <p className="form-error" role="alert">
+                  {code.error}
+                </p>
+              ) : null}
+              <button type="submit" className="button" disabled={navigation.state === "submitting"}>
+                Send the code
+              </button>
+            </Form>
           </details>
         </>
       ) : null}
