@@ -132,6 +132,23 @@ export async function startDarajaFake(opts = {}) {
     return res.status;
   }
 
+  /**
+   * A push's or a query's body when its token, JSON and password are right; else the error is
+   * answered as Daraja answers it and the result is null.
+   */
+  function signedCall(req, res, text) {
+    if (!bearerOk(req)) return bad(res, 401, "404.001.03", "Invalid Access Token"), null;
+    let body;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return bad(res, 400, "400.002.02", "Bad Request - Invalid JSON"), null;
+    }
+    const wrong = checkPassword(body);
+    if (wrong) return bad(res, 400, "400.002.02", wrong), null;
+    return body;
+  }
+
   async function handle(req, res) {
     const url = new URL(req.url, "http://fake");
     if (req.method === "GET" && url.pathname === "/oauth/v1/generate") {
@@ -151,15 +168,8 @@ export async function startDarajaFake(opts = {}) {
         return;
       }
       if (o.push === "500") return bad(res, 500, "500.001.1001", "Unable to lock subscriber, a transaction is already in process for the current subscriber");
-      if (!bearerOk(req)) return bad(res, 401, "404.001.03", "Invalid Access Token");
-      let body;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return bad(res, 400, "400.002.02", "Bad Request - Invalid JSON");
-      }
-      const wrong = checkPassword(body);
-      if (wrong) return bad(res, 400, "400.002.02", wrong);
+      const body = signedCall(req, res, text);
+      if (!body) return;
       const type = body.TransactionType;
       if (type !== "CustomerPayBillOnline" && type !== "CustomerBuyGoodsOnline") return bad(res, 400, "400.002.02", "Bad Request - Invalid TransactionType");
       if (!Number.isInteger(body.Amount) || body.Amount < 1) return bad(res, 400, "400.002.02", "Bad Request - Invalid Amount");
@@ -193,16 +203,8 @@ export async function startDarajaFake(opts = {}) {
       });
     }
     if (req.method === "POST" && url.pathname === "/mpesa/stkpushquery/v1/query") {
-      const text = await readBody(req);
-      if (!bearerOk(req)) return bad(res, 401, "404.001.03", "Invalid Access Token");
-      let body;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return bad(res, 400, "400.002.02", "Bad Request - Invalid JSON");
-      }
-      const wrong = checkPassword(body);
-      if (wrong) return bad(res, 400, "400.002.02", wrong);
+      const body = signedCall(req, res, await readBody(req));
+      if (!body) return;
       state.queries += 1;
       const p = state.pushes.find((x) => x.checkoutRequestId === body.CheckoutRequestID);
       if (!p) return bad(res, 400, "400.002.02", "Bad Request - Invalid CheckoutRequestID");

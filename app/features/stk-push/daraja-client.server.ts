@@ -94,6 +94,12 @@ async function authorised(c: StkConfig, path: string, payload: Record<string, un
   }
 }
 
+/** The fields that sign a push and a query: the shortcode, and the password made with the timestamp sent beside it. */
+function signature(c: StkConfig, at: Date) {
+  const timestamp = darajaTimestamp(at);
+  return { BusinessShortCode: c.shortcode, Password: darajaPassword(c.shortcode, c.passkey, timestamp), Timestamp: timestamp };
+}
+
 export type PushRequest = { phone: string; amount: number; accountReference: string; description: string };
 export type PushAnswer =
   | { sent: true; merchantRequestId: string; checkoutRequestId: string; customerMessage: string }
@@ -101,11 +107,8 @@ export type PushAnswer =
 
 /** Asks Safaricom to show the PIN prompt. Throws DarajaUnavailable when Daraja cannot be reached or answers an error page. */
 export async function stkPush(c: StkConfig, p: PushRequest, at = new Date()): Promise<PushAnswer> {
-  const timestamp = darajaTimestamp(at);
   const { status, body } = await authorised(c, "/mpesa/stkpush/v1/processrequest", {
-    BusinessShortCode: c.shortcode,
-    Password: darajaPassword(c.shortcode, c.passkey, timestamp),
-    Timestamp: timestamp,
+    ...signature(c, at),
     TransactionType: c.type === "till" ? "CustomerBuyGoodsOnline" : "CustomerPayBillOnline",
     Amount: Math.round(p.amount),
     PartyA: p.phone,
@@ -134,11 +137,8 @@ export type QueryAnswer = { kind: "result"; resultCode: string; resultDesc: stri
 
 /** What became of a push (no receipt number: that comes by callback, C2B or statement). */
 export async function stkQuery(c: StkConfig, checkoutRequestId: string, at = new Date()): Promise<QueryAnswer> {
-  const timestamp = darajaTimestamp(at);
   const { status, body } = await authorised(c, "/mpesa/stkpushquery/v1/query", {
-    BusinessShortCode: c.shortcode,
-    Password: darajaPassword(c.shortcode, c.passkey, timestamp),
-    Timestamp: timestamp,
+    ...signature(c, at),
     CheckoutRequestID: checkoutRequestId,
   });
   const resultCode = body.ResultCode;
