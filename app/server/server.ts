@@ -203,6 +203,9 @@ export async function startServer() {
   // away turns every loader and action's failure into a 503 with its sentence.
   const handleRequest = inTurns(createRequestHandler(answeringDatabaseOutages(build), "production"));
   const origin = new URL(config.publicUrl).origin;
+  // Only a PUBLIC_URL someone chose is 'the' address: with none set (http://localhost:PORT), a
+  // phone on the same network opening the machine's address is served, not sent to localhost.
+  const canonicalRedirects = !!process.env.PUBLIC_URL?.trim();
 
   /** The app's part: a fetch Request built from PUBLIC_URL, React Router, and the answer streamed back. */
   const app = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
@@ -255,7 +258,7 @@ export async function startServer() {
       if (answerHealth(req, res, url, { draining: () => draining, db: () => db })) return;
       // One address for the site: pages opened by another host name go to PUBLIC_URL, and a form
       // posted from another origin is told nothing was saved (canonical-origin.ts).
-      const canonical = canonicalLocation(req, url, origin, config.trustProxy);
+      const canonical = canonicalRedirects ? canonicalLocation(req, url, origin, config.trustProxy) : null;
       if (canonical) return plainAnswer(res, 301, `This page is at ${canonical}\n`, { Location: canonical, "Cache-Control": "public, max-age=3600" });
       if (postedFromElsewhere(req, origin)) return answerOtherOrigin(res, url, origin);
       if (req.method === "GET" && answerFromPageCache(req, res, url)) return;
