@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { bootAfterFirstPaint, inlineStylesheets, prepareForFirstPaint } from "./first-paint.server";
+import { bootOnFirstUse, inlineStylesheets, prepareForFirstPaint } from "./first-paint.server";
 
 const clientDir = fs.mkdtempSync(path.join(os.tmpdir(), "first-paint-"));
 fs.mkdirSync(path.join(clientDir, "assets"));
@@ -28,12 +28,13 @@ describe("a cached page prepared for its first paint", () => {
     expect(inlineStylesheets('<link rel="stylesheet" href="/assets/../secret.css"/>', clientDir)).toBe('<link rel="stylesheet" href="/assets/../secret.css"/>');
   });
 
-  it("fetches no script before the first paint: the preloads leave the head and the route imports wait for a frame", () => {
-    const html = bootAfterFirstPaint(PAGE);
+  it("fetches no script before the reader uses the page: the preloads leave the head and the route imports wait for a touch, a key or the mouse", () => {
+    const html = bootOnFirstUse(PAGE);
     expect(html).not.toContain('<link rel="modulepreload"');
     const boot = /<script type="module" async="">([\s\S]*?)<\/script>/.exec(html)![1]!;
     expect(boot).not.toMatch(/^import /m);
-    expect(boot.indexOf("requestAnimationFrame")).toBeLessThan(boot.indexOf("import("));
+    expect(boot.indexOf('addEventListener(t, use, { capture: true, passive: true })')).toBeLessThan(boot.indexOf("import("));
+    for (const event of ["pointerdown", "touchstart", "keydown"]) expect(boot).toContain(`"${event}"`);
     expect(boot).toContain('["/assets/entry.client-C.js","/assets/root-A.js"]');
     expect(boot).toContain('const [route0, route1] = await Promise.all([import("/assets/root-A.js"), import("/assets/event-B.js")]);');
     expect(boot).toContain('window.__reactRouterRouteModules = {"root":route0,"routes/event/event":route1};');
@@ -42,7 +43,7 @@ describe("a cached page prepared for its first paint", () => {
 
   it("leaves a boot script of another shape as it is", () => {
     const other = '<head><link rel="modulepreload" href="/assets/x.js"/></head><script type="module" async="">import { a } from "/assets/x.js"; a();</script>';
-    expect(bootAfterFirstPaint(other)).toBe(other);
+    expect(bootOnFirstUse(other)).toBe(other);
     expect(prepareForFirstPaint("<p>no scripts</p>", clientDir)).toBe("<p>no scripts</p>");
   });
 });

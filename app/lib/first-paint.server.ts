@@ -47,15 +47,20 @@ const BOOT = /<script type="module" async="">([\s\S]*?)<\/script>/;
 const STATIC_IMPORT = /^import \* as (route\d+) from "(\/assets\/[A-Za-z0-9._-]+\.js)";$/gm;
 
 /**
- * Scripts: React Router's boot script and its module preloads start fetching as the page is
- * read, so on a slow connection they share the line with what the first paint needs, and the
- * phone spends its first second compiling them. Here they wait until the page has painted
- * (the next frame, or 300 ms in a tab that draws no frames), then are fetched all at once as
- * before: the preloads are added by the boot script and its route imports become dynamic
- * imports. The page works without scripts meanwhile, as it does with scripts off. A boot script
- * of another shape is left as it is (the page is then only slower, never broken).
+ * Scripts: React Router's boot script and its module preloads would start fetching as the page
+ * is read, and then the phone spends a second of its slow CPU starting React and hydrating a
+ * page its reader may only read (docs/decisions/0100). Here they wait for the reader's first
+ * use of the page: a touch, a press, a key, a wheel turn or a mouse movement (whichever comes first;
+ * a touch that starts a scroll counts). Then they are fetched all at once as before: the
+ * preloads are added by the boot script and its route imports become dynamic imports. Until
+ * then the page works as it does with scripts off: links are links, forms post, and a first tap
+ * on a form's button sends the form the plain way while the scripts arrive. A boot script of
+ * another shape is left as it is (the page is then only slower, never broken).
  */
-export function bootAfterFirstPaint(html: string): string {
+// Not "focusin": a dialog opened by a script (the /vespers announcement) moves focus by itself.
+export const FIRST_USE_EVENTS = ["pointerdown", "pointermove", "touchstart", "keydown", "wheel"] as const;
+
+export function bootOnFirstUse(html: string): string {
   const boot = BOOT.exec(html);
   if (!boot) return html;
   const imports = [...boot[1]!.matchAll(STATIC_IMPORT)];
@@ -64,7 +69,7 @@ export function bootAfterFirstPaint(html: string): string {
   const preloads = [...html.matchAll(MODULE_PRELOAD)].map((m) => m[1]!);
   const names = imports.map((m) => m[1]).join(", ");
   const script =
-    `await new Promise((go) => { requestAnimationFrame(() => setTimeout(go, 0)); setTimeout(go, 300); });\n` +
+    `await new Promise((go) => { const on = ${JSON.stringify(FIRST_USE_EVENTS)}; const use = () => { for (const t of on) removeEventListener(t, use, true); go(); }; for (const t of on) addEventListener(t, use, { capture: true, passive: true }); });\n` +
     `for (const href of ${JSON.stringify(preloads)}) { const l = document.createElement("link"); l.rel = "modulepreload"; l.href = href; document.head.append(l); }\n` +
     `const [${names}] = await Promise.all([${imports.map((m) => `import(${JSON.stringify(m[2])})`).join(", ")}]);\n` +
     rest;
@@ -72,4 +77,4 @@ export function bootAfterFirstPaint(html: string): string {
 }
 
 /** Both preparations, in the order they must run. */
-export const prepareForFirstPaint = (html: string, clientDir: string) => bootAfterFirstPaint(inlineStylesheets(html, clientDir));
+export const prepareForFirstPaint = (html: string, clientDir: string) => bootOnFirstUse(inlineStylesheets(html, clientDir));

@@ -5,32 +5,36 @@
  * A missing date (null, undefined, "") or one that cannot be read gives "": a screen shows
  * nothing rather than a machine date or "Invalid Date".
  */
-const dateTime = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "Africa/Nairobi",
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-});
+import { dayInWordsUtc, MONTHS_SHORT, utcParts } from "./plain-format";
 
 type Stamp = string | null | undefined;
 
+const EAT_OFFSET_MS = 3 * 60 * 60 * 1000;
+
+/** The Nairobi calendar day and clock of an instant (written by hand: app/lib/plain-format.ts). */
+const nairobi = (d: Date) => utcParts(new Date(d.getTime() + EAT_OFFSET_MS));
+
+/** A stamp read as an instant, or null when there is none or it cannot be read. */
+function instant(iso: Stamp): Date | null {
+  if (!iso) return null;
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
 /** '2026-11-21T11:05:00Z' -> '21 Nov 2026, 14:05': for tables whose heading names the zone. */
 export function formatNairobiTime(iso: Stamp): string {
-  if (!iso) return "";
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? "" : dateTime.format(d);
+  const d = instant(iso);
+  if (!d) return "";
+  const p = nairobi(d);
+  return `${p.day} ${MONTHS_SHORT[p.month]} ${p.year}, ${p.clock}`;
 }
 
 /** '2025-11-12T16:42:10Z' -> '12 Nov at 19:42' (no year): a supporter's own recent payment. */
 export function formatNairobiDayAt(iso: Stamp): string {
-  if (!iso) return "";
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return "";
-  const parts = Object.fromEntries(dateTime.formatToParts(d).map((p) => [p.type, p.value]));
-  return `${parts.day} ${parts.month} at ${parts.hour}:${parts.minute}`;
+  const d = instant(iso);
+  if (!d) return "";
+  const p = nairobi(d);
+  return `${p.day} ${MONTHS_SHORT[p.month]} at ${p.clock}`;
 }
 
 /** '2026-11-21T11:05:00Z' -> '21 Nov 2026, 14:05 EAT': where nothing else says the zone. */
@@ -46,8 +50,6 @@ export function formatNairobiTimeEat(iso: Stamp): string {
  */
 export const nairobiInstant = (date: string, time = "00:00") => new Date(`${date}T${time}:00+03:00`);
 
-const dayInWords = new Intl.DateTimeFormat("en-GB", { timeZone: "Africa/Nairobi", day: "numeric", month: "long", year: "numeric" });
-
 /**
  * A date in words, for people rather than machines (emails): '2025-10-17' or
  * '2025-10-17T09:00:00Z' -> '17 October 2025' (the Nairobi calendar day). A plain date is that
@@ -58,14 +60,11 @@ export function formatDateInWords(value: Stamp): string {
   const plain = /^\d{4}-\d{2}-\d{2}$/.test(value);
   // A plain date is a calendar day: read it at noon in Nairobi so no zone moves it.
   const d = plain ? nairobiInstant(value, "12:00") : new Date(value);
-  return Number.isNaN(d.getTime()) ? "" : dayInWords.format(d);
+  return Number.isNaN(d.getTime()) ? "" : dayInWordsUtc(new Date(d.getTime() + EAT_OFFSET_MS));
 }
-
-const clock = new Intl.DateTimeFormat("en-GB", { timeZone: "Africa/Nairobi", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
 
 /** '2026-11-21T16:42:00Z' -> '19:42' (Nairobi clock time): for the door, where the day is today. */
 export function formatNairobiClock(iso: Stamp): string {
-  if (!iso) return "";
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? "" : clock.format(d);
+  const d = instant(iso);
+  return d ? nairobi(d).clock : "";
 }

@@ -23,6 +23,13 @@ type Fixtures = {
   uniqueEmail: (tag: string) => string;
   /** Console errors, uncaught page errors and CSP violations seen by `page`. */
   problems: PageProblems;
+  /**
+   * JS-on: the reader moves the mouse as each page of the test's context loads, so a cached page
+   * starts its scripts at once, as it does for a reader who touches it (app/lib/first-paint.server.ts
+   * waits for that first use). `test.use({ readerMovesAtLoad: false })` keeps a page untouched.
+   */
+  readerMovesAtLoad: boolean;
+  readerUse: void;
 };
 
 export const test = base.extend<Fixtures>({
@@ -33,6 +40,18 @@ export const test = base.extend<Fixtures>({
     const project = info.project.name.replace(/[^a-z0-9]/gi, "").toLowerCase();
     await use((tag) => `${tag}-${project}-${Date.now().toString(36)}${crypto.randomBytes(3).toString("hex")}@example.com`);
   },
+  readerMovesAtLoad: [true, { option: true }],
+  readerUse: [
+    async ({ context, jsEnabled, readerMovesAtLoad }, use) => {
+      if (jsEnabled && readerMovesAtLoad) {
+        await context.addInitScript(() => {
+          window.addEventListener("load", () => setTimeout(() => window.dispatchEvent(new Event("pointermove")), 0));
+        });
+      }
+      await use();
+    },
+    { auto: true },
+  ],
   problems: async ({ page, jsEnabled }, use) => {
     const consoleErrors: string[] = [];
     const pageErrors: string[] = [];
@@ -60,12 +79,23 @@ export const test = base.extend<Fixtures>({
 
 export { expect };
 
-/** Resolves once React has hydrated `el` (it carries React's props key then). JS-on only. */
+/**
+ * Resolves once React has hydrated `el` (it carries React's props key then). JS-on only. A
+ * cached page starts its scripts at the reader's first use (app/lib/first-paint.server.ts), so
+ * this moves the mouse as a reader would before each look.
+ */
 export async function hydrated(el: Locator) {
+  const page = el.page();
+  let x = 1;
   await expect
-    .poll(() => el.evaluate((node) => Object.keys(node).some((k) => k.startsWith("__reactProps$"))), {
-      message: "the page should hydrate",
-    })
+    .poll(
+      async () => {
+        x = 3 - x;
+        await page.mouse.move(x, 1);
+        return el.evaluate((node) => Object.keys(node).some((k) => k.startsWith("__reactProps$")));
+      },
+      { message: "the page should hydrate" },
+    )
     .toBe(true);
 }
 

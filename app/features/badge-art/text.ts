@@ -1,3 +1,4 @@
+import { dayInWordsUtc } from "~/lib/plain-format";
 /** Pure text helpers for the kit templates: safe names, initials, sizes that fit. */
 
 export const MAX_NAME_LENGTH = 80;
@@ -91,5 +92,5 @@ export function fitText(
 export function formatIssuedDate(value: string): string {
   const d = new Date(value);
   if (Number.isNaN(d.getTime())) return cleanText(value, 40);
-  return new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(d);
+  return dayInWordsUtc(d);
 }

@@ -1,5 +1,6 @@
 /** The five sponsorship tiers (spec section 3). Amounts are whole KES; the server's word is final. */
 export type TierTheme = { primary: string; secondary: string; accent: string; text: string };
+import { formatAmount } from "~/lib/plain-format";
 
 export type Tier = {
   key: "t1" | "t2" | "t3" | "t4" | "t5";
@@ -76,4 +77,4 @@ export function findTier(key: string | null | undefined): Tier | undefined {
 /** 'Big Friend' -> 'Big Friend badge'; a tier already named a badge ('Friends Badge') is not called one twice. */
 export const badgeName = (tierName: string) => (/\bbadge$/i.test(tierName.trim()) ? tierName.trim() : `${tierName.trim()} badge`);
 
-export const formatKes = (amount: number) => `KES ${amount.toLocaleString("en-KE")}`;
+export const formatKes = (amount: number) => formatAmount(amount, "KES");

@@ -1,5 +1,6 @@
 /** The store's shared words and shapes (spec sections 3, 5, 8, 9); safe for the browser. */
 import type { PaymentView } from "../received-payments/payment-state";
+import { formatAmount } from "~/lib/plain-format";
 
 export type MerchColor = { label: string; swatch: string; image?: string };
 
@@ -63,8 +64,7 @@ export type MerchOrderStatus = keyof typeof ORDER_STATUS_LABELS;
 export const lineKey = (itemId: string, color: string | null | undefined, size: string | null | undefined) =>
   [itemId, color || "-", size || "-"].join("|");
 
-export const formatMoney = (amount: number, currency = DEFAULT_CURRENCY) =>
-  `${currency} ${amount.toLocaleString("en-KE")}`;
+export const formatMoney = (amount: number, currency = DEFAULT_CURRENCY) => formatAmount(amount, currency);
 
 /** Used when the catalogue cannot be loaded (spec section 3). */
 export const FALLBACK_CATALOGUE: MerchItem[] = [

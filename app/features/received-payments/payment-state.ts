@@ -15,6 +15,7 @@
  * No server code: the order screens import the type, the words and the check rule.
  */
 import { formatNairobiTimeEat } from "~/lib/nairobi-time";
+import { formatAmount } from "~/lib/plain-format";
 
 export type PaymentState = "verified" | "short" | "over" | "early" | "reversed" | "unmatched" | "not_found";
 
@@ -80,7 +81,7 @@ export const EARLY_DAYS = 7;
 export const needsPaymentCheck = (p: PaymentView | undefined) =>
   !!p && (p.state === "not_found" || p.state === "short" || p.state === "early" || p.state === "reversed" || !!p.beforeSales);
 
-const kes = (n: number) => `KES ${n.toLocaleString("en-KE")}`;
+const kes = (n: number) => formatAmount(n, "KES");
 
 /** How the received sum compares with the order's amount ('' when equal). */
 function difference(received: number, amount: number): string {

@@ -6,8 +6,9 @@ import type { PaymentView } from "../received-payments/payment-state";
  */
 import { formatNairobiDayAt } from "~/lib/nairobi-time";
 import { site } from "~/lib/site";
+import { formatAmount } from "~/lib/plain-format";
 
-const money = (amount: number, currency: string) => `${currency} ${amount.toLocaleString("en-KE")}`;
+const money = (amount: number, currency: string) => formatAmount(amount, currency);
 
 export const NOT_SEEN = "We have not seen this payment yet";
 

@@ -1,4 +1,5 @@
 import { DEFAULT_COVER, type BlogPost } from "../blog";
+import { dayInWordsUtc } from "~/lib/plain-format";
 
 /** What a list or a related-posts card needs: no HTML body, no audio. */
 export type PostCard = Pick<BlogPost, "slug" | "title" | "summary" | "author" | "date" | "tags" | "image" | "url">;
@@ -21,13 +22,12 @@ export const coverOf = (post: Pick<BlogPost, "image">) => post.image || DEFAULT_
 export const COVER_SIZE = { width: 1200, height: 630 } as const;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const dayFormat = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
 
 /** "2025-10-17" reads "17 October 2025"; a year or free text is shown as staff typed it. */
 export function formatPostDate(date: string): string {
   if (!DAY.test(date)) return date;
   const d = new Date(`${date}T00:00:00Z`);
-  return Number.isNaN(d.getTime()) ? date : dayFormat.format(d);
+  return Number.isNaN(d.getTime()) ? date : dayInWordsUtc(d);
 }
 
 export const machineDate = (date: string) => (DAY.test(date) || /^\d{4}$/.test(date) ? date : undefined);

@@ -1,8 +1,9 @@
 import { formatNairobiTime } from "~/lib/nairobi-time";
 import { SET_ASIDE_LABEL, type CallbackRegistration, type SetAsideRow } from "../c2b-callbacks";
 import type { OddPart } from "../payment";
+import { formatAmount } from "~/lib/plain-format";
 
-const kes = (n: number) => `KES ${n.toLocaleString("en-KE")}`;
+const kes = (n: number) => formatAmount(n, "KES");
 
 /** The URLs to register with Safaricom (Daraja C2B Register URL), for every number of the site. */
 export function CallbackSetup({ setup }: { setup: CallbackRegistration }) {

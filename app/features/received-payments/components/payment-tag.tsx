@@ -9,6 +9,7 @@ import {
   type PaymentState,
   type PaymentView,
 } from "../payment-state";
+import { formatAmount } from "~/lib/plain-format";
 
 /** An order's M-Pesa prompt (STK push), when one was sent: what the order lists add as `payment.stk`. */
 type PromptFacts = { state: string; sentAt: string; resultCode: string | null; resultDesc: string };
@@ -29,7 +30,7 @@ function PromptLine({ payment }: { payment: PaymentView & { stk?: PromptFacts } 
 /** Where the forms about a receipt and an order post: the staff payments screen (reconciliation's PAYMENTS_PATH). */
 const PAYMENTS_SCREEN = "/admin/payments";
 
-const kes = (n: number) => `KES ${n.toLocaleString("en-KE")}`;
+const kes = (n: number) => formatAmount(n, "KES");
 
 /**
  * Beside an order's code on the staff screens: where its payment stands, in words and colour;

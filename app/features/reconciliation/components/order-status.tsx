@@ -1,8 +1,9 @@
 import { formatDateInWords, formatNairobiTimeEat } from "~/lib/nairobi-time";
 import type { OrderPage } from "../order-status";
 import { paymentWords, reviewWords } from "../order-words";
+import { formatAmount } from "~/lib/plain-format";
 
-const money = (amount: number, currency: string) => `${currency} ${amount.toLocaleString("en-KE")}`;
+const money = (amount: number, currency: string) => formatAmount(amount, currency);
 
 /** One order as its supporter sees it: payment first, then the review, then what was ordered. */
 export function OrderStatus({ order }: { order: OrderPage }) {

@@ -7,6 +7,7 @@ import { PAYMENTS_PATH, SKIP_REASON_LIMIT, type LikelyOrders, type PaymentMismat
 import { CodeWrongButton, LinkButton, LinkPaymentForm, ReceiptActions, ReceiptReply, receiptReply, UnlinkButton } from "./receipt-forms";
 import type { CallbackRegistration, SetAsideRow } from "../../received-payments/c2b-callbacks";
 import { CallbacksSetAside, CallbackSetup, OddParts } from "../../received-payments/components/callback-setup";
+import { formatAmount } from "~/lib/plain-format";
 
 type Data = {
   counts: { all: number; unclaimed: number };
@@ -37,7 +38,7 @@ type Data = {
 };
 
 const STATEMENT_ANCHOR = "statement-preview";
-const kes = (n: number) => `KES ${n.toLocaleString("en-KE")}`;
+const kes = (n: number) => formatAmount(n, "KES");
 
 /** Why an order whose payment is verified is among the mismatches: it was paid before sales opened. */
 export function beforeSalesWhy(paidAt: string | null, salesOpenedAt: string | null) {

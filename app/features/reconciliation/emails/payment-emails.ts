@@ -1,5 +1,6 @@
 import { renderEmail } from "~/lib/email-layout";
 import { site } from "~/lib/site";
+import { formatAmount } from "~/lib/plain-format";
 
 type OrderForMail = {
   kind: "badge" | "merch";
@@ -13,7 +14,7 @@ type OrderForMail = {
   orderUrl: string;
 };
 
-const money = (amount: number, currency: string) => `${currency} ${amount.toLocaleString("en-KE")}`;
+const money = (amount: number, currency: string) => formatAmount(amount, currency);
 
 /**
  * Staff marked the code typed with an order as wrong: the supporter is told, in plain words,

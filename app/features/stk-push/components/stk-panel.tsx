@@ -3,6 +3,7 @@ import { Form, useNavigation, useRevalidator } from "react-router";
 import { useHydrated } from "~/components/ui/form-parts";
 import { orderPagePath } from "~/lib/order-page";
 import { resultWords, type StkStatus } from "../stk-push";
+import { formatAmount } from "~/lib/plain-format";
 
 /** What the order page knows of the order's M-Pesa prompt. */
 export type StkPanelData = StkStatus & {
@@ -16,7 +17,7 @@ export type StkPanelData = StkStatus & {
   token: string;
 };
 
-const kes = (n: number) => `KES ${n.toLocaleString("en-US")}`;
+const kes = (n: number) => formatAmount(n, "KES");
 export const REFRESH_SECONDS = 5;
 
 /**

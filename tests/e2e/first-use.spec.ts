@@ -1,0 +1,69 @@
+import type { Page } from "@playwright/test";
+import { expect, hydrated, test } from "../support/e2e-fixtures";
+
+/**
+ * A cached page starts its scripts at the reader's first use (app/lib/first-paint.server.ts):
+ * until a touch, a key or the mouse, it loads and runs no JavaScript, and it works as it does
+ * with scripts off. These journeys keep the page untouched at load.
+ */
+test.use({ readerMovesAtLoad: false });
+
+/** Every script the page asks for, by its path. */
+function scriptsOf(page: Page) {
+  const seen: string[] = [];
+  page.on("request", (r) => {
+    if (r.resourceType() === "script") seen.push(new URL(r.url()).pathname);
+  });
+  return seen;
+}
+
+test("a page read but not touched loads no script; the first touch of the mouse starts it", async ({ page, jsEnabled }) => {
+  test.skip(!jsEnabled, "scripts on only");
+  const scripts = scriptsOf(page);
+  await page.goto("/event");
+  await expect(page.locator("h1")).toBeVisible();
+  await page.waitForTimeout(1_500);
+  expect(scripts, "nothing fetched before the reader uses the page").toEqual([]);
+  expect(await page.evaluate(() => "__reactRouterRouteModules" in window)).toBe(false);
+
+  const button = page.getByRole("contentinfo").locator('button[type="submit"]');
+  await hydrated(button); // moves the mouse
+  expect(scripts.some((s) => /^\/assets\/entry\.client-[\w-]+\.js$/.test(s))).toBe(true);
+});
+
+test("a key press starts the scripts too", async ({ page, jsEnabled }) => {
+  test.skip(!jsEnabled, "scripts on only");
+  const scripts = scriptsOf(page);
+  await page.goto("/merchandise");
+  await page.waitForTimeout(500);
+  expect(scripts).toEqual([]);
+  await page.keyboard.press("Tab");
+  await expect.poll(() => page.evaluate(() => "__reactRouterRouteModules" in window)).toBe(true);
+});
+
+test("before its scripts arrive, a form's first tap sends it the plain way", async ({ page, jsEnabled }) => {
+  test.skip(!jsEnabled, "scripts on only");
+  // The scripts never arrive (a connection lost mid-load): the page still does its work.
+  await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
+  await page.goto("/badges/verify");
+  const box = page.locator("form").filter({ has: page.getByLabel("Badge ID") });
+  await box.getByLabel("Badge ID").fill("b5692");
+  await box.getByRole("button", { name: "Verify" }).click();
+  await expect(page).toHaveURL(/\/badges\/verify\/b5692$/);
+  await expect(page.locator(".verify-verdict")).toHaveText("Valid");
+});
+
+test("/vespers opens its announcement 300 ms after load without starting the page's framework", async ({ page, jsEnabled }) => {
+  test.skip(!jsEnabled, "scripts on only");
+  const scripts = scriptsOf(page);
+  await page.goto("/vespers");
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "Maybe Later" })).toBeFocused();
+  expect(scripts, "only the announcement's own small script").toEqual(["/js/announcement.js"]);
+  await page.keyboard.press("Escape"); // a key: from here the scripts start
+  await expect(dialog).toBeHidden();
+  await page.reload();
+  await page.waitForTimeout(800);
+  await expect(dialog, "closed is remembered").toBeHidden();
+});
