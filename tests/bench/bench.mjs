@@ -37,12 +37,11 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
-import { parseArgs } from "node:util";
 import zlib from "node:zlib";
 import autocannon from "autocannon";
 import { PAGES } from "./pages.mjs";
 import { startSite, stopAll } from "./server.mjs";
-import { kB, parsePageList, positiveInt, printTable } from "./util.mjs";
+import { commandArgs, kB, parsePageList, positiveInt, printTable } from "./util.mjs";
 import { concurrentOrders, kitTiming } from "./badges.mjs";
 import { concurrentMerchOrders } from "./store.mjs";
 import { analyticsScale } from "./analytics.mjs";
@@ -65,41 +64,36 @@ const USAGE =
   "                                  [--no-load] [--no-analytics] [--analytics-events N] [--no-ceiling] [--in-place] [--cpu-prof] [--check]\n" +
   "                                  [--orders-only] [--order-rounds N]";
 
-let args, connections, duration, warmup, pages;
-try {
-  ({ values: args } = parseArgs({
-    options: {
-      connections: { type: "string", default: "50" },
-      duration: { type: "string", default: "10" },
-      warmup: { type: "string", default: "2" },
-      pages: { type: "string" },
-      "no-load": { type: "boolean", default: false },
-      "no-analytics": { type: "boolean", default: false },
-      "no-ceiling": { type: "boolean", default: false },
-      "analytics-events": { type: "string", default: "1000000" },
-      "in-place": { type: "boolean", default: false },
-      "cpu-prof": { type: "boolean", default: false },
-      check: { type: "boolean", default: false },
-      "orders-only": { type: "boolean", default: false },
-      "order-rounds": { type: "string", default: "1" },
-      help: { type: "boolean", default: false },
-    },
-  }));
-  connections = positiveInt("--connections", args.connections);
-  duration = positiveInt("--duration", args.duration);
-  warmup = Number(args.warmup);
-  if (!Number.isFinite(warmup) || warmup < 0) throw new Error("--warmup must be >= 0 seconds");
-  pages = args.pages ? parsePageList(args.pages) : PAGES;
-  positiveInt("--analytics-events", args["analytics-events"]);
-  positiveInt("--order-rounds", args["order-rounds"]);
-} catch (e) {
-  console.error(`${e instanceof Error ? e.message : e}\n${USAGE}`);
-  process.exit(2);
-}
-if (args.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const { args, connections, duration, warmup, pages } = commandArgs(
+  USAGE,
+  {
+    connections: { type: "string", default: "50" },
+    duration: { type: "string", default: "10" },
+    warmup: { type: "string", default: "2" },
+    pages: { type: "string" },
+    "no-load": { type: "boolean", default: false },
+    "no-analytics": { type: "boolean", default: false },
+    "no-ceiling": { type: "boolean", default: false },
+    "analytics-events": { type: "string", default: "1000000" },
+    "in-place": { type: "boolean", default: false },
+    "cpu-prof": { type: "boolean", default: false },
+    check: { type: "boolean", default: false },
+    "orders-only": { type: "boolean", default: false },
+    "order-rounds": { type: "string", default: "1" },
+  },
+  (args) => {
+    const warmup = Number(args.warmup);
+    if (!Number.isFinite(warmup) || warmup < 0) throw new Error("--warmup must be >= 0 seconds");
+    positiveInt("--analytics-events", args["analytics-events"]);
+    positiveInt("--order-rounds", args["order-rounds"]);
+    return {
+      connections: positiveInt("--connections", args.connections),
+      duration: positiveInt("--duration", args.duration),
+      warmup,
+      pages: args.pages ? parsePageList(args.pages) : PAGES,
+    };
+  },
+);
 
 const budgetRows = [];
 function budget(name, ok, measured, limit) {

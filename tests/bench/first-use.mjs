@@ -10,37 +10,28 @@
 // Pages sent without scripts are skipped. Each page is opened in a fresh browser context (a
 // first visit, no cookie), left untouched for a second, then the mouse moves once. Printed per
 // page: the median run's figures. Not budgeted: a figure to read beside `npm run lighthouse`.
-import { parseArgs } from "node:util";
 import { chromium } from "playwright";
 import { NO_SCRIPT_PAGES } from "./no-script-pages.mjs";
 import { PAGES } from "./pages.mjs";
 import { addCleanup, startSite, stopAll } from "./server.mjs";
-import { parsePageList, positiveInt, printTable } from "./util.mjs";
+import { commandArgs, parsePageList, positiveInt, printTable } from "./util.mjs";
 
 const CPU_SLOWDOWN = 4;
 const CHROME_PATH = process.env.CHROME_PATH || process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const USAGE = "usage: node tests/bench/first-use.mjs [--pages /a,/b] [--runs 3] [--in-place]";
 
-let args, pages, runs;
-try {
-  ({ values: args } = parseArgs({
-    options: {
-      pages: { type: "string" },
-      runs: { type: "string", default: "3" },
-      "in-place": { type: "boolean", default: false },
-      help: { type: "boolean", default: false },
-    },
-  }));
-  pages = (args.pages ? parsePageList(args.pages) : PAGES).filter((p) => !NO_SCRIPT_PAGES.includes(p));
-  runs = positiveInt("--runs", args.runs);
-} catch (e) {
-  console.error(`${e instanceof Error ? e.message : e}\n${USAGE}`);
-  process.exit(2);
-}
-if (args.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const { args, pages, runs } = commandArgs(
+  USAGE,
+  {
+    pages: { type: "string" },
+    runs: { type: "string", default: "3" },
+    "in-place": { type: "boolean", default: false },
+  },
+  (args) => ({
+    pages: (args.pages ? parsePageList(args.pages) : PAGES).filter((p) => !NO_SCRIPT_PAGES.includes(p)),
+    runs: positiveInt("--runs", args.runs),
+  }),
+);
 
 /** Main-thread task time so far (s), from the DevTools protocol's performance metrics. */
 async function taskSeconds(cdp) {

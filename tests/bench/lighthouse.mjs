@@ -22,7 +22,6 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
-import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import lighthouse from "lighthouse";
 import { MainThreadTasks } from "lighthouse/core/lib/tracehouse/main-thread-tasks.js";
@@ -30,7 +29,7 @@ import { TraceProcessor } from "lighthouse/core/lib/tracehouse/trace-processor.j
 import { NO_SCRIPT_PAGES } from "./no-script-pages.mjs";
 import { PAGES } from "./pages.mjs";
 import { addCleanup, ROOT, startSite, stopAll, TMP_DIR } from "./server.mjs";
-import { kB, parsePageList, positiveInt, printTable } from "./util.mjs";
+import { commandArgs, kB, parsePageList, positiveInt, printTable } from "./util.mjs";
 
 // Issue 14: performance 99 and Largest Contentful Paint 1.5 s (simulated slow 4G) on every page.
 // Issue 26: no long task after the first paint, and no JavaScript where a page has nothing to enhance.
@@ -44,35 +43,29 @@ const REPORT_DIR = path.join(TMP_DIR, "lighthouse");
 
 const USAGE = "usage: node tests/bench/lighthouse.mjs [--pages /a,/b] [--runs 1] [--gpu off|on|both] [--in-place] [--check]";
 
-let args, pages, runs, gpuModes;
-try {
-  ({ values: args } = parseArgs({
-    options: {
-      pages: { type: "string" },
-      runs: { type: "string" },
-      gpu: { type: "string" },
-      "in-place": { type: "boolean", default: false },
-      check: { type: "boolean", default: false },
-      help: { type: "boolean", default: false },
-    },
-  }));
-  pages = args.pages ? parsePageList(args.pages) : PAGES;
-  // --check judges each page by its median of 5 runs, as Lighthouse's own advice on variability
-  // says: one run's TBT moves by 50-120 ms with the browser's own start-up task (navigation
-  // commit, V8 context creation: 36-55 ms here, x4 in the simulation) when the simulation puts
-  // part of it after the first paint, on pages that run no script at all.
-  runs = positiveInt("--runs", args.runs ?? (args.check ? "5" : "1"));
-  const gpu = args.gpu ?? (args.check ? "both" : "off");
-  if (!["off", "on", "both"].includes(gpu)) throw new Error(`--gpu must be off, on or both (got "${gpu}")`);
-  gpuModes = gpu === "both" ? ["off", "on"] : [gpu];
-} catch (e) {
-  console.error(`${e instanceof Error ? e.message : e}\n${USAGE}`);
-  process.exit(2);
-}
-if (args.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const { args, pages, runs, gpuModes } = commandArgs(
+  USAGE,
+  {
+    pages: { type: "string" },
+    runs: { type: "string" },
+    gpu: { type: "string" },
+    "in-place": { type: "boolean", default: false },
+    check: { type: "boolean", default: false },
+  },
+  (args) => {
+    const gpu = args.gpu ?? (args.check ? "both" : "off");
+    if (!["off", "on", "both"].includes(gpu)) throw new Error(`--gpu must be off, on or both (got "${gpu}")`);
+    return {
+      pages: args.pages ? parsePageList(args.pages) : PAGES,
+      // --check judges each page by its median of 5 runs, as Lighthouse's own advice on variability
+      // says: one run's TBT moves by 50-120 ms with the browser's own start-up task (navigation
+      // commit, V8 context creation: 36-55 ms here, x4 in the simulation) when the simulation puts
+      // part of it after the first paint, on pages that run no script at all.
+      runs: positiveInt("--runs", args.runs ?? (args.check ? "5" : "1")),
+      gpuModes: gpu === "both" ? ["off", "on"] : [gpu],
+    };
+  },
+);
 
 // chrome-launcher is lighthouse's own dependency: resolve it from there, not from the project.
 const require = createRequire(import.meta.url);

@@ -1,4 +1,26 @@
 // Small helpers shared by the measurement commands.
+import { parseArgs } from "node:util";
+
+/**
+ * A measurement command's options (`--help` added): `read(values)` checks them and returns what
+ * the command derives from them. A bad value is printed with the usage (exit 2); `--help` prints
+ * the usage (exit 0).
+ */
+export function commandArgs(usage, options, read) {
+  let parsed;
+  try {
+    const { values } = parseArgs({ options: { ...options, help: { type: "boolean", default: false } } });
+    parsed = { args: values, ...read(values) };
+  } catch (e) {
+    console.error(`${e instanceof Error ? e.message : e}\n${usage}`);
+    process.exit(2);
+  }
+  if (parsed.args.help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  return parsed;
+}
 
 /** Prints rows as an aligned plain-text table; numbers are right-aligned. */
 export function printTable(headers, rows) {
