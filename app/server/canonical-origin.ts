@@ -35,11 +35,23 @@ export function canonicalLocation(req: IncomingMessage, url: URL, publicOrigin: 
   return `${publicOrigin}${url.pathname}${url.search}`;
 }
 
-/** True when a POST (or other write) carries an Origin that is not this site's. */
-export function postedFromElsewhere(req: IncomingMessage, publicOrigin: string): boolean {
+/**
+ * True when a POST (or other write) carries an Origin that is not this site's. With no PUBLIC_URL
+ * chosen (`sameAddressCounts`), the site answers at whatever address it was opened by (a phone on
+ * the same network uses the machine's address): a form is then this site's when it was sent from
+ * the address it was sent to (its Origin's host and port are the request's Host).
+ */
+export function postedFromElsewhere(req: IncomingMessage, publicOrigin: string, sameAddressCounts = false): boolean {
   if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return false;
   const origin = req.headers.origin;
-  return typeof origin === "string" && origin.trim() !== publicOrigin;
+  if (typeof origin !== "string" || origin.trim() === publicOrigin) return false;
+  if (!sameAddressCounts) return true;
+  const host = req.headers.host;
+  try {
+    return !host || new URL(origin.trim()).host !== host.trim().toLowerCase();
+  } catch {
+    return true; // "null" and anything that is not an address
+  }
 }
 
 export const OTHER_ORIGIN_MESSAGE = "This form was sent from another address than this site's, so nothing was saved.";

@@ -100,10 +100,16 @@ export function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   );
 }
 
-/** The fetch Request for a node:http request, or null when it cannot be one (answer 400). */
-export function toFetchRequest(req: IncomingMessage, url: URL, signal: AbortSignal): Request | null {
+/**
+ * The fetch Request for a node:http request, or null when it cannot be one (answer 400).
+ * `originAs`: an Origin header the server has already accepted as this site's is passed on as
+ * that origin (React Router compares it with the request's URL, which is built from PUBLIC_URL).
+ */
+export function toFetchRequest(req: IncomingMessage, url: URL, signal: AbortSignal, originAs?: string): Request | null {
   const method = req.method ?? "GET";
-  const init: RequestInit & { duplex?: "half" } = { method, headers: headersOf(req.rawHeaders), signal };
+  const headers = headersOf(req.rawHeaders);
+  if (originAs && headers.has("origin")) headers.set("origin", originAs);
+  const init: RequestInit & { duplex?: "half" } = { method, headers, signal };
   if (method !== "GET" && method !== "HEAD") {
     init.body = bodyStream(req);
     init.duplex = "half";

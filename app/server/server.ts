@@ -211,7 +211,9 @@ export async function startServer() {
   const app = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
     const controller = new AbortController();
     res.on("close", () => controller.abort());
-    const request = toFetchRequest(req, url, controller.signal);
+    // With no PUBLIC_URL chosen, a form sent from the address the site was opened at passed the
+    // origin check (canonical-origin.ts); React Router is told it came from the site's origin.
+    const request = toFetchRequest(req, url, controller.signal, canonicalRedirects ? undefined : origin);
     if (!request) return plainAnswer(res, 400, "Bad request.");
     let response: Response;
     try {
@@ -260,7 +262,7 @@ export async function startServer() {
       // posted from another origin is told nothing was saved (canonical-origin.ts).
       const canonical = canonicalRedirects ? canonicalLocation(req, url, origin, config.trustProxy) : null;
       if (canonical) return plainAnswer(res, 301, `This page is at ${canonical}\n`, { Location: canonical, "Cache-Control": "public, max-age=3600" });
-      if (postedFromElsewhere(req, origin)) return answerOtherOrigin(res, url, origin);
+      if (postedFromElsewhere(req, origin, !canonicalRedirects)) return answerOtherOrigin(res, url, origin);
       if (req.method === "GET" && answerFromPageCache(req, res, url)) return;
       // @ts-expect-error compression's types expect Express objects; it works on node:http.
       compress(req, res, () => {

@@ -84,3 +84,31 @@ test("nothing sent to the site can forge a line of its log", async () => {
   expect(entry).toContain(`not json\\r\\n${forged}\\n\\u2028${forged}`);
   expect(lines.filter((l) => l.startsWith("FORGED-ENTRY"))).toEqual([]);
 });
+
+test("with no PUBLIC_URL chosen, a phone on the same network opens the machine's address and its forms are saved", async () => {
+  const lan = await startSiteProcess("no-public-url", {}, ["PUBLIC_URL"]);
+  try {
+    const here = `192.168.1.20:${lan.port}`;
+    const page = await rawGet(lan.port, "/join", [`Host: ${here}`]);
+    expect(page.status, "served, not sent to localhost").toBe(200);
+    const post = (from: string) => {
+      const body = new URLSearchParams({ name: "Achieng Otieno", email: "achieng@example.org", role: "DevOps", message: "From my phone" }).toString();
+      return rawRequest(
+        lan.port,
+        `POST /join HTTP/1.1\r\nHost: ${here}\r\nOrigin: ${from}\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    };
+    const fromThePhone = await post(`http://${here}`);
+    expect(fromThePhone.status, `the form sent from the address it was opened by is saved: ${fromThePhone.body.slice(0, 400)}`).toBe(302);
+    expect(/^location: (.*)$/im.exec(fromThePhone.head)?.[1]?.trim()).toBe("/join/thanks");
+    // Another site's form is still refused, and so is an origin that is no address at all.
+    for (const from of ["https://evil.example", `http://192.168.1.21:${lan.port}`, "null"]) {
+      const other = await post(from);
+      expect(other.status, from).toBe(403);
+      expect(other.body).toContain("nothing was saved");
+    }
+  } finally {
+    await lan.stop();
+  }
+});

@@ -17,7 +17,7 @@ export async function freePort() {
 }
 
 /** The environment of a private site on `port` with its own data folder (no SMTP: outbox files). */
-export function siteEnv(port: number, dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function siteEnv(port: number, dataDir: string, extra: Record<string, string> = {}, unset: readonly string[] = []): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
@@ -30,6 +30,7 @@ export function siteEnv(port: number, dataDir: string, extra: Record<string, str
     ...extra,
   };
   for (const k of ["SMTP_URL", "DATABASE_PATH", "DATABASE_URL", "ORG_INBOX", "MAIL_FROM", "TRUST_PROXY"]) if (!(k in extra)) delete env[k];
+  for (const k of unset) delete env[k];
   return env;
 }
 
@@ -47,13 +48,13 @@ export type SiteProcess = {
  * runs them) on a free port and a fresh data folder under tests/.tmp. The build is fresh by
  * the time browser tests run, so this never builds.
  */
-export async function startSiteProcess(label: string, extra: Record<string, string> = {}): Promise<SiteProcess> {
+export async function startSiteProcess(label: string, extra: Record<string, string> = {}, unset: readonly string[] = []): Promise<SiteProcess> {
   fs.mkdirSync(TMP_DIR, { recursive: true });
   const dataDir = fs.mkdtempSync(path.join(TMP_DIR, `${label}-`));
   const port = await freePort();
   const child = spawn(process.execPath, ["app/server/start.mjs"], {
     cwd: ROOT,
-    env: siteEnv(port, dataDir, extra),
+    env: siteEnv(port, dataDir, extra, unset),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
