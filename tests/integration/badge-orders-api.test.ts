@@ -9,6 +9,7 @@ import { ORIGIN, args, formPost, get, jsonPost, readJson, type ApiError, testCon
 import { freshApp } from "../support/reset";
 import { startSmtpReceiver, type SmtpReceiver } from "../support/smtp";
 import { readStored } from "../support/stored-files";
+import { rowCount } from "../support/domain";
 
 const KEY = "test-admin-key-0123456789";
 const ADMIN = { "X-Admin-Key": KEY };
@@ -133,8 +134,7 @@ beforeEach(async () => {
 });
 
 const rowOf = (id: string) => db.selectFrom("badge_orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-const orderCount = async () =>
-  Number((await db.selectFrom("badge_orders").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+const orderCount = () => rowCount(db, "badge_orders");
 const activity = () => db.selectFrom("activity").select(["type", "meta", "actor_ip"]).orderBy("id").execute();
 
 const attach = (id: string, headers: Record<string, string> = ADMIN, address = "10.9.9.9") =>

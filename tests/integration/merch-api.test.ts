@@ -15,6 +15,7 @@ import { ORIGIN, args, get, jsonPost, readJson, type ApiError, testContext } fro
 import { freshApp } from "../support/reset";
 import { expectSharePagePolicy } from "../support/share-pages";
 import { startSmtpReceiver, type SmtpReceiver } from "../support/smtp";
+import { rowCount } from "../support/domain";
 
 const KEY = "test-admin-key-0123456789";
 const ADMIN = { "X-Admin-Key": KEY };
@@ -142,8 +143,7 @@ beforeEach(async () => {
 });
 
 const rowOf = (id: string) => db.selectFrom("merch_orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-const orderCount = async () =>
-  Number((await db.selectFrom("merch_orders").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+const orderCount = () => rowCount(db, "merch_orders");
 const activity = () => db.selectFrom("activity").select(["type", "meta", "actor_ip"]).orderBy("id").execute();
 const catalogueIds = async () => (await db.selectFrom("merch_items").select("id").orderBy("sort").execute()).map((r) => r.id);
 

@@ -14,6 +14,7 @@ import * as storeRoute from "~/routes/merch/store";
 import { ORIGIN, args, formPost, jsonPost, readJson, reply, type ApiError } from "../support/http";
 import { freshApp } from "../support/reset";
 import { startSmtpReceiver, type SmtpReceiver } from "../support/smtp";
+import { rowCount } from "../support/domain";
 
 // On a mobile network the answer to an order is often lost after the order was stored. The
 // same order sent again (same code, email and tier or bag) is answered with the stored order,
@@ -66,8 +67,7 @@ async function apiError(res: Response, status: number) {
   return body.error;
 }
 
-const count = async (table: "badge_orders" | "merch_orders" | "outbox") =>
-  Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+const count = (table: "badge_orders" | "merch_orders" | "outbox") => rowCount(db, table);
 
 let smtp: SmtpReceiver;
 beforeAll(async () => {

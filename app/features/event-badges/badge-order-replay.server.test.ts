@@ -2,8 +2,6 @@ import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "~/lib/db.server";
 import { drainOutbox } from "~/lib/email.server";
-import { DomainError } from "~/lib/domain-error";
-import { httpErrorOf } from "~/lib/http.server";
 import { freshApp } from "../../../tests/support/reset";
 import { startSmtpReceiver, type SmtpReceiver } from "../../../tests/support/smtp";
 import { storedNames } from "../../../tests/support/stored-files";
@@ -12,25 +10,13 @@ import { PAYMENT_CODE_USED } from "../payment-codes/payment-codes.server";
 import { BadgeOrderSchema } from "./badge-order.schema";
 import { submitBadgeOrder } from "./badge-orders.server";
 import { processPortrait } from "./portrait.server";
+import { domainRefusal as refusal, rowCount as count } from "../../../tests/support/domain";
 
 // A supporter whose phone lost the answer sends the same confirmation again: they are answered
 // with the order already stored, never told their code was used by someone else.
 
 const input = (fields: Record<string, unknown> = {}) =>
   BadgeOrderSchema.parse({ tierKey: "t3", name: "Jane Wanjiru", email: "jane@example.org", paymentReference: "SKL4Q2ZB7X", ...fields });
-
-async function refusal(work: () => Promise<unknown>): Promise<{ status: number; message: string }> {
-  try {
-    await work();
-  } catch (e) {
-    if (e instanceof DomainError) return { status: httpErrorOf(e)!.status, message: e.message };
-    throw e;
-  }
-  throw new Error("expected a DomainError, but the call succeeded");
-}
-
-const count = async (db: Db, table: "badge_orders" | "payment_codes" | "outbox" | "order_idempotency_keys") =>
-  Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
 
 let smtp: SmtpReceiver;
 beforeAll(async () => {

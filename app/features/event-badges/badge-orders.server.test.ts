@@ -6,7 +6,6 @@ import { openDatabase, type Db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { drainOutbox, MAX_ATTEMPTS } from "~/lib/email.server";
 import { DomainError } from "~/lib/domain-error";
-import { httpErrorOf } from "~/lib/http.server";
 import { freshApp } from "../../../tests/support/reset";
 import { closedPort, startSmtpReceiver, type SmtpReceiver } from "../../../tests/support/smtp";
 import { BadgeOrderSchema } from "./badge-order.schema";
@@ -25,6 +24,7 @@ import { orderOfTicket } from "./check-in.server";
 import { readQrFromPhoto } from "./ticket-photo.server";
 import { referenceInWords, ticketFromScan } from "./ticket";
 import { readStored, removeStored, storedNames } from "../../../tests/support/stored-files";
+import { domainRefusal as httpError, rowCount as count } from "../../../tests/support/domain";
 
 const ID = /^BO-[0-9A-Z]{6}$/;
 /** What the site stores for a badge PNG: the same file with its assertion's address baked in. */
@@ -57,21 +57,7 @@ let BADGE: Buffer;
 let POSTER: Buffer;
 const withAssets = (db: Db, id: string) => attachBadgeAssets(db, id, { badge: BADGE, poster: POSTER }, STAFF);
 
-/** Runs `work`, expecting the feature's DomainError; returns the status it maps to and its message. */
-async function httpError(work: () => Promise<unknown>): Promise<{ status: number; message: string }> {
-  try {
-    await work();
-  } catch (e) {
-    if (e instanceof DomainError) return { status: httpErrorOf(e)!.status, message: e.message };
-    throw e;
-  }
-  throw new Error("expected a DomainError, but the call succeeded");
-}
-
 const rowOf = (db: Db, id: string) => db.selectFrom("badge_orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-const count = async (db: Db, table: "badge_orders" | "payment_codes" | "outbox") =>
-  Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
-
 let smtp: SmtpReceiver;
 beforeAll(async () => {
   smtp = await startSmtpReceiver();

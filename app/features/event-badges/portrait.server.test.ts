@@ -1,9 +1,8 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { DomainError } from "~/lib/domain-error";
-import { httpErrorOf } from "~/lib/http.server";
 import { PORTRAIT_PIXELS_MESSAGE } from "./portrait";
 import { checkKitPng, decodeImageDataUrl, decodeQueue, IMAGE_DECODES_AT_ONCE, PORTRAIT_SIZE, processPortrait } from "./portrait.server";
+import { domainRefusal as httpError } from "../../../tests/support/domain";
 
 const TYPE_MESSAGE = "Please choose an image file (PNG, JPG, or WEBP).";
 const SIZE_MESSAGE = "Please choose an image smaller than 6MB.";
@@ -11,17 +10,6 @@ const SIX_MB = 6 * 1024 * 1024;
 
 const solid = (width: number, height: number, background = "#1f6f8b") =>
   sharp({ create: { width, height, channels: 3, background } });
-
-/** Runs `work`, expecting the feature's DomainError; returns the status it maps to and its message. */
-async function httpError(work: () => Promise<unknown>): Promise<{ status: number; message: string }> {
-  try {
-    await work();
-  } catch (e) {
-    if (e instanceof DomainError) return { status: httpErrorOf(e)!.status, message: e.message };
-    throw e;
-  }
-  throw new Error("expected a DomainError, but the call succeeded");
-}
 
 async function expectSquarePng(out: Buffer) {
   const meta = await sharp(out).metadata();

@@ -1,13 +1,12 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "~/lib/db.server";
-import { DomainError } from "~/lib/domain-error";
-import { httpErrorOf } from "~/lib/http.server";
 import { freshApp } from "../../../tests/support/reset";
 import { IDEMPOTENCY_KEY_REUSED } from "../payment-codes/order-replay.server";
 import { PAYMENT_CODE_USED } from "../payment-codes/payment-codes.server";
 import type { MerchItem } from "./merch";
 import { CheckoutSchema } from "./merch.schema";
 import { addToBag, checkoutBag, getBag, saveCatalogue, submitMerchOrder } from "./merch.server";
+import { domainRefusal as refusal, rowCount as count } from "../../../tests/support/domain";
 
 // A shopper whose phone lost the answer sends the same checkout again: they are answered with
 // the order already stored, never told their code was used by someone else.
@@ -37,19 +36,6 @@ const item = (id: string, price: number): MerchItem => ({
 });
 const [A, B] = [item("SL-CAP", 900), item("SL-TOTE", 1200)];
 const lineOf = (itemId: string, quantity: number) => ({ itemId, quantity, color: null, size: null });
-
-async function refusal(work: () => Promise<unknown>): Promise<{ status: number; message: string }> {
-  try {
-    await work();
-  } catch (e) {
-    if (e instanceof DomainError) return { status: httpErrorOf(e)!.status, message: e.message };
-    throw e;
-  }
-  throw new Error("expected a DomainError, but the call succeeded");
-}
-
-const count = async (db: Db, table: "merch_orders" | "payment_codes" | "outbox") =>
-  Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
 
 let db: Db;
 beforeEach(async () => {

@@ -3,8 +3,6 @@ import { BadgeOrderSchema } from "~/features/event-badges/badge-order.schema";
 import { submitBadgeOrder } from "~/features/event-badges/badge-orders.server";
 import type { Db } from "~/lib/db.server";
 import { drainOutbox } from "~/lib/email.server";
-import { DomainError } from "~/lib/domain-error";
-import { httpErrorOf } from "~/lib/http.server";
 import { site } from "~/lib/site";
 import { freshApp } from "../../../tests/support/reset";
 import { startSmtpReceiver, type SmtpReceiver } from "../../../tests/support/smtp";
@@ -25,6 +23,7 @@ import {
   submitMerchOrder,
   viewBag,
 } from "./merch.server";
+import { domainRefusal as httpError, rowCount as count } from "../../../tests/support/domain";
 
 const ID = /^MO-[0-9A-Z]{6}$/;
 const RESTOCKING = "This item is restocking and cannot be ordered right now.";
@@ -82,19 +81,6 @@ const line = (itemId: string, quantity = 1, color: string | null = null, size: s
 });
 const hoodie = (quantity = 1, color = "Night Blue", size = "M") => line("SL-HOODIE", quantity, color, size);
 
-/** Runs `work`, expecting the feature's DomainError; returns the status it maps to and its message. */
-async function httpError(work: () => unknown): Promise<{ status: number; message: string }> {
-  try {
-    await work();
-  } catch (e) {
-    if (e instanceof DomainError) return { status: httpErrorOf(e)!.status, message: e.message };
-    throw e;
-  }
-  throw new Error("expected a DomainError, but the call succeeded");
-}
-
-const count = async (db: Db, table: "merch_orders" | "payment_codes" | "outbox" | "badge_orders") =>
-  Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
 const orderRow = (db: Db, id: string) => db.selectFrom("merch_orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 const outbox = (db: Db) => db.selectFrom("outbox").select(["kind", "to_address", "reply_to"]).orderBy("id").execute();
 

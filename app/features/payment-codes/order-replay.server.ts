@@ -30,18 +30,17 @@ export class OrderReplay extends Error {
   }
 }
 
+/** The body hash and order kept with an Idempotency-Key, if any. */
+const storedKey = (db: Db, kind: OrderKind, key: string) =>
+  db.selectFrom("order_idempotency_keys").select(["body_hash", "order_id"]).where("kind", "=", kind).where("idem_key", "=", key).executeTakeFirst();
+
 /**
  * Before any work: the order an earlier request with this key placed (the same body), or a
  * conflict (another body), or null (a new key, or none).
  */
 export async function orderOfKey(db: Db, kind: OrderKind, idempotency: Idempotency | undefined): Promise<string | null> {
   if (!idempotency) return null;
-  const row = await db
-    .selectFrom("order_idempotency_keys")
-    .select(["body_hash", "order_id"])
-    .where("kind", "=", kind)
-    .where("idem_key", "=", idempotency.key)
-    .executeTakeFirst();
+  const row = await storedKey(db, kind, idempotency.key);
   if (!row) return null;
   if (row.body_hash !== idempotency.bodyHash) throw new DomainError("conflict", IDEMPOTENCY_KEY_REUSED);
   return row.order_id;
@@ -79,12 +78,7 @@ export async function keepIdempotencyKey(trx: Db, kind: OrderKind, idempotency: 
     .executeTakeFirst();
   if (Number(res.numInsertedOrUpdatedRows ?? 0) === 1) return;
   // Another request with this key committed meanwhile (PostgreSQL waited for it).
-  const row = await trx
-    .selectFrom("order_idempotency_keys")
-    .select(["body_hash", "order_id"])
-    .where("kind", "=", kind)
-    .where("idem_key", "=", idempotency.key)
-    .executeTakeFirst();
+  const row = await storedKey(trx, kind, idempotency.key);
   if (row && row.body_hash === idempotency.bodyHash) throw new OrderReplay(row.order_id);
   throw new DomainError("conflict", IDEMPOTENCY_KEY_REUSED);
 }

@@ -81,12 +81,10 @@ export const EARLY_DAYS = 7;
 export const needsPaymentCheck = (p: PaymentView | undefined) =>
   !!p && (p.state === "not_found" || p.state === "short" || p.state === "early" || p.state === "reversed" || !!p.beforeSales);
 
-const kes = (n: number) => formatAmount(n, "KES");
-
 /** How the received sum compares with the order's amount ('' when equal). */
 function difference(received: number, amount: number): string {
-  if (received < amount) return `, ${kes(amount - received)} short`;
-  if (received > amount) return `, ${kes(received - amount)} more than the order`;
+  if (received < amount) return `, ${formatAmount(amount - received)} short`;
+  if (received > amount) return `, ${formatAmount(received - amount)} more than the order`;
   return "";
 }
 
@@ -98,9 +96,9 @@ export function paymentDetail(p: PaymentView, amount: number): string | null {
   if (received === null) return null;
   if (p.state === "early") {
     const when = p.beforeSales ? "paid before sales opened" : `paid more than ${EARLY_DAYS} days before the order`;
-    return `${kes(received)} received${difference(received, amount)}; ${when}`;
+    return `${formatAmount(received)} received${difference(received, amount)}; ${when}`;
   }
-  return `${kes(received)} received${difference(received, amount)}`;
+  return `${formatAmount(received)} received${difference(received, amount)}`;
 }
 
 /** Why an approval waits for the tick (the refusal staff read). */
@@ -108,7 +106,7 @@ export function paymentCheckMessage(p: PaymentView, code: string, amount: number
   const paidWith = p.receipts.length > 0 ? p.receipts.map((r) => r.transId).join(" and ") : code;
   const what =
     p.state === "short" && p.receivedAmount !== null
-      ? `M-Pesa shows ${kes(p.receivedAmount)} for code ${paidWith}, ${kes(amount - p.receivedAmount)} less than the order.`
+      ? `M-Pesa shows ${formatAmount(p.receivedAmount)} for code ${paidWith}, ${formatAmount(amount - p.receivedAmount)} less than the order.`
       : p.state === "not_found"
         ? `M-Pesa's records show no payment with code ${code}.`
         : p.state === "reversed"
@@ -122,6 +120,6 @@ export function paymentCheckMessage(p: PaymentView, code: string, amount: number
 /** 'KES 1,300 received, then reversed by M-Pesa (receipt TKR9X0AB12) on 27 Nov 10:05 EAT.' */
 export function reversedWords(p: PaymentView): string {
   const when = p.reversedAt ? ` on ${formatNairobiTimeEat(p.reversedAt)}` : "";
-  const what = p.receivedAmount !== null ? `${kes(p.receivedAmount)} received, then reversed by M-Pesa` : "Reversed by M-Pesa";
+  const what = p.receivedAmount !== null ? `${formatAmount(p.receivedAmount)} received, then reversed by M-Pesa` : "Reversed by M-Pesa";
   return `${what}${p.reversedBy ? ` (receipt ${p.reversedBy})` : ""}${when}: the money went back to the payer.`;
 }

@@ -8,8 +8,6 @@ import { formatNairobiDayAt } from "~/lib/nairobi-time";
 import { site } from "~/lib/site";
 import { formatAmount } from "~/lib/plain-format";
 
-const money = (amount: number, currency: string) => formatAmount(amount, currency);
-
 export const NOT_SEEN = "We have not seen this payment yet";
 
 /** The order as its words need it: the amount, and (for 'how to pay the rest') its kind and reference. */
@@ -24,7 +22,7 @@ function payHow(order: OrderForWords): string {
 export function paymentWords(p: PaymentView, order: OrderForWords): { headline: string; detail: string } {
   if (p.receivedAmount !== null && p.receivedAt) {
     const several = p.receipts.length > 1 ? ` in ${p.receipts.length} payments, the last` : "";
-    const headline = `Payment received: ${money(p.receivedAmount, order.currency)}${several} on ${formatNairobiDayAt(p.receivedAt)}`;
+    const headline = `Payment received: ${formatAmount(p.receivedAmount, order.currency)}${several} on ${formatNairobiDayAt(p.receivedAt)}`;
     const missing = order.amount - p.receivedAmount;
     switch (p.state) {
       case "verified":
@@ -32,12 +30,12 @@ export function paymentWords(p: PaymentView, order: OrderForWords): { headline: 
       case "short":
         return {
           headline,
-          detail: `That is ${money(missing, order.currency)} less than this order's ${money(order.amount, order.currency)}. Please pay the difference ${payHow(order)} and it will join this order, or reply to your order email.`,
+          detail: `That is ${formatAmount(missing, order.currency)} less than this order's ${formatAmount(order.amount, order.currency)}. Please pay the difference ${payHow(order)} and it will join this order, or reply to your order email.`,
         };
       case "over":
         return {
           headline,
-          detail: `Thank you: that is ${money(-missing, order.currency)} more than this order's ${money(order.amount, order.currency)}, so your order is paid. Our team will contact you about the extra ${money(-missing, order.currency)}; you do not need to do anything.`,
+          detail: `Thank you: that is ${formatAmount(-missing, order.currency)} more than this order's ${formatAmount(order.amount, order.currency)}, so your order is paid. Our team will contact you about the extra ${formatAmount(-missing, order.currency)}; you do not need to do anything.`,
         };
       case "early":
         return {

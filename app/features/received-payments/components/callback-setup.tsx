@@ -3,8 +3,6 @@ import { SET_ASIDE_LABEL, type CallbackRegistration, type SetAsideRow } from "..
 import type { OddPart } from "../payment";
 import { formatAmount } from "~/lib/plain-format";
 
-const kes = (n: number) => formatAmount(n, "KES");
-
 /** The URLs to register with Safaricom (Daraja C2B Register URL), for every number of the site. */
 export function CallbackSetup({ setup }: { setup: CallbackRegistration }) {
   return (
@@ -72,7 +70,7 @@ export function CallbacksSetAside({ rows }: { rows: SetAsideRow[] }) {
                     <pre className="small">{r.body}</pre>
                   </details>
                 </td>
-                <td data-label="Amount">{r.amount === null ? "—" : kes(r.amount)}</td>
+                <td data-label="Amount">{r.amount === null ? "—" : formatAmount(r.amount)}</td>
                 <td data-label="Paid">{r.paidAt ? formatNairobiTime(r.paidAt) : "—"}</td>
                 <td data-label="Payer">
                   {r.payerName || "—"} {r.payerPhone ? <span className="muted">{r.payerPhone}</span> : null}

@@ -30,8 +30,6 @@ function PromptLine({ payment }: { payment: PaymentView & { stk?: PromptFacts } 
 /** Where the forms about a receipt and an order post: the staff payments screen (reconciliation's PAYMENTS_PATH). */
 const PAYMENTS_SCREEN = "/admin/payments";
 
-const kes = (n: number) => formatAmount(n, "KES");
-
 /**
  * Beside an order's code on the staff screens: where its payment stands, in words and colour;
  * the receipts it holds and how each was matched; a payment that is probably its own, with a
@@ -56,7 +54,7 @@ export function PaymentTag({ payment, amount, orderId }: { payment: PaymentView 
           {payment.receipts.map((r, i) => (
             <span key={r.transId}>
               {i > 0 ? " + " : ""}
-              <code>{r.transId}</code> {kes(r.amount)} ({MATCHED_BY_LABEL[r.matchedBy]})
+              <code>{r.transId}</code> {formatAmount(r.amount)} ({MATCHED_BY_LABEL[r.matchedBy]})
             </span>
           ))}
         </span>
@@ -67,7 +65,7 @@ export function PaymentTag({ payment, amount, orderId }: { payment: PaymentView 
       {payment.codeWrong ? <span className="order-line small payment-flag">Code marked wrong: the supporter was emailed</span> : null}
       {payment.suggestions?.map((s) => (
         <span className="order-line small payment-suggestion" key={s.transId}>
-          Probably this order: <code>{s.transId}</code>, {kes(s.amount)}, {formatNairobiTime(s.at)}
+          Probably this order: <code>{s.transId}</code>, {formatAmount(s.amount)}, {formatNairobiTime(s.at)}
           {s.payerName ? ` by ${s.payerName}` : ""}
           {orderId ? (
             <Form method="post" action={PAYMENTS_SCREEN} className="inline-form">

@@ -3,8 +3,6 @@ import type { OrderPage } from "../order-status";
 import { paymentWords, reviewWords } from "../order-words";
 import { formatAmount } from "~/lib/plain-format";
 
-const money = (amount: number, currency: string) => formatAmount(amount, currency);
-
 /** One order as its supporter sees it: payment first, then the review, then what was ordered. */
 export function OrderStatus({ order }: { order: OrderPage }) {
   const pay = paymentWords(order.payment, order);
@@ -92,7 +90,7 @@ export function OrderStatus({ order }: { order: OrderPage }) {
           ))}
         </ul>
         <p>
-          Total: <strong>{money(order.amount, order.currency)}</strong>
+          Total: <strong>{formatAmount(order.amount, order.currency)}</strong>
         </p>
       </section>
     </article>

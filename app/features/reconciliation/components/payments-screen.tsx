@@ -38,7 +38,6 @@ type Data = {
 };
 
 const STATEMENT_ANCHOR = "statement-preview";
-const kes = (n: number) => formatAmount(n, "KES");
 
 /** Why an order whose payment is verified is among the mismatches: it was paid before sales opened. */
 export function beforeSalesWhy(paidAt: string | null, salesOpenedAt: string | null) {
@@ -155,7 +154,7 @@ export function PaymentsScreen({
               {d.mismatches.map((m) => (
                 <tr key={m.id}>
                   <td data-label="Order">
-                    <a href={orderHref(m)}>{m.id}</a> · {m.name} · {kes(m.amount)}
+                    <a href={orderHref(m)}>{m.id}</a> · {m.name} · {formatAmount(m.amount)}
                   </td>
                   <td data-label="Code">
                     <code className="payment-ref">{m.code}</code>
@@ -172,12 +171,12 @@ export function PaymentsScreen({
                       {m.payment.codeWrong ? " Code marked wrong: the supporter was emailed." : ""}
                       {m.payment.receipts.map((r) => (
                         <span className="order-line small" key={r.transId}>
-                          <code>{r.transId}</code> {kes(r.amount)} ({MATCHED_BY_LABEL[r.matchedBy]}) <UnlinkButton transId={r.transId} orderId={m.id} busy={busy} />
+                          <code>{r.transId}</code> {formatAmount(r.amount)} ({MATCHED_BY_LABEL[r.matchedBy]}) <UnlinkButton transId={r.transId} orderId={m.id} busy={busy} />
                         </span>
                       ))}
                       {m.payment.suggestions?.map((s) => (
                         <span className="order-line small payment-suggestion" key={s.transId}>
-                          Probably this order: <code>{s.transId}</code>, {kes(s.amount)}, {formatNairobiTime(s.at)}
+                          Probably this order: <code>{s.transId}</code>, {formatAmount(s.amount)}, {formatNairobiTime(s.at)}
                           {s.payerName ? ` by ${s.payerName}` : ""}
                           <LinkButton transId={s.transId} orderId={m.id} busy={busy} />
                         </span>
@@ -316,7 +315,7 @@ function Counts({ preview }: { preview: StatementResult["preview"] }) {
           <ul className="small">
             {preview.reversals.slice(0, SKIP_REASON_LIMIT).map((r) => (
               <li key={r.code}>
-                Line {r.line}: {r.code} took back {kes(r.amount)} of payment {r.original} on {formatNairobiTime(r.at)} EAT
+                Line {r.line}: {r.code} took back {formatAmount(r.amount)} of payment {r.original} on {formatNairobiTime(r.at)} EAT
                 {r.originalKnown ? "" : " (that payment is not known yet: it is marked reversed when it arrives)"}
               </li>
             ))}
@@ -385,7 +384,7 @@ function PaymentTable({
                   ) : null}
                   <OddParts parts={p.oddParts} />
                 </td>
-                <td data-label="Amount">{kes(p.amount)}</td>
+                <td data-label="Amount">{formatAmount(p.amount)}</td>
                 <td data-label="Paid">{formatNairobiTime(p.paidAt)}</td>
                 <td data-label="Payer">
                   {p.payerName || "—"} {p.payerPhone ? <PayerPhone phone={p.payerPhone} /> : null}
@@ -425,8 +424,8 @@ function ReversedApprovals({ rows }: { rows: ReversedApproval[] }) {
       <ul>
         {rows.map((r) => (
           <li key={`${r.kind}-${r.id}`}>
-            Approved, then reversed by M-Pesa: <a href={orderHref(r)}>{r.id}</a> · {r.name} · {kes(r.amount)} · code{" "}
-            <code className="payment-ref">{r.code}</code> ({kes(r.received)}) reversed by {r.reversedBy} on {formatNairobiTime(r.reversedAt)} EAT
+            Approved, then reversed by M-Pesa: <a href={orderHref(r)}>{r.id}</a> · {r.name} · {formatAmount(r.amount)} · code{" "}
+            <code className="payment-ref">{r.code}</code> ({formatAmount(r.received)}) reversed by {r.reversedBy} on {formatNairobiTime(r.reversedAt)} EAT
           </li>
         ))}
       </ul>

@@ -14,8 +14,6 @@ type OrderForMail = {
   orderUrl: string;
 };
 
-const money = (amount: number, currency: string) => formatAmount(amount, currency);
-
 /**
  * Staff marked the code typed with an order as wrong: the supporter is told, in plain words,
  * what to send us if they paid and how to pay so the payment finds the order by itself if
@@ -28,9 +26,9 @@ export function wrongCodeEmail(o: OrderForMail) {
     subject: `About the M-Pesa code for your order ${o.reference}`,
     heading: `About your payment, ${o.name}`,
     paragraphs: [
-      `Thank you for your order ${o.reference} (${money(o.amount, o.currency)}). The M-Pesa code given with it, ${o.code}, does not match any payment we have received, so we cannot confirm your payment yet. This often happens when a letter or number is copied wrongly.`,
+      `Thank you for your order ${o.reference} (${formatAmount(o.amount, o.currency)}). The M-Pesa code given with it, ${o.code}, does not match any payment we have received, so we cannot confirm your payment yet. This often happens when a letter or number is copied wrongly.`,
       "If you have paid: please reply to this email with the confirmation message M-Pesa sent you (it starts with the code, followed by 'Confirmed'). We will find your payment and link it to your order.",
-      `If you have not paid yet: pay ${money(o.amount, o.currency)} to paybill ${paybill} with account number ${o.reference} (your order reference). A payment with that account number joins your order by itself.`,
+      `If you have not paid yet: pay ${formatAmount(o.amount, o.currency)} to paybill ${paybill} with account number ${o.reference} (your order reference). A payment with that account number joins your order by itself.`,
       "Please do not pay twice for the same order.",
       `Questions? Reply to this email or write to ${contact}, quoting ${o.reference}.`,
     ],

@@ -17,7 +17,6 @@ export type StkPanelData = StkStatus & {
   token: string;
 };
 
-const kes = (n: number) => formatAmount(n, "KES");
 export const REFRESH_SECONDS = 5;
 
 /**
@@ -53,7 +52,7 @@ export function StkPanel({ stk, error, code }: { stk: StkPanelData; error?: stri
               address is spelled out: a page reached with a #fragment would otherwise not reload. */}
           {stk.refreshing && !hydrated ? <meta httpEquiv="refresh" content={`${REFRESH_SECONDS}; url=${orderPagePath(stk.orderId, stk.token)}`} /> : null}
           <p className="lead">
-            Check your phone: enter your M-Pesa PIN to pay {kes(stk.amount)} to {stk.orgName}
+            Check your phone: enter your M-Pesa PIN to pay {formatAmount(stk.amount)} to {stk.orgName}
           </p>
           <p className="small muted">The prompt went to the phone number ending {stk.phone.slice(-3)}. This page shows the result as soon as M-Pesa tells us.</p>
           {stk.refreshing ? null : (
@@ -91,7 +90,7 @@ export function StkPanel({ stk, error, code }: { stk: StkPanelData; error?: stri
             <summary>Pay by paybill instead</summary>
             <p>
               In M-Pesa choose Lipa na M-Pesa, then Pay Bill. Business number <strong>{stk.paybill}</strong>, account number <strong>{stk.orderId}</strong>, amount{" "}
-              <strong>{kes(stk.amount)}</strong>. A payment with this order's reference as its account number joins the order by itself.
+              <strong>{formatAmount(stk.amount)}</strong>. A payment with this order's reference as its account number joins the order by itself.
             </p>
             <Form method="post" replace className="stk-code">
               <input type="hidden" name="intent" value="add-code" />
