@@ -26,5 +26,15 @@ export function jsonApi(handlers: Partial<Record<Method, Handler>>) {
       return jsonError(500, "Server error. Please try again later.");
     }
   };
+  COMPLETE.add(run);
   return { loader: run, action: run };
 }
+
+const COMPLETE = new WeakSet<object>();
+
+/**
+ * Whether `handler` is one of jsonApi's: it answers every request with a Response (a wrong
+ * method, a refusal, a failure included) and never throws, so the server may call it directly
+ * for its route's address (app/server/direct-routes.ts).
+ */
+export const answersEveryRequest = (handler: object): boolean => COMPLETE.has(handler);

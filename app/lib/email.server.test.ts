@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { freshApp, testDatabaseKind } from "../../tests/support/reset";
 import { closedPort, headerText, startSmtpReceiver, type SmtpReceiver } from "../../tests/support/smtp";
 import type { Db } from "./db.server";
-import { drainOutbox, enqueueMail, MAX_ATTEMPTS, outboxDir, startMailWorker, stopMailWorker } from "./email.server";
+import { drainOutbox, enqueueMail, MAIL_PACE_WHILE_ANSWERING_MS, MAX_ATTEMPTS, outboxDir, startMailWorker, stopMailWorker } from "./email.server";
+import { requestEnded, requestStarted } from "./loop-watch.server";
 import { putBlob } from "./blob-store.server";
 
 const message = {
@@ -52,6 +53,45 @@ describe("without SMTP_URL", () => {
     const sent = await row(db, id);
     expect(sent).toMatchObject({ status: "sent", attempts: 1, last_error: null, message_id: `file:${files[0]}` });
     expect(sent.sent_at).not.toBeNull();
+  });
+});
+
+describe("while the site is answering requests", () => {
+  const sentCount = async (db: Db) =>
+    Number((await db.selectFrom("outbox").select((eb) => eb.fn.countAll<number>().as("n")).where("status", "=", "sent").executeTakeFirstOrThrow()).n);
+  /** Lets the worker run (database, group commit and file writes) without any timer firing. */
+  const turns = async (n = 200) => {
+    for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  it("each message waits its turn while requests are under way; once none are, the rest are sent at once", async () => {
+    const db = await freshApp({ SMTP_URL: undefined });
+    for (let i = 0; i < 5; i++) await enqueueMail(db, { ...message, subject: `Order received ${i}` });
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    requestStarted();
+    let drained = false;
+    let pass: Promise<void> | undefined;
+    try {
+      pass = drainOutbox().then(() => {
+        drained = true;
+      });
+      await turns();
+      // A visitor's order is being answered: nothing is sent before the pause.
+      expect(await sentCount(db)).toBe(0);
+      vi.advanceTimersByTime(MAIL_PACE_WHILE_ANSWERING_MS);
+      await turns();
+      expect(await sentCount(db)).toBe(1);
+      vi.advanceTimersByTime(MAIL_PACE_WHILE_ANSWERING_MS);
+      await turns();
+      expect(await sentCount(db)).toBe(2);
+      expect(drained).toBe(false);
+    } finally {
+      requestEnded();
+    }
+    // The next pause is the last: no request is under way any more.
+    vi.advanceTimersByTime(MAIL_PACE_WHILE_ANSWERING_MS);
+    await pass;
+    expect(await sentCount(db)).toBe(5);
   });
 });
 

@@ -87,3 +87,27 @@ export const latestLagMs = () => lastLag;
 
 /** Seconds a client should wait before trying again. */
 export const retryAfterSeconds = () => Math.max(1, Math.ceil((busyUntil - Date.now()) / 1000) + 1);
+
+// ------------------------------------------------------------------ requests first
+
+/** Requests the router is working on (counted by app/server/overload.ts's inTurns). */
+let answering = 0;
+
+export const requestStarted = () => {
+  answering += 1;
+};
+export const requestEnded = () => {
+  answering -= 1;
+};
+export const requestsUnderWay = () => answering;
+
+/**
+ * Background work's turn (the mail worker, between two messages): while the router has requests
+ * under way it waits `ms` first, once, so a rush of orders is answered before its mail is sent;
+ * the work is slowed while requests keep coming, never stopped, and runs at full speed once they
+ * stop. Resolves at once when nothing is under way.
+ */
+export function requestsFirst(ms: number): Promise<void> {
+  if (answering <= 0) return Promise.resolve();
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

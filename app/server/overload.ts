@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { loopBusy, retryAfterSeconds } from "~/lib/loop-watch.server";
+import { loopBusy, requestEnded, requestStarted, requestsUnderWay, retryAfterSeconds } from "~/lib/loop-watch.server";
 
 /**
  * While the event loop is lagging (app/lib/loop-watch.server.ts), new expensive work is
@@ -36,12 +36,11 @@ function busyAnswer(pathname: string, accept: string): { body: string; type: str
  * request (a badge preview drawn, a poster after it): refusing the next helps no one. With
  * this many, work is piling up, and what is put off lets the rest through.
  */
-let active = 0;
 export const SHED_FROM_ACTIVE = 3;
 
 /** Answers 503 and returns true when the site is busy and this is work it puts off; otherwise does nothing. */
 export function shedIfBusy(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
-  if (!loopBusy() || active < SHED_FROM_ACTIVE) return false;
+  if (!loopBusy() || requestsUnderWay() < SHED_FROM_ACTIVE) return false;
   const declared = Number(req.headers["content-length"] ?? 0);
   if (!isSheddable(req.method ?? "GET", url.pathname, Number.isFinite(declared) ? declared : 0)) return false;
   const headers: Record<string, string> = { "Retry-After": String(retryAfterSeconds()), "Cache-Control": "no-store" };
@@ -122,25 +121,28 @@ export class Turns {
 
 const pageTurns = new Turns(PAGES_AT_ONCE, WAITING_PAGES, TURN_WAIT_MS);
 
+/** Runs `work` counted as a request under way (shedding and the mail worker's pace read the count). */
+export async function asWork<T>(work: () => Promise<T>): Promise<T> {
+  requestStarted();
+  try {
+    return await work();
+  } finally {
+    requestEnded();
+  }
+}
+
 /** React Router's handler, drawing pages asked for with GET in turns (see `Turns`), its work counted. */
 export function inTurns<C>(handler: (request: Request, context: C) => Promise<Response>) {
-  const counted = async (request: Request, context: C) => {
-    active += 1;
-    try {
-      return await handler(request, context);
-    } finally {
-      active -= 1;
-    }
-  };
+  const counted = (request: Request, context: C) => asWork(() => handler(request, context));
   return async (request: Request, context: C): Promise<Response> => {
     const url = new URL(request.url);
     if ((request.method !== "GET" && request.method !== "HEAD") || url.pathname.startsWith("/api/")) return counted(request, context);
-    active += 1;
+    requestStarted();
     let end: (() => void) | null;
     try {
       end = await pageTurns.take(request.signal);
     } finally {
-      active -= 1;
+      requestEnded();
     }
     if (!end) {
       const { body, type } = busyAnswer(url.pathname, request.headers.get("accept") ?? "");
@@ -158,4 +160,4 @@ export function inTurns<C>(handler: (request: Request, context: C) => Promise<Re
 }
 
 /** For tests: work the router has under way. */
-export const activeWork = () => active;
+export const activeWork = requestsUnderWay;

@@ -27,7 +27,8 @@ import { adminKeyInfo } from "~/lib/secrets.server";
 import { baseSecurityHeaders } from "~/lib/security-headers.server";
 import { cachedPageFor } from "~/lib/page-cache.server";
 import { startLoopWatch } from "~/lib/loop-watch.server";
-import { inTurns, shedIfBusy } from "./overload";
+import { asWork, inTurns, shedIfBusy } from "./overload";
+import { directRoutes } from "./direct-routes";
 import { countDocumentView } from "./page-views.server";
 import { runSeeds } from "../../db/seed";
 import { ConnectionCounter, plainAnswer, requestUrl, sendResponse, toFetchRequest } from "./edge";
@@ -202,6 +203,8 @@ export async function startServer() {
   // Pages are drawn a few at a time; the rest wait their turn (overload.ts). A database that is
   // away turns every loader and action's failure into a 503 with its sentence.
   const handleRequest = inTurns(createRequestHandler(answeringDatabaseOutages(build), "production"));
+  // The JSON API at its fixed addresses skips React Router's route matching (direct-routes.ts).
+  const direct = directRoutes(build);
   const origin = new URL(config.publicUrl).origin;
   // Only a PUBLIC_URL someone chose is 'the' address: with none set (http://localhost:PORT), a
   // phone on the same network opening the machine's address is served, not sent to localhost.
@@ -210,18 +213,21 @@ export async function startServer() {
   /** The app's part: a fetch Request built from PUBLIC_URL, React Router, and the answer streamed back. */
   const app = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
     const controller = new AbortController();
-    res.on("close", () => controller.abort());
+    // A visitor who left mid-answer stops the work (a page being drawn, a turn waited for). An
+    // answer sent in full needs no abort: each one dispatched an event and built an error.
+    res.on("close", () => {
+      if (!res.writableFinished) controller.abort();
+    });
     // With no PUBLIC_URL chosen, a form sent from the address the site was opened at passed the
     // origin check (canonical-origin.ts); React Router is told it came from the site's origin.
     const request = toFetchRequest(req, url, controller.signal, canonicalRedirects ? undefined : origin);
     if (!request) return plainAnswer(res, 400, "Bad request.");
     let response: Response;
     try {
+      const context = { clientAddress: addressOf(request, req.socket.remoteAddress ?? "", config.trustProxy), db };
+      const answer = direct(request.method, url.pathname);
       response = await answerScope({ method: request.method, pathname: url.pathname }, () =>
-        handleRequest(request, {
-          clientAddress: addressOf(request, req.socket.remoteAddress ?? "", config.trustProxy),
-          db,
-        }),
+        answer ? asWork(() => answer({ request, context })) : handleRequest(request, context),
       );
     } catch (e) {
       const away = isDatabaseUnavailable(e);
