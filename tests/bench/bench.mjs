@@ -25,7 +25,9 @@
 //    answering with the same bytes from memory in a process of its own (ceiling.mjs); the share of
 //    that ceiling and p99 are budgets for / and /blogs. --no-ceiling skips it.
 // m. Badge orders under load (orders.mjs): POST /api/badge_orders.php at --connections for --duration,
-//    on f22739e and on this checkout in the same run, and the ratio; every 2xx order stored.
+//    on f22739e and on this checkout in the same run, each on a site started for it (an empty
+//    database, as f22739e's), and the ratio; then once on the bench's site as the other sections
+//    left it (printed, not budgeted); every 2xx order stored.
 //    --orders-only runs only c's start-up and m (with --cpu-prof: both servers profiled).
 // h. Analytics at scale (analytics.mjs): a second site on a data folder holding --analytics-events
 //    (default 1,000,000) tracked events, every /api/analytics.php mode and both staff dashboards
@@ -593,6 +595,9 @@ try {
       duration,
       rounds: Number(args["order-rounds"]),
       baselineNodeArgs: args["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${BASELINE_PROFILE_DIR}`] : [],
+      // After the other sections, this checkout's orders run on a site of their own, as f22739e's do.
+      // Started from the bench site's own build (its snapshot, or the checkout with --in-place).
+      startFresh: args["orders-only"] ? undefined : () => startSite({ label: "orders-this", ...(site.tree ? { cwd: site.tree } : { inPlace: true }) }),
       onRun: args["orders-only"]
         ? (which, edge) => {
             if (which === "new") loadWindow = edge === "start" ? [monoMicros(), Infinity] : [loadWindow[0], monoMicros()];

@@ -13,6 +13,7 @@ import { FALLBACK_CATALOGUE } from "~/features/merch/merch";
 import { saveCatalogue, submitMerchOrder } from "~/features/merch/merch.server";
 import { PAYMENT_CODE_USED } from "~/features/payment-codes/payment-codes.server";
 import { approveVerifiedOrders } from "~/features/reconciliation/auto-approve.server";
+import { linkByAccount } from "~/features/reconciliation/receipts.server";
 import { listPaymentMismatches } from "~/features/reconciliation/matching.server";
 import { getBadgeOrder, getMerchOrder, setBadgeOrderStatus, changeMerchOrderStatus } from "~/features/reconciliation/orders.server";
 import { paymentWords } from "~/features/reconciliation/order-words";
@@ -173,6 +174,34 @@ describe("the account number names the order", () => {
     await importStatement(statementLine("TKE5AB6CDE", at, "300.00", id.replace("-", "").toLowerCase()), statementLine("TKE5AB6CDF", at, "300.00", "BO-ZZZZZZ"));
     expect(await badgePayment(db, id)).toMatchObject({ state: "verified", receipts: [{ transId: "TKE5AB6CDE", matchedBy: "account", payerName: "JOHN OTIENO" }] });
     expect((await listReceivedPayments(db, { unclaimed: true })).map((p) => p.code)).toEqual(["TKE5AB6CDF"]);
+  });
+});
+
+describe("each callback links its own payment only", () => {
+  it("a confirmation links the payment it brings, not another unclaimed one naming an order; the background pass's full read links that", async () => {
+    const first = await badge(db, "QKAAAAAAAA", "t1"); // a code no payment has
+    const second = await badge(db, "QKBBBBBBBB", "t1");
+    // A payment naming the first order, stored as a statement or a crash may leave it: unlinked.
+    await db
+      .insertInto("received_payments")
+      .values({ code: "TKL1NK0001", amount: 300, paid_at: new Date().toISOString(), payer_name: "JANE", payer_phone: "", account_ref: first, shortcode: "880100", source: "statement", raw: "{}", received_at: new Date(Date.now() - 3_600_000).toISOString(), odd_parts: "" })
+      .execute();
+    await paid("TKL1NK0002", "300.00", { account: typedRef(second) });
+    expect(await badgePayment(db, second)).toMatchObject({ state: "verified", receipts: [{ transId: "TKL1NK0002", matchedBy: "account" }] });
+    expect(await badgePayment(db, first)).toMatchObject({ state: "unmatched", receipts: [] });
+    // Read from the last hour's arrivals on: the older one is not read.
+    expect(await linkByAccount(db, undefined, { receivedSince: new Date(Date.now() - 60_000).toISOString() })).toEqual([]);
+    expect(await linkByAccount(db)).toEqual([{ transId: "TKL1NK0001", kind: "badge", orderId: first }]);
+    expect(await badgePayment(db, first)).toMatchObject({ state: "verified", receipts: [{ transId: "TKL1NK0001", matchedBy: "account" }] });
+  });
+
+  it("a payment whose account number names no order is not looked up; one naming an order is, even by a list of several", async () => {
+    const id = await badge(db, "QKCCCCCCCC", "t1");
+    await paid("TKL1NK0003", "300.00", { account: id });
+    // Linked by the callback already: asking again links nothing twice.
+    expect(await linkByAccount(db, undefined, { payments: [{ code: "TKL1NK0003", accountRef: id }] })).toEqual([]);
+    expect(await linkByAccount(db, undefined, { payments: [{ code: "TKL1NK0003", accountRef: "VESPERS" }] })).toEqual([]);
+    expect(await badgePayment(db, id)).toMatchObject({ state: "verified", receipts: [{ transId: "TKL1NK0003", matchedBy: "account" }] });
   });
 });
 

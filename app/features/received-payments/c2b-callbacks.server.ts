@@ -12,7 +12,13 @@ import { recordPayment } from "./received-payments.server";
  * Confirmation is told once, with no retries: a body naming a TransID is kept, as a payment of
  * the ledger or, when it is for another number or cannot be read, set aside for staff.
  */
-export type CallbackAnswer = { status: number; body: Record<string, string | number>; headers?: Record<string, string> };
+/** `payment`: the payment the confirmation named, stored now or before (for the account-number rule). */
+export type CallbackAnswer = {
+  status: number;
+  body: Record<string, string | number>;
+  headers?: Record<string, string>;
+  payment?: { code: string; accountRef: string };
+};
 
 const ACCEPTED = { ResultCode: 0, ResultDesc: "Accepted" };
 /** Safaricom's documented acceptance, word for word, for what the site could not read. */
@@ -66,7 +72,7 @@ export async function receiveConfirmation(db: Db, text: string | null): Promise<
     const { added } = await recordPayment(db, payment);
     const odd = payment.oddParts?.length ? ` (stored on doubt: ${payment.oddParts.map((o) => o.field).join(", ")})` : "";
     console.log(`[mpesa] confirmation ${payment.code} KES ${payment.amount}${added ? "" : " (already known)"}${odd}`);
-    return { status: 200, body: ACCEPTED };
+    return { status: 200, body: ACCEPTED, payment: { code: payment.code, accountRef: payment.accountRef } };
   } catch (e) {
     // The disk, not the caller.
     console.error(`[mpesa] confirmation could not be stored: ${(text ?? "").slice(0, 2000)}`, e);

@@ -2,6 +2,7 @@ import { system } from "~/lib/actor";
 import { getDb, type Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { env } from "~/lib/env.server";
+import { requestsFirst } from "~/lib/loop-watch.server";
 import { singleFlight } from "~/lib/single-flight";
 import { onPaymentsChanged } from "~/lib/payment-signal.server";
 import { linkByAccount } from "./receipts.server";
@@ -82,12 +83,33 @@ export async function approveVerifiedOrders(db: Db): Promise<{ badges: string[];
 }
 
 /**
+ * While requests are under way, a pass waits this long before it starts: it reads every
+ * unclaimed payment's account number and every pending order with a receipt, and a burst of
+ * callbacks kicks it once per commit. The callbacks are answered first (each links its own
+ * payment already); the pass follows within a quarter of a second.
+ */
+export const PASS_PACE_WHILE_ANSWERING_MS = 250;
+
+/**
+ * A pass reads the payments received since the one before it began, less this much: a payment
+ * written while a pass was reading (its time taken just before) is read again by the next.
+ */
+export const LINK_OVERLAP_MS = 5_000;
+/** Where the next pass starts reading; undefined: every unclaimed payment (the first pass, and each poll). */
+let linkSince: string | undefined;
+
+/**
  * The background pass: payments whose account number names an order are linked to it, then
- * (AUTO_APPROVE_VERIFIED) verified orders are approved.
+ * (AUTO_APPROVE_VERIFIED) verified orders are approved. A callback and a statement import link
+ * their own payments as they store them; the pass catches what a crash or another path left, so
+ * after its first it reads only what arrived since (the poll every few minutes reads them all).
  */
 const approver = singleFlight("payments", async () => {
+  await requestsFirst(PASS_PACE_WHILE_ANSWERING_MS);
   const db = await getDb();
-  await linkByAccount(db);
+  const began = Date.now();
+  await linkByAccount(db, undefined, linkSince ? { receivedSince: linkSince } : {});
+  linkSince = new Date(began - LINK_OVERLAP_MS).toISOString();
   await approveVerifiedOrders(db);
 });
 
@@ -106,7 +128,11 @@ let unsubscribe: (() => void) | undefined;
  */
 export function startAutoApprove(pollMs = 5 * 60_000) {
   unsubscribe ??= onPaymentsChanged(() => void kickAutoApprove());
-  timer ??= setInterval(() => void kickAutoApprove(), pollMs);
+  linkSince = undefined;
+  timer ??= setInterval(() => {
+    linkSince = undefined;
+    void kickAutoApprove();
+  }, pollMs);
   timer.unref();
   void kickAutoApprove();
 }

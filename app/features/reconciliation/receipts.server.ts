@@ -169,13 +169,30 @@ const ACCOUNT_RULE = "Account number is the order's reference";
  * (`matched_by` 'account'), unless staff said it is not that order's. Safe to run from several
  * places and processes at once: the ledger lets a receipt go to one order. Answers what it
  * linked; each link is logged with the site as the actor.
+ *
+ * `scope` narrows what is read (reading every unclaimed payment's account number made each
+ * callback's cost grow with the payments received): `payments`, just these, as received (a
+ * confirmation callback links its own payment); `receivedSince`, those received since then (the
+ * background pass after its first).
  */
-export async function linkByAccount(db: Db, actor: Actor = system(ACCOUNT_RULE)): Promise<{ transId: string; kind: OrderKind; orderId: string }[]> {
+export async function linkByAccount(
+  db: Db,
+  actor: Actor = system(ACCOUNT_RULE),
+  scope: { payments?: readonly { code: string; accountRef: string }[]; receivedSince?: string } = {},
+): Promise<{ transId: string; kind: OrderKind; orderId: string }[]> {
+  // Most account numbers say VESPERS: a payment whose account number names no order is not asked for.
+  const codes = scope.payments?.filter((p) => orderReferenceIn(p.accountRef)).map((p) => p.code);
+  if (codes && codes.length === 0) return [];
   // Only account numbers that could hold a reference ('BO…', 'b0 …', 'MO…') are read: most say VESPERS.
-  const rows = await unclaimedPayments(db)
-    .select(["p.code", "p.account_ref"])
-    .where((eb) => eb.or(["%BO%", "%B0%", "%MO%", "%M0%"].map((pattern) => eb(sql<string>`upper(p.account_ref)`, "like", pattern))))
-    .execute();
+  const read = (part?: string[]) => {
+    let q = unclaimedPayments(db)
+      .select(["p.code", "p.account_ref"])
+      .where((eb) => eb.or(["%BO%", "%B0%", "%MO%", "%M0%"].map((pattern) => eb(sql<string>`upper(p.account_ref)`, "like", pattern))));
+    if (part) q = q.where("p.code", "in", part);
+    if (scope.receivedSince) q = q.where("p.received_at", ">=", scope.receivedSince);
+    return q.execute();
+  };
+  const rows = codes ? await inBatches(codes, read) : await read();
   const named = rows.flatMap((r) => {
     const ref = orderReferenceIn(r.account_ref);
     return ref ? [{ transId: r.code, orderId: ref, kind: (ref.startsWith("BO-") ? "badge" : "merch") as OrderKind }] : [];

@@ -26,6 +26,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const text = await readBodyText(request, 16 * 1024).catch(() => null);
   const answer = kind === "validation" ? answerValidation(text) : await receiveConfirmation(context.db, text);
   // A payment whose account number is an order's reference joins that order before Safaricom hears back.
-  if (kind === "confirmation" && answer.status === 200) await linkByAccount(context.db).catch((e) => console.error("[mpesa] account-number matching failed", e));
+  if (kind === "confirmation" && answer.payment) {
+    await linkByAccount(context.db, undefined, { payments: [answer.payment] }).catch((e) => console.error("[mpesa] account-number matching failed", e));
+  }
   return jsonResponse(answer.body, { status: answer.status, headers: answer.headers });
 }
