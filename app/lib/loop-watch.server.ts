@@ -90,7 +90,7 @@ export const retryAfterSeconds = () => Math.max(1, Math.ceil((busyUntil - Date.n
 
 // ------------------------------------------------------------------ requests first
 
-/** Requests the router is working on (counted by app/server/overload.ts's inTurns). */
+/** Requests under way (counted by app/server/overload.ts: inTurns and asWork, direct API calls too). */
 let answering = 0;
 
 export const requestStarted = () => {
@@ -102,8 +102,8 @@ export const requestEnded = () => {
 export const requestsUnderWay = () => answering;
 
 /**
- * Background work's turn (the mail worker, between two messages): while the router has requests
- * under way it waits `ms` first, once, so a rush of orders is answered before its mail is sent;
+ * Background work's turn (the mail worker between two messages, the payments pass): while requests
+ * are under way it waits `ms` first, once, so a rush of orders is answered before its mail is sent;
  * the work is slowed while requests keep coming, never stopped, and runs at full speed once they
  * stop. Resolves at once when nothing is under way.
  */

@@ -83,9 +83,9 @@ export async function approveVerifiedOrders(db: Db): Promise<{ badges: string[];
 }
 
 /**
- * While requests are under way, a pass waits this long before it starts: it reads every
- * unclaimed payment's account number and every pending order with a receipt, and a burst of
- * callbacks kicks it once per commit. The callbacks are answered first (each links its own
+ * While requests are under way, a pass waits this long before it starts: it reads the payments
+ * received since the last pass and every pending order with a receipt, and a burst of callbacks
+ * kicks it once per commit. The callbacks are answered first (each links its own
  * payment already); the pass follows within a quarter of a second.
  */
 export const PASS_PACE_WHILE_ANSWERING_MS = 250;
