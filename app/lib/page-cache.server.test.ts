@@ -168,11 +168,19 @@ describe("page cache under a crawler", () => {
 
   it("compresses a stored page cheaply at once, and with brotli's best once it is asked for again", async () => {
     const text = `<main>${Array.from({ length: 800 }, (_, i) => `<p>Volunteer ${i} served tea at vespers on street ${i % 37}.</p>`).join("")}</main>`;
+    const sizeAt = (quality: number) =>
+      zlib.brotliCompressSync(text, {
+        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(text) },
+      }).length;
+    const [quick, best] = [sizeAt(5), sizeAt(11)];
+    expect(best).toBeLessThan(quick);
     storePage("/blogs/refined", page(text));
-    // (Behind whatever the tests before left for zlib's threads.)
+    // Asking makes the page hot at once, so its best brotli is under way beside the quick one
+    // on zlib's threads, and either may land first (behind whatever earlier tests left there):
+    // the first brotli seen is one of the two, the quick one is never kept over the best.
     await vi.waitFor(() => expect(cachedDocument("/blogs/refined", none)?.br).toBeTruthy(), { timeout: 15_000 });
-    const quick = cachedDocument("/blogs/refined", none)!.br!.length;
-    await vi.waitFor(() => expect(cachedDocument("/blogs/refined", none)!.br!.length).toBeLessThan(quick), { timeout: 15_000 });
+    expect([quick, best]).toContain(cachedDocument("/blogs/refined", none)!.br!.length);
+    await vi.waitFor(() => expect(cachedDocument("/blogs/refined", none)!.br!.length).toBe(best), { timeout: 15_000 });
     expect(zlib.brotliDecompressSync(cachedDocument("/blogs/refined", none)!.br!).toString()).toBe(text);
   });
 
