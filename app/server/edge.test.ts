@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { headersOf, originFormTarget, requestUrl } from "./edge";
+import { headersOf, originFormTarget, requestUrl, ServerRequest } from "./edge";
 
 const ORIGIN = "https://streetlight.example";
 
@@ -40,5 +40,29 @@ describe("headersOf", () => {
     expect(h.get("x-ok")).toBe("yes");
     expect(h.get("host")).toBe("a b");
     expect([...h.keys()].sort()).toEqual(["host", "x-ok"]);
+  });
+});
+
+describe("ServerRequest", () => {
+  it("is not aborted while the visitor waits, and is once they leave, read before or after", () => {
+    const waiting = new ServerRequest(`${ORIGIN}/blogs`);
+    expect(waiting.signal.aborted).toBe(false);
+    let heard = 0;
+    waiting.signal.addEventListener("abort", () => heard++);
+    waiting.abandon();
+    expect([waiting.signal.aborted, heard]).toEqual([true, 1]);
+
+    const unread = new ServerRequest(`${ORIGIN}/blogs`);
+    unread.abandon();
+    expect(unread.signal.aborted).toBe(true);
+  });
+
+  it("passes its abort on to the copies React Router makes of it, and to clones", async () => {
+    const request = new ServerRequest(`${ORIGIN}/api/x.php?index`, { method: "POST", body: "{}", duplex: "half" } as RequestInit);
+    const copy = new Request(`${ORIGIN}/api/x.php`, { method: request.method, body: request.body, headers: request.headers, signal: request.signal, duplex: "half" } as RequestInit);
+    const clone = request.clone();
+    expect([copy.signal.aborted, clone.signal.aborted]).toEqual([false, false]);
+    request.abandon();
+    expect([copy.signal.aborted, clone.signal.aborted]).toEqual([true, true]);
   });
 });

@@ -212,16 +212,15 @@ export async function startServer() {
 
   /** The app's part: a fetch Request built from PUBLIC_URL, React Router, and the answer streamed back. */
   const app = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
-    const controller = new AbortController();
+    // With no PUBLIC_URL chosen, a form sent from the address the site was opened at passed the
+    // origin check (canonical-origin.ts); React Router is told it came from the site's origin.
+    const request = toFetchRequest(req, url, canonicalRedirects ? undefined : origin);
+    if (!request) return plainAnswer(res, 400, "Bad request.");
     // A visitor who left mid-answer stops the work (a page being drawn, a turn waited for). An
     // answer sent in full needs no abort: each one dispatched an event and built an error.
     res.on("close", () => {
-      if (!res.writableFinished) controller.abort();
+      if (!res.writableFinished) request.abandon();
     });
-    // With no PUBLIC_URL chosen, a form sent from the address the site was opened at passed the
-    // origin check (canonical-origin.ts); React Router is told it came from the site's origin.
-    const request = toFetchRequest(req, url, controller.signal, canonicalRedirects ? undefined : origin);
-    if (!request) return plainAnswer(res, 400, "Bad request.");
     let response: Response;
     try {
       const context = { clientAddress: addressOf(request, req.socket.remoteAddress ?? "", config.trustProxy), db };

@@ -87,7 +87,7 @@ describe("a body too large for its route gets an answer the client can read", ()
   beforeAll(async () => {
     // The site's own edge (node:http to a fetch Request and back) in front of the route.
     server = http.createServer((req, res) => {
-      const request = toFetchRequest(req, new URL(req.url!, ORIGIN), new AbortController().signal)!;
+      const request = toFetchRequest(req, new URL(req.url!, ORIGIN))!;
       void Promise.resolve(badgeOrdersApi.action(args(request, "10.7.1.1"))).then((response: Response) => sendResponse(req, res, response));
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
