@@ -11,30 +11,40 @@ type Handler = (args: Args) => Promise<Response>;
  */
 export function jsonApi(handlers: Partial<Record<Method, Handler>>) {
   const allow = Object.keys(handlers).join(", ");
-  const run = async (args: Args): Promise<Response> => {
+  const run = answeringEveryRequest(async (args: Args): Promise<Response> => {
     const raw = args.request.method.toUpperCase();
     const method = (raw === "HEAD" ? "GET" : raw) as Method;
     const handler = handlers[method];
     if (!handler) return jsonError(405, `Method ${raw} is not allowed here. Use ${allow}.`, { Allow: allow });
-    try {
-      return await handler(args);
-    } catch (e) {
-      const http = httpErrorOf(e);
-      if (http) return jsonError(http.status, http.message, http.headers);
-      if (e instanceof Response) return e;
-      console.error(`[api] ${raw} ${new URL(args.request.url).pathname} failed`, e);
-      return jsonError(500, "Server error. Please try again later.");
-    }
-  };
-  COMPLETE.add(run);
+    return handler(args);
+  });
   return { loader: run, action: run };
 }
 
 const COMPLETE = new WeakSet<object>();
 
 /**
- * Whether `handler` is one of jsonApi's: it answers every request with a Response (a wrong
- * method, a refusal, a failure included) and never throws, so the server may call it directly
- * for its route's address (app/server/direct-routes.ts).
+ * `handler`, made to answer every request with a Response and never throw (an HttpError is
+ * answered with its status and sentence, anything else is logged and answered 500, in JSON), and
+ * marked so: the server may call it directly for its route's address
+ * (app/server/direct-routes.ts). jsonApi's handlers are made so; a route of its own shape (the
+ * M-Pesa callbacks) uses it as its loader or action.
  */
+export function answeringEveryRequest<A extends { request: Request }>(handler: (args: A) => Promise<Response>): (args: A) => Promise<Response> {
+  const run = async (args: A): Promise<Response> => {
+    try {
+      return await handler(args);
+    } catch (e) {
+      const http = httpErrorOf(e);
+      if (http) return jsonError(http.status, http.message, http.headers);
+      if (e instanceof Response) return e;
+      console.error(`[api] ${args.request.method} ${new URL(args.request.url).pathname} failed`, e);
+      return jsonError(500, "Server error. Please try again later.");
+    }
+  };
+  COMPLETE.add(run);
+  return run;
+}
+
+/** Whether `handler` was made by answeringEveryRequest (jsonApi's are). */
 export const answersEveryRequest = (handler: object): boolean => COMPLETE.has(handler);

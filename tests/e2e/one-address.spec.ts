@@ -85,6 +85,44 @@ test("nothing sent to the site can forge a line of its log", async () => {
   expect(lines.filter((l) => l.startsWith("FORGED-ENTRY"))).toEqual([]);
 });
 
+test("Daraja's callbacks read the same at their exact address, answered without the router, and through it", async () => {
+  // app/server/direct-routes.ts answers the exact address itself; React Router still answers
+  // other spellings it matches (here: another letter case), with the same handler.
+  const confirmation = (code: string) =>
+    JSON.stringify({
+      TransactionType: "Pay Bill", TransID: code, TransTime: "20261127091502", TransAmount: "500.00", BusinessShortCode: "880100",
+      BillRefNumber: "VESPERS", InvoiceNumber: "", OrgAccountBalance: "", ThirdPartyTransID: "",
+      MSISDN: "2f1a7c4b9e0d83f6a5c2b1e4d7f09a3c6b8e5d2f1a4c7b0e9d3f6a2c5b8e1d4f", FirstName: "WANJIRU", MiddleName: null, LastName: "",
+    });
+  const send = async (path: string, method: string, body?: string) => {
+    const res = await fetch(`${origin()}${path}`, { method, headers: { "Content-Type": "application/json" }, body });
+    return { status: res.status, type: res.headers.get("content-type"), body: await res.text() };
+  };
+  const run = Date.now().toString(36).toUpperCase().slice(-4);
+  const cases: [string, (prefix: string, n: number) => Promise<unknown>][] = [
+    ["a new payment", (prefix, n) => send(`${prefix}/confirmation/${SECRET}`, "POST", confirmation(`TK${run}${n}01`))],
+    ["the same payment again", (prefix, n) => send(`${prefix}/confirmation/${SECRET}`, "POST", confirmation(`TK${run}${n}01`))],
+    ["a validation", (prefix, n) => send(`${prefix}/validation/${SECRET}`, "POST", confirmation(`TK${run}${n}02`))],
+    ["a body that is not JSON", (prefix) => send(`${prefix}/confirmation/${SECRET}`, "POST", "{")],
+    ["a wrong secret", (prefix) => send(`${prefix}/confirmation/wrong-secret-0123456789`, "POST", confirmation(`TK${run}X03`))],
+    ["another kind", (prefix) => send(`${prefix}/refund/${SECRET}`, "POST", "{}")],
+    ["GET", (prefix) => send(`${prefix}/confirmation/${SECRET}`, "GET")],
+    ["PUT", (prefix) => send(`${prefix}/confirmation/${SECRET}`, "PUT", "{}")],
+  ];
+  for (const [label, ask] of cases) {
+    const direct = await ask("/api/pay/c2b", 1);
+    const routed = await ask("/API/Pay/C2B", 2);
+    expect(direct, label).toEqual(routed);
+  }
+  expect(await send(`/api/pay/c2b/confirmation/${SECRET}`, "POST", confirmation(`TK${run}303`))).toEqual({
+    status: 200,
+    type: "application/json; charset=utf-8",
+    body: JSON.stringify({ ResultCode: 0, ResultDesc: "Accepted" }),
+  });
+  expect((await send(`/api/pay/c2b/confirmation/${SECRET}`, "POST", "{")).status).toBe(400);
+  expect((await send(`/api/pay/c2b/confirmation/wrong-secret-0123456789`, "POST", "{}")).status).toBe(404);
+});
+
 test("with no PUBLIC_URL chosen, a phone on the same network opens the machine's address and its forms are saved", async () => {
   const lan = await startSiteProcess("no-public-url", {}, ["PUBLIC_URL"]);
   try {

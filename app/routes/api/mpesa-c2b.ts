@@ -2,6 +2,7 @@ import type { Route } from "./+types/mpesa-c2b";
 import { answerValidation, receiveConfirmation } from "~/features/received-payments/c2b-callbacks.server";
 import { linkByAccount } from "~/features/reconciliation/receipts.server";
 import { env } from "~/lib/env.server";
+import { answeringEveryRequest } from "~/lib/api.server";
 import { jsonError, jsonResponse, readBodyText } from "~/lib/http.server";
 import { safeEqual } from "~/lib/secrets.server";
 
@@ -12,11 +13,9 @@ import { safeEqual } from "~/lib/secrets.server";
  * names a TransID (features/received-payments/c2b-callbacks.server.ts). Without MPESA_CALLBACK_SECRET, or
  * with a wrong one, both are a 404 like any unknown API path. Nothing a caller sends ends in a 5xx.
  */
-export async function loader() {
-  return jsonError(404, "No such API endpoint.");
-}
+export const loader = answeringEveryRequest(async () => jsonError(404, "No such API endpoint."));
 
-export async function action({ request, context, params }: Route.ActionArgs) {
+export const action = answeringEveryRequest(async ({ request, context, params }: Route.ActionArgs) => {
   const secret = env().mpesaCallbackSecret;
   const kind = params.kind;
   if (!secret || !safeEqual(params.secret ?? "", secret) || (kind !== "confirmation" && kind !== "validation")) {
@@ -30,4 +29,4 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     await linkByAccount(context.db, undefined, { payments: [answer.payment] }).catch((e) => console.error("[mpesa] account-number matching failed", e));
   }
   return jsonResponse(answer.body, { status: answer.status, headers: answer.headers });
-}
+});

@@ -1,6 +1,7 @@
 import type { Route } from "./+types/stk-callback";
 import { receiveStkCallback } from "~/features/stk-push/stk-push.server";
 import { env } from "~/lib/env.server";
+import { answeringEveryRequest } from "~/lib/api.server";
 import { jsonError, jsonResponse, readBodyText } from "~/lib/http.server";
 import { safeEqual } from "~/lib/secrets.server";
 
@@ -9,15 +10,13 @@ import { safeEqual } from "~/lib/secrets.server";
  * names; Safaricom refuses URLs containing 'mpesa'). A wrong or unset secret is a 404 like any
  * unknown API path (features/stk-push/stk-push.server.ts).
  */
-export async function loader() {
-  return jsonError(404, "No such API endpoint.");
-}
+export const loader = answeringEveryRequest(async () => jsonError(404, "No such API endpoint."));
 
-export async function action({ request, context, params }: Route.ActionArgs) {
+export const action = answeringEveryRequest(async ({ request, context, params }: Route.ActionArgs) => {
   const secret = env().mpesaCallbackSecret;
   if (!secret || !safeEqual(params.secret ?? "", secret)) return jsonError(404, "No such API endpoint.");
   if (request.method !== "POST") return jsonError(405, "Method not allowed. Use POST.", { Allow: "POST" });
   const text = await readBodyText(request, 16 * 1024).catch(() => null);
   const answer = await receiveStkCallback(context.db, text);
   return jsonResponse(answer.body, { status: answer.status });
-}
+});
