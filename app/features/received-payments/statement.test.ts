@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { DomainError } from "~/lib/domain-error";
 import { phoneForStaff, nairobiToIso, wholeShillings } from "./payment";
-import { otherParty, parseStatement, statementTime } from "./statement";
+import { parse } from "csv-parse/sync";
+import { csvLines, otherParty, parseStatement, statementTime } from "./statement";
 
 /** A statement as the portal writes it: title lines, then the header, then rows. */
 function statement(rows: string[], header = "Receipt No.,Completion Time,Initiation Time,Details,Transaction Status,Paid In,Withdrawn,Balance,Balance Confirmed,Reason Type,Other Party Info,Linked Transaction ID,A/C No.") {
@@ -12,6 +13,22 @@ const paid = (code: string, when: string, amount: string, party = "254712345678 
   `${code},${when},${when},Pay Bill from ${party},${status},"${amount}",,"10,000.00",true,Pay Bill Online,${party},,VESPERS`;
 
 describe("reading the business portal's statement", () => {
+  it("reads the same lines, numbered from the file's first, as one pass over the whole file would", () => {
+    // Title lines of other lengths (one with a quoted line break), the header, rows, a short row, a blank line.
+    const csv = ['\ufeffStreet Light Outreach', '"Organisation","Street Light\nOutreach"', "Short Code,880100", "", statement([]).split("\r\n").at(-1)!,
+      paid("SKL4Q2ZB7X", "2025-11-12 19:42:10", "1,300.00"), "SKL4Q2ZB7Y,2025-11-12 19:43:10", "", paid("SKL4Q2ZB7Z", "2025-11-12 19:44:10", "300.00")].join("\r\n");
+    const whole = (parse(csv, { bom: true, relax_column_count: true, skip_empty_lines: true, trim: true, info: true }) as unknown as { record: string[]; info: { lines: number } }[])
+      .map((r) => ({ line: r.info.lines, cells: r.record }));
+    expect(whole.map((l) => l.line)).toEqual([1, 3, 4, 6, 7, 8, 10]);
+    expect(csvLines(csv)).toEqual(whole);
+    // A header on the first line, and a file with no header at all, read the same way too.
+    for (const other of [csv.split("\r\n").slice(4).join("\n"), "a,b\nc"]) {
+      expect(csvLines(other)).toEqual(
+        (parse(other, { relax_column_count: true, skip_empty_lines: true, trim: true, info: true }) as unknown as { record: string[]; info: { lines: number } }[]).map((r) => ({ line: r.info.lines, cells: r.record })),
+      );
+    }
+  });
+
   it("finds the header after the title lines, reads thousands separators, Nairobi times and the payer", () => {
     const parsed = parseStatement(statement([paid("SKL4Q2ZB7X", "2025-11-12 19:42:10", "1,300.00")]), "880100");
     expect(parsed.rows).toBe(1);
