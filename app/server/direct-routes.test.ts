@@ -108,6 +108,8 @@ describe("directRoutes, addresses with parameters", () => {
       { path: "api/hook/confirmation/*", module: progress },
       { path: "api/:area/confirmation/:secret", module: progress },
       { path: "API/hook/:a/:b", module: progress },
+      // Optional parts: React Router matches each spelling (here 'api/hook/confirmation/:x').
+      { path: "api/hook/confirmation/:x?", module: progress },
     ]) {
       expect(directRoutes(routes({ other: extra }))("POST", "/api/hook/confirmation/x"), extra.path).toBeUndefined();
     }
@@ -117,6 +119,7 @@ describe("directRoutes, addresses with parameters", () => {
       { path: "api/:a/:b/:c/:d", module: progress },
       { path: "api/hook/:kind", module: progress },
       { path: "other/:a/:b/:c", module: progress },
+      { path: "api/hook/:kind/:secret/:page?/:n", module: progress },
       { path: "*", module: { default: page } },
     ]) {
       expect(directRoutes(routes({ other: extra }))("POST", "/api/hook/confirmation/x"), extra.path).toBeDefined();

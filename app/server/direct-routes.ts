@@ -30,13 +30,11 @@ type Segment = { word: string } | { param: string } | { splat: true };
 export function directRoutes(build: ServerBuild): (method: string, pathname: string) => Direct | undefined {
   const fixed = new Map<string, Entry>();
   const patterns: { segments: Segment[]; entry: Entry }[] = [];
-  const all = Object.values(build.routes).flatMap((route) => {
-    const segments = route ? segmentsOf(build, route) : null;
-    return route && segments ? [{ route, segments }] : [];
-  });
+  // Every address React Router could match, a route with optional parts once per spelling.
+  const all = Object.values(build.routes).flatMap((route) => (route ? spellingsOf(build, route).map((segments) => ({ route, segments })) : []));
   for (const { route, segments } of all) {
     if (route.index || route.module.default != null || route.module.ErrorBoundary != null) continue;
-    if (segments.length === 0 || segments.some((s) => "splat" in s)) continue;
+    if (segments.length === 0 || segments.some((s) => "splat" in s) || hasOptionalPart(build, route)) continue;
     const entry = { loader: complete(route.module.loader), action: complete(route.module.action) };
     if (!entry.loader && !entry.action) continue;
     if (segments.every((s) => "word" in s)) {
@@ -94,15 +92,24 @@ function matchWords(segments: Segment[], words: string[]): Params | null {
   return params;
 }
 
-/** A route's full address in segments (under layouts without paths of their own); null for an optional segment (never answered here). */
-function segmentsOf(build: ServerBuild, route: Route): Segment[] | null {
+/** A route's full address as written (under layouts without paths of their own), in words. */
+function wordsOf(build: ServerBuild, route: Route): string[] {
   const parts: string[] = [];
   for (let r: Route | undefined = route; r; r = r.parentId ? build.routes[r.parentId] : undefined) {
     if (r.path) parts.unshift(r.path);
   }
-  const words = parts.join("/").split("/").filter(Boolean);
-  if (words.some((w) => w.endsWith("?"))) return null;
-  return words.map((w) => (w === "*" ? { splat: true } : w.startsWith(":") ? { param: w.slice(1) } : { word: w }));
+  return parts.join("/").split("/").filter(Boolean);
+}
+
+const hasOptionalPart = (build: ServerBuild, route: Route) => wordsOf(build, route).some((w) => w.endsWith("?"));
+
+/** A route's addresses in segments: one, or one for each way of writing its optional parts (`a/:b?`: `a`, `a/:b`). */
+function spellingsOf(build: ServerBuild, route: Route): Segment[][] {
+  let spellings: string[][] = [[]];
+  for (const w of wordsOf(build, route)) {
+    spellings = w.endsWith("?") ? spellings.flatMap((s) => [s, [...s, w.slice(0, -1)]]) : spellings.map((s) => [...s, w]);
+  }
+  return spellings.map((words) => words.map((w) => (w === "*" ? { splat: true } : w.startsWith(":") ? { param: w.slice(1) } : { word: w })));
 }
 
 /** Whether some path matches both addresses (React Router compares words without regard to case; a splat takes any rest, none included). */
