@@ -204,106 +204,111 @@ try {
   const rows = [];
   const notes = [];
   let misses = 0;
-  for (const page of pages) {
-    for (const gpu of gpuModes) {
+  // The runs go round the pages (every page once, then every page again): this machine has slow
+  // spells of a minute or so (its benchmarkIndex moves between 1,600 and 2,600 within minutes), and
+  // a page's five runs made in a row could all fall in one, which its median cannot absorb.
+  const cells = pages.flatMap((page) =>
+    gpuModes.map((gpu) => ({ page, gpu, url: site.origin + page, label: `${page}${gpuModes.length > 1 ? ` (GPU ${gpu})` : ""}`, results: [] })),
+  );
+  for (let i = 1; i <= runs; i++) {
+    for (const { page, gpu, url, label, results } of cells) {
       if (!site.alive()) throw new Error("the site process stopped answering");
-      const url = site.origin + page;
-      const label = `${page}${gpuModes.length > 1 ? ` (GPU ${gpu})` : ""}`;
-      const results = [];
-      for (let i = 1; i <= runs; i++) {
-        const started = Date.now();
-        process.stdout.write(`[lighthouse] ${label}${runs > 1 ? ` run ${i}/${runs}` : ""} … `);
-        try {
-          let r = await audit(url, gpu);
-          for (let retry = 1; r.lhr.runtimeError && retry <= RETRIES_ON_RUNTIME_ERROR; retry++) {
-            process.stdout.write(`Lighthouse could not record the load (${r.lhr.runtimeError.code}); again … `);
-            r = await audit(url, gpu);
-          }
-          const file = path.join(REPORT_DIR, `${slug(page)}${gpuModes.length > 1 ? `-gpu-${gpu}` : ""}${runs > 1 ? `-run${i}` : ""}.json`);
-          fs.writeFileSync(file, Array.isArray(r.report) ? r.report[0] : r.report);
-          // The trace too, for DevTools' Performance panel (Load profile) and the breakdown below.
-          if (r.artifacts?.Trace) fs.writeFileSync(file.replace(/\.json$/, ".trace.json"), JSON.stringify(r.artifacts.Trace));
-          const bi = r.lhr.environment?.benchmarkIndex;
-          console.log(
-            `performance ${score(r.lhr, "performance") ?? "-"} (${((Date.now() - started) / 1000).toFixed(0)} s, ` +
-              `benchmarkIndex ${bi === undefined ? "-" : Math.round(bi)}, load average ${os.loadavg()[0].toFixed(2)}, ${path.relative(ROOT, file)})`,
-          );
-          let after = null;
-          try {
-            after = afterFirstPaint(r);
-          } catch (e) {
-            notes.push(`${label}: the trace could not be read for the work after FCP: ${e instanceof Error ? e.message : e}`);
-          }
-          results.push({ lhr: r.lhr, after });
-        } catch (e) {
-          console.log(`failed: ${e instanceof Error ? e.message : e}`);
+      const started = Date.now();
+      process.stdout.write(`[lighthouse] ${label}${runs > 1 ? ` run ${i}/${runs}` : ""} … `);
+      try {
+        let r = await audit(url, gpu);
+        for (let retry = 1; r.lhr.runtimeError && retry <= RETRIES_ON_RUNTIME_ERROR; retry++) {
+          process.stdout.write(`Lighthouse could not record the load (${r.lhr.runtimeError.code}); again … `);
+          r = await audit(url, gpu);
         }
-      }
-      if (results.length === 0) {
-        rows.push([label, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "no result"]);
-        misses++;
-        continue;
-      }
-      // Each figure is its own median over the runs (Lighthouse CI's 'median' aggregation): the run
-      // with the median score alone could carry another figure's worst case, as runs often tie on
-      // the score (four 100s and a 99 gave the one run with a 251 ms task). The failing audits are
-      // the median-score run's; the breakdown after FCP is the run whose time after FCP is the median.
-      const middle = (list) => list[Math.floor((list.length - 1) / 2)];
-      const median = (values) => {
-        const known = values.filter((v) => typeof v === "number").sort((a, b) => a - b);
-        return known.length ? middle(known) : null;
-      };
-      const { lhr } = middle([...results].sort((a, b) => (score(a.lhr, "performance") ?? -1) - (score(b.lhr, "performance") ?? -1)));
-      const timed = results.filter((r) => r.after).sort((a, b) => a.after.ms - b.after.ms);
-      const after = timed.length ? middle(timed).after : null;
-      const [perf, a11y, bp, seo] = CATEGORIES.map((c) => median(results.map((r) => score(r.lhr, c))));
-      const metric = (id) => median(results.map((r) => r.lhr.audits[id]?.numericValue));
-      const lcp = metric("largest-contentful-paint");
-      const tbt = metric("total-blocking-time");
-      const cls = metric("cumulative-layout-shift");
-      const js = await scriptBytes(lhr);
-      const atUse = await firstUseScriptBytes(url);
-      const noScript = NO_SCRIPT_PAGES.includes(page);
-      const jsOk = noScript ? js.files === 0 && atUse.files === 0 : js.bytes <= BUDGET.jsGzipKB * 1000;
-      const misses_ = [
-        perf === null || perf < BUDGET.performance ? "performance" : null,
-        a11y === null || a11y < BUDGET.accessibility ? "accessibility" : null,
-        typeof lcp !== "number" || lcp > BUDGET.lcpMs ? "LCP" : null,
-        typeof tbt !== "number" || tbt > BUDGET.tbtMs ? "TBT" : null,
-        !after || after.ms > BUDGET.afterFcpMs ? "after FCP" : null,
-        jsOk ? null : "JS",
-      ].filter(Boolean);
-      if (misses_.length) misses++;
-      rows.push([
-        label,
-        perf ?? "-",
-        a11y ?? "-",
-        bp ?? "-",
-        seo ?? "-",
-        secs(lcp),
-        ms(tbt),
-        typeof cls === "number" ? cls.toFixed(3) : "-",
-        after ? ms(after.ms) : "-",
-        after ? after.longTasks : "-",
-        `${kB(js.bytes)}${noScript ? " (none)" : ""}`,
-        noScript ? "-" : kB(atUse.bytes),
-        misses_.length ? `FAIL: ${misses_.join(", ")}` : "PASS",
-      ]);
-      if (after && after.ms > 0) {
-        notes.push(
-          `${label}: after FCP ${ms(after.ms)}: ${after.groups.map(([g, v]) => `${g} ${ms(v)}`).join(", ")}; ` +
-            `longest task ${ms(after.longest?.ms)}${after.longest?.url ? ` (${after.longest.url.replace(site.origin, "")})` : ""}`,
+        const file = path.join(REPORT_DIR, `${slug(page)}${gpuModes.length > 1 ? `-gpu-${gpu}` : ""}${runs > 1 ? `-run${i}` : ""}.json`);
+        fs.writeFileSync(file, Array.isArray(r.report) ? r.report[0] : r.report);
+        // The trace too, for DevTools' Performance panel (Load profile) and the breakdown below.
+        if (r.artifacts?.Trace) fs.writeFileSync(file.replace(/\.json$/, ".trace.json"), JSON.stringify(r.artifacts.Trace));
+        const bi = r.lhr.environment?.benchmarkIndex;
+        console.log(
+          `performance ${score(r.lhr, "performance") ?? "-"} (${((Date.now() - started) / 1000).toFixed(0)} s, ` +
+            `benchmarkIndex ${bi === undefined ? "-" : Math.round(bi)}, load average ${os.loadavg()[0].toFixed(2)}, ${path.relative(ROOT, file)})`,
         );
+        let after = null;
+        try {
+          after = afterFirstPaint(r);
+        } catch (e) {
+          notes.push(`${label}: the trace could not be read for the work after FCP: ${e instanceof Error ? e.message : e}`);
+        }
+        // Only the figures stay in memory; the report the summary needs is read again from its file.
+        const figures = Object.fromEntries(["largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift"].map((id) => [id, r.lhr.audits[id]?.numericValue]));
+        results.push({ file, scores: Object.fromEntries(CATEGORIES.map((c) => [c, score(r.lhr, c)])), figures, after });
+      } catch (e) {
+        console.log(`failed: ${e instanceof Error ? e.message : e}`);
       }
-      if (lhr.runtimeError) notes.push(`${label}: runtime error ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
-      for (const w of lhr.runWarnings ?? []) notes.push(`${label}: warning: ${w}`);
-      for (const c of ["accessibility", "best-practices", "seo"]) {
-        for (const f of failingAudits(lhr, c)) notes.push(`${label}: ${c}: ${f}`);
-      }
-      if (perf !== null && perf < 100) {
-        const perfFails = failingAudits(lhr, "performance").slice(0, 6);
-        if (perfFails.length) notes.push(`${label}: performance metrics below 100: ${perfFails.join("; ")}`);
-      }
+    }
+  }
+  for (const { page, url, label, results } of cells) {
+    if (results.length === 0) {
+      rows.push([label, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "no result"]);
+      misses++;
+      continue;
+    }
+    // Each figure is its own median over the runs (Lighthouse CI's 'median' aggregation): the run
+    // with the median score alone could carry another figure's worst case, as runs often tie on
+    // the score (four 100s and a 99 gave the one run with a 251 ms task). The failing audits are
+    // the median-score run's; the breakdown after FCP is the run whose time after FCP is the median.
+    const middle = (list) => list[Math.floor((list.length - 1) / 2)];
+    const median = (values) => {
+      const known = values.filter((v) => typeof v === "number").sort((a, b) => a - b);
+      return known.length ? middle(known) : null;
+    };
+    const lhr = JSON.parse(fs.readFileSync(middle([...results].sort((a, b) => (a.scores.performance ?? -1) - (b.scores.performance ?? -1))).file, "utf8"));
+    const timed = results.filter((r) => r.after).sort((a, b) => a.after.ms - b.after.ms);
+    const after = timed.length ? middle(timed).after : null;
+    const [perf, a11y, bp, seo] = CATEGORIES.map((c) => median(results.map((r) => r.scores[c])));
+    const metric = (id) => median(results.map((r) => r.figures[id]));
+    const lcp = metric("largest-contentful-paint");
+    const tbt = metric("total-blocking-time");
+    const cls = metric("cumulative-layout-shift");
+    const js = await scriptBytes(lhr);
+    const atUse = await firstUseScriptBytes(url);
+    const noScript = NO_SCRIPT_PAGES.includes(page);
+    const jsOk = noScript ? js.files === 0 && atUse.files === 0 : js.bytes <= BUDGET.jsGzipKB * 1000;
+    const misses_ = [
+      perf === null || perf < BUDGET.performance ? "performance" : null,
+      a11y === null || a11y < BUDGET.accessibility ? "accessibility" : null,
+      typeof lcp !== "number" || lcp > BUDGET.lcpMs ? "LCP" : null,
+      typeof tbt !== "number" || tbt > BUDGET.tbtMs ? "TBT" : null,
+      !after || after.ms > BUDGET.afterFcpMs ? "after FCP" : null,
+      jsOk ? null : "JS",
+    ].filter(Boolean);
+    if (misses_.length) misses++;
+    rows.push([
+      label,
+      perf ?? "-",
+      a11y ?? "-",
+      bp ?? "-",
+      seo ?? "-",
+      secs(lcp),
+      ms(tbt),
+      typeof cls === "number" ? cls.toFixed(3) : "-",
+      after ? ms(after.ms) : "-",
+      after ? after.longTasks : "-",
+      `${kB(js.bytes)}${noScript ? " (none)" : ""}`,
+      noScript ? "-" : kB(atUse.bytes),
+      misses_.length ? `FAIL: ${misses_.join(", ")}` : "PASS",
+    ]);
+    if (after && after.ms > 0) {
+      notes.push(
+        `${label}: after FCP ${ms(after.ms)}: ${after.groups.map(([g, v]) => `${g} ${ms(v)}`).join(", ")}; ` +
+          `longest task ${ms(after.longest?.ms)}${after.longest?.url ? ` (${after.longest.url.replace(site.origin, "")})` : ""}`,
+      );
+    }
+    if (lhr.runtimeError) notes.push(`${label}: runtime error ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+    for (const w of lhr.runWarnings ?? []) notes.push(`${label}: warning: ${w}`);
+    for (const c of ["accessibility", "best-practices", "seo"]) {
+      for (const f of failingAudits(lhr, c)) notes.push(`${label}: ${c}: ${f}`);
+    }
+    if (perf !== null && perf < 100) {
+      const perfFails = failingAudits(lhr, "performance").slice(0, 6);
+      if (perfFails.length) notes.push(`${label}: performance metrics below 100: ${perfFails.join("; ")}`);
     }
   }
 

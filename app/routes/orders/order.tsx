@@ -9,9 +9,8 @@ import { orderByToken } from "~/features/reconciliation/order-status.server";
 import { pageMeta } from "~/lib/meta";
 import { StkPanel } from "~/features/stk-push/components/stk-panel";
 import { resendPromptFromPage, stkPanelOf } from "~/features/stk-push/stk-push.server";
-import { clientAddress } from "~/lib/http.server";
+import { clientAddress, onRefusal } from "~/lib/http.server";
 import { addPaymentCode, LATE_CODE_SAVED } from "~/features/reconciliation/late-code.server";
-import { DomainError } from "~/lib/domain-error";
 import type { Route } from "./+types/order";
 
 export const handle = { page: "order", path: "/orders/order" };
@@ -43,13 +42,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   if (form.get("intent") === "add-code") {
     // 'Pay by paybill instead': the code from the SMS joins this order as a typed code would.
-    try {
-      await addPaymentCode(context.db, { kind: order.kind, reference: order.reference }, String(form.get("paymentReference") ?? ""));
-      return data({ codeSaved: LATE_CODE_SAVED }, { status: 200, headers: PRIVATE });
-    } catch (e) {
-      if (!(e instanceof DomainError)) throw e;
-      return data({ codeError: e.message }, { status: e.code === "conflict" ? 409 : 400, headers: PRIVATE });
-    }
+    return onRefusal(
+      async () => {
+        await addPaymentCode(context.db, { kind: order.kind, reference: order.reference }, String(form.get("paymentReference") ?? ""));
+        return data({ codeSaved: LATE_CODE_SAVED }, { status: 200, headers: PRIVATE });
+      },
+      (refused) => data({ codeError: refused.message }, { status: refused.status, headers: { ...refused.headers, ...PRIVATE } }),
+    );
   }
   if (form.get("intent") !== "leave-wall" || order.kind !== "badge") throw data("Unknown action.", { status: 400, headers: PRIVATE });
   await setWallHidden(context.db, order.reference, true, system("the supporter left the wall from their order page"));
