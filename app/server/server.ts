@@ -65,11 +65,10 @@ function announceAdminKey() {
     return;
   }
   const inDb = info.file.startsWith("the database");
-  console.log(
-    `[admin] ${info.created ? "generated a new" : "using the"} admin key stored in ${info.file}${inDb ? "" : " (mode 0600)"}:\n` +
-      `[admin]   ${info.value}\n` +
-      `[admin] To choose your own, set ADMIN_KEY (16+ characters)${inDb ? "" : " or replace that file"} and restart.`,
-  );
+  // Three entries: the log keeps each entry on one line (lib/log-line.server.ts), a line break included.
+  console.log(`[admin] ${info.created ? "generated a new" : "using the"} admin key stored in ${info.file}${inDb ? "" : " (mode 0600)"}:`);
+  console.log(`[admin]   ${info.value}`);
+  console.log(`[admin] To choose your own, set ADMIN_KEY (16+ characters)${inDb ? "" : " or replace that file"} and restart.`);
 }
 
 /**

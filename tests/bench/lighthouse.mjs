@@ -1,5 +1,6 @@
 // `npm run lighthouse`: Lighthouse (mobile, default simulated throttling) on every page of
-// tests/bench/pages.mjs, one after the other, against a private copy of the site.
+// tests/bench/pages.mjs against a private copy of the site; with several runs, each round audits
+// every page once.
 //
 //   node tests/bench/lighthouse.mjs [--pages /a,/b] [--runs 1] [--gpu off|on|both] [--in-place] [--check]
 //
