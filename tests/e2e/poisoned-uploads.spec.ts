@@ -112,8 +112,8 @@ async function budgetFor(label: string, atOnce: number, plain: () => Promise<Ans
 /**
  * Sends `atOnce` poisoned requests while /about is read, against the budget of as many plain
  * refusals (budgetFor). A machine's noise only ever slows a read, so a first try over budget is
- * measured once more, control and all, and the better try is judged: an upload that really
- * freezes the server is over budget both times.
+ * measured once more, control and all, and the second try is judged (its reads and its answers):
+ * an upload that really freezes the server is over budget both times.
  */
 async function attack(label: string, atOnce: number, plain: () => Promise<Answer>, send: () => Promise<Answer>) {
   for (let attempt = 1; ; attempt++) {
