@@ -1,6 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import vm from "node:vm";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { createRoutesStub, ScrollRestoration } from "react-router";
 import { describe, expect, it } from "vitest";
 import { bootOnFirstUse, inlineStylesheets, prepareForFirstPaint } from "./first-paint.server";
 
@@ -46,4 +50,48 @@ describe("a cached page prepared for its first paint", () => {
     expect(bootOnFirstUse(other)).toBe(other);
     expect(prepareForFirstPaint("<p>no scripts</p>", clientDir)).toBe("<p>no scripts</p>");
   });
+
+  it("on a first visit touches neither history nor sessionStorage before the reader uses the page; the entry gets its key at first use, before React Router starts", () => {
+    const html = bootOnFirstUse(PAGE.replace("<main>", `${scrollRestorationAsRendered()}<main>`));
+    const atParse = /<script>([\s\S]*?)<\/script><main>/.exec(html)![1]!;
+    expect(atParse).not.toContain("replaceState");
+    const boot = /<script type="module" async="">([\s\S]*?)<\/script>/.exec(html)![1]!;
+    const keyed = boot.indexOf("history.replaceState(");
+    expect(keyed).toBeGreaterThan(boot.indexOf("addEventListener(t, use"));
+    expect(keyed).toBeLessThan(boot.indexOf("import("));
+
+    // The script at parse time, run as the browser would: only an entry with a key reads its place.
+    const calls: string[] = [];
+    const run = (state: unknown, saved: string | null) => {
+      calls.length = 0;
+      vm.runInNewContext(atParse, {
+        history: { state, replaceState: () => calls.push("replaceState") },
+        sessionStorage: { getItem: () => (calls.push("getItem"), saved), removeItem: () => calls.push("removeItem") },
+        scrollTo: (x: number, y: number) => calls.push(`scrollTo ${x},${y}`),
+        console: { error: () => calls.push("error") },
+      });
+      return [...calls];
+    };
+    expect(run(null, '{"k1":420}')).toEqual([]);
+    expect(run({ key: "k1" }, '{"k1":420}')).toEqual(["getItem", "scrollTo 0,420"]);
+    expect(run({ key: "k2" }, '{"k1":420}')).toEqual(["getItem"]);
+    expect(run({ key: "k1" }, "{not json")).toEqual(["getItem", "error", "removeItem"]);
+  });
+
+  it("leaves React Router's scroll script as it is where the page boots at once, or where it restores by another key", () => {
+    const script = scrollRestorationAsRendered();
+    const noBoot = `<body>${script}<main>Hi</main></body>`;
+    expect(bootOnFirstUse(noBoot)).toBe(noBoot);
+    const otherKey = script.replace(/, null\)<\/script>$/, ', "/blogs")</script>');
+    expect(otherKey).not.toBe(script);
+    expect(bootOnFirstUse(PAGE.replace("<main>", `${otherKey}<main>`))).toContain(otherKey);
+  });
 });
+
+/** `<ScrollRestoration />` as the installed React Router renders it on the server. */
+function scrollRestorationAsRendered(): string {
+  const Stub = createRoutesStub([{ path: "/", Component: () => createElement(ScrollRestoration) }]);
+  const html = renderToString(createElement(Stub, { initialEntries: ["/"] }));
+  expect(html).toMatch(/^<script>[\s\S]*sessionStorage[\s\S]*<\/script>$/);
+  return html;
+}

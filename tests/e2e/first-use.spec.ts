@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, hydrated, test } from "../support/e2e-fixtures";
+import { expect, hydrated, markWindow, test } from "../support/e2e-fixtures";
 
 /**
  * A cached page starts its scripts at the reader's first use (app/lib/first-paint.server.ts):
@@ -66,4 +66,25 @@ test("/vespers opens its announcement 300 ms after load without starting the pag
   await page.reload();
   await page.waitForTimeout(800);
   await expect(dialog, "closed is remembered").toBeHidden();
+});
+
+test("the reader's place is kept: nothing is written to history before first use; after it, Back from a post returns to the same place in the list", async ({ page, jsEnabled }) => {
+  test.skip(!jsEnabled, "scripts on only");
+  await page.goto("/blogs");
+  expect(await page.evaluate(() => history.state), "no history entry written at load").toBeNull();
+  const link = page.getByRole("link", { name: "Building the badge kit: how our volunteer developers ship", exact: true });
+  await hydrated(link);
+  expect(await page.evaluate(() => typeof history.state?.key), "the entry is keyed before React Router starts").toBe("string");
+  await link.scrollIntoViewIfNeeded();
+  await page.evaluate(() => scrollBy(0, 40));
+  const place = await page.evaluate(() => Math.round(scrollY));
+  expect(place).toBeGreaterThan(300);
+  const stay = await markWindow(page);
+  await link.click();
+  await expect(page).toHaveURL(/\/blogs\/building-the-badge-kit$/);
+  await page.evaluate(() => scrollTo(0, 0));
+  await page.goBack();
+  await expect(page).toHaveURL(/\/blogs$/);
+  await stay(); // moved inside the app, not by loading pages
+  await expect.poll(() => page.evaluate(() => Math.round(scrollY))).toBe(place);
 });

@@ -103,7 +103,7 @@ export default function Vespers() {
         </div>
       </section>
 
-      <section className="section section-alt reveal" aria-labelledby="updates-title">
+      <section className="section render-later section-alt reveal" aria-labelledby="updates-title">
         <div className="container narrow">
           <h2 id="updates-title">Get vespers updates</h2>
           <p>Dates, routes and concert news, straight to your inbox. No spam, and you can leave with one click.</p>
@@ -111,7 +111,7 @@ export default function Vespers() {
         </div>
       </section>
 
-      <section className="section section-night reveal" id="vision" aria-labelledby="vision-title">
+      <section className="section render-later section-night reveal" id="vision" aria-labelledby="vision-title">
         <div className="container">
           <h2 id="vision-title">Vision and mission</h2>
           <div className="grid">
@@ -127,7 +127,7 @@ export default function Vespers() {
         </div>
       </section>
 
-      <section className="section reveal" aria-labelledby="scaling-title">
+      <section className="section render-later reveal" aria-labelledby="scaling-title">
         <div className="container">
           <h2 id="scaling-title">Scaling outreach</h2>
           <p className="lead">We grow only as fast as we can train people to serve well.</p>
@@ -135,7 +135,7 @@ export default function Vespers() {
         </div>
       </section>
 
-      <section className="section section-alt reveal" aria-labelledby="pathway-title">
+      <section className="section render-later section-alt reveal" aria-labelledby="pathway-title">
         <div className="container">
           <div className="card pathway-card">
             <h2 id="pathway-title">Your service pathway</h2>
@@ -145,7 +145,7 @@ export default function Vespers() {
         </div>
       </section>
 
-      <section className="section reveal" aria-labelledby="partners-title">
+      <section className="section render-later reveal" aria-labelledby="partners-title">
         <div className="container">
           <h2 id="partners-title">Walking with partners</h2>
           <p>Clinics, kitchens, mentors and friends who make each evening possible.</p>
@@ -153,7 +153,7 @@ export default function Vespers() {
         <PartnerMarquee partners={vespers.partners} />
       </section>
 
-      <section className="section section-alt reveal" aria-labelledby="objectives-title">
+      <section className="section render-later section-alt reveal" aria-labelledby="objectives-title">
         <div className="container narrow">
           <h2 id="objectives-title">Objectives</h2>
           <ul className="list-check">
@@ -164,7 +164,7 @@ export default function Vespers() {
         </div>
       </section>
 
-      <section className="section reveal" aria-labelledby="journey-title">
+      <section className="section render-later reveal" aria-labelledby="journey-title">
         <div className="container narrow">
           <h2 id="journey-title">Our journey</h2>
           <ol className="timeline">
@@ -179,14 +179,14 @@ export default function Vespers() {
         </div>
       </section>
 
-      <section className="section section-alt reveal" aria-labelledby="serve-title">
+      <section className="section render-later section-alt reveal" aria-labelledby="serve-title">
         <div className="container">
           <h2 id="serve-title">Who we serve</h2>
           <TitledGrid items={vespers.whoWeServe} />
         </div>
       </section>
 
-      <section className="section reveal" aria-labelledby="growth-title">
+      <section className="section render-later reveal" aria-labelledby="growth-title">
         <div className="container">
           <h2 id="growth-title">Sustainable growth</h2>
           <p className="lead">Steady, local support instead of emergency appeals, so the Friday rhythm never stops.</p>
@@ -194,7 +194,7 @@ export default function Vespers() {
         </div>
       </section>
 
-      <section className="section section-night reveal" aria-labelledby="guidelines-title">
+      <section className="section render-later section-night reveal" aria-labelledby="guidelines-title">
         <div className="container narrow">
           <h2 id="guidelines-title">Ministry session guidelines</h2>
           <p>Every volunteer agrees to these before their first evening on the street.</p>
@@ -206,7 +206,7 @@ export default function Vespers() {
         </div>
       </section>
 
-      <section className="section reveal" aria-labelledby="environment-title">
+      <section className="section render-later reveal" aria-labelledby="environment-title">
         <div className="container">
           <h2 id="environment-title">Our operating environment</h2>
           <p className="lead">An honest look at what helps us and what holds us back.</p>
@@ -225,7 +225,7 @@ export default function Vespers() {
         </div>
       </section>
 
-      <section className="section section-alt reveal" aria-labelledby="recommendations-title">
+      <section className="section render-later section-alt reveal" aria-labelledby="recommendations-title">
         <div className="container narrow">
           <h2 id="recommendations-title">Recommendations</h2>
           <ol className="recommendations">
