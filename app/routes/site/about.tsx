@@ -44,7 +44,7 @@ export default function About() {
         </div>
       </section>
 
-      <section className="section render-later section-alt" aria-labelledby="people-title">
+      <section className="section section-alt" aria-labelledby="people-title">
         <div className="container">
           <h2 id="people-title">Our people model</h2>
           <p className="lead">{peopleModel.intro}</p>
@@ -59,7 +59,7 @@ export default function About() {
         </div>
       </section>
 
-      <section className="section render-later" aria-labelledby="goals-title">
+      <section className="section" aria-labelledby="goals-title">
         <div className="container">
           <p className="eyebrow">Where we are heading</p>
           <h2 id="goals-title">Our goals for 2025-2026</h2>
@@ -73,7 +73,7 @@ export default function About() {
         </div>
       </section>
 
-      <section className="section render-later section-alt" aria-labelledby="needs-title">
+      <section className="section section-alt" aria-labelledby="needs-title">
         <div className="container two-col">
           <div>
             <h2 id="needs-title">What we are looking for</h2>
@@ -90,7 +90,7 @@ export default function About() {
         </div>
       </section>
 
-      <section className="section render-later" aria-labelledby="teams-title">
+      <section className="section" aria-labelledby="teams-title">
         <div className="container">
           <h2 id="teams-title">Six teams, one mission</h2>
           <ul className="grid card-list team-grid">
@@ -107,7 +107,7 @@ export default function About() {
         </div>
       </section>
 
-      <section className="section render-later" aria-labelledby="cta-title">
+      <section className="section" aria-labelledby="cta-title">
         <div className="container two-col cta-panel section-night">
           <div>
             <h2 id="cta-title">Ready to serve?</h2>

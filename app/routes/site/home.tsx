@@ -72,7 +72,7 @@ export default function Home() {
         </div>
       </section>
 
-      <section className="section render-later" aria-labelledby="pillars-title">
+      <section className="section" aria-labelledby="pillars-title">
         <div className="container">
           <p className="eyebrow">How we work</p>
           <h2 id="pillars-title">Three pillars</h2>
@@ -80,7 +80,7 @@ export default function Home() {
         </div>
       </section>
 
-      <section className="section render-later section-alt" aria-labelledby="stats-title">
+      <section className="section section-alt" aria-labelledby="stats-title">
         <div className="container">
           <h2 id="stats-title">Volunteering at a glance</h2>
           <ul className="stats">
@@ -96,7 +96,7 @@ export default function Home() {
         </div>
       </section>
 
-      <section className="section render-later" aria-labelledby="roles-title">
+      <section className="section" aria-labelledby="roles-title">
         <div className="container">
           <p className="eyebrow">Open roles</p>
           <h2 id="roles-title">Find your place on a team</h2>
@@ -113,7 +113,7 @@ export default function Home() {
         </div>
       </section>
 
-      <section className="section render-later section-night" aria-labelledby="about-title">
+      <section className="section section-night" aria-labelledby="about-title">
         <div className="container">
           <h2 id="about-title">About us</h2>
           <p className="lead-night">{organisation.about}</p>
@@ -130,7 +130,7 @@ export default function Home() {
         </div>
       </section>
 
-      <section className="section render-later" aria-labelledby="what-title">
+      <section className="section" aria-labelledby="what-title">
         <div className="container">
           <h2 id="what-title">What we do</h2>
           <ul className="grid card-list">

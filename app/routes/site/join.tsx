@@ -52,14 +52,14 @@ export default function Join() {
         </div>
       </section>
 
-      <section className="section render-later" aria-labelledby="why-title">
+      <section className="section" aria-labelledby="why-title">
         <div className="container">
           <h2 id="why-title">Why join</h2>
           <TitledGrid items={reasons} />
         </div>
       </section>
 
-      <section className="section render-later section-alt" aria-labelledby="roles-title">
+      <section className="section section-alt" aria-labelledby="roles-title">
         <div className="container">
           <h2 id="roles-title">Nine open roles</h2>
           <ul className="role-list">
@@ -73,14 +73,14 @@ export default function Join() {
         </div>
       </section>
 
-      <section className="section render-later" aria-labelledby="expect-title">
+      <section className="section" aria-labelledby="expect-title">
         <div className="container">
           <h2 id="expect-title">What to expect</h2>
           <StepList steps={joinSteps} />
         </div>
       </section>
 
-      <section className="section render-later section-alt" aria-labelledby="faq-title">
+      <section className="section section-alt" aria-labelledby="faq-title">
         <div className="container narrow">
           <h2 id="faq-title">Questions people ask</h2>
           {joinFaq.map((f) => (

@@ -74,7 +74,7 @@ export default function Ministry() {
         </div>
       </section>
 
-      <section className="section render-later section-night" aria-labelledby="focus-title">
+      <section className="section section-night" aria-labelledby="focus-title">
         <div className="container narrow">
           <p className="eyebrow eyebrow-night">Current mission focus</p>
           <h2 id="focus-title">{week.title}</h2>
@@ -90,7 +90,7 @@ export default function Ministry() {
         </div>
       </section>
 
-      <section className="section render-later" aria-labelledby="stories-title">
+      <section className="section" aria-labelledby="stories-title">
         <div className="container">
           <h2 id="stories-title">Stories from campus</h2>
           <ul className="grid card-list stories">
@@ -105,14 +105,14 @@ export default function Ministry() {
         </div>
       </section>
 
-      <section className="section render-later section-alt" id="journey" aria-labelledby="journey-title">
+      <section className="section section-alt" id="journey" aria-labelledby="journey-title">
         <div className="container">
           <h2 id="journey-title">How we work together</h2>
           <StepList steps={ministry.journey} />
         </div>
       </section>
 
-      <section className="section render-later" aria-labelledby="contact-title">
+      <section className="section" aria-labelledby="contact-title">
         <div className="container narrow">
           <div className="card contact-card">
             <h2 id="contact-title">Talk to the ministry team</h2>
