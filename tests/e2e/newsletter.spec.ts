@@ -76,6 +76,37 @@ test("footer newsletter: subscribe, welcome mail, unsubscribe from its link", as
   expect(subscriberByEmail(email)).toMatchObject({ status: "unsubscribed" });
 });
 
+const VESPERS_SUCCESS = "Thanks! We will email vespers stories and event details soon.";
+
+test("vespers subscribe box, in a part of the page laid out only when near the screen", async ({ page, jsEnabled, uniqueEmail }) => {
+  const email = uniqueEmail("vespers");
+  await page.goto("/vespers");
+  if (jsEnabled) {
+    // The announcement opens 300 ms after load; the reader closes it first.
+    await page.getByRole("dialog").getByRole("button", { name: "Maybe Later" }).click();
+  }
+  const box = page.locator("#subscribe-vespers");
+  const field = box.getByLabel("Email address");
+  const button = box.getByRole("button", { name: "Subscribe" });
+
+  if (enhancedAt(jsEnabled, "/vespers")) {
+    await hydrated(button);
+    await field.fill(email);
+    const stillSamePage = await markWindow(page);
+    await button.click();
+    await expect(box.getByText(VESPERS_SUCCESS)).toBeVisible();
+    await expect(field).toHaveValue("");
+    await stillSamePage();
+  } else {
+    await field.fill(email);
+    await button.click();
+    // The reloaded page opens at the box, its result in view, though that part is laid out late.
+    await expect(page).toHaveURL(`${BASE_URL}/vespers#subscribe-vespers`);
+    await expect(page.getByRole("main").getByText(VESPERS_SUCCESS)).toBeInViewport();
+  }
+  expect(subscriberByEmail(email)).toMatchObject({ status: "active", source: "vespers" });
+});
+
 test("about-page subscribe box", async ({ page, jsEnabled, uniqueEmail }) => {
   const email = uniqueEmail("about");
   await page.goto("/about");
