@@ -7,6 +7,8 @@ import * as c2b from "~/routes/api/mpesa-c2b";
 import * as badgeApi from "~/routes/api/badge-orders";
 import * as merchApi from "~/routes/api/merch-orders";
 import * as stkPushApi from "~/routes/api/stk-push";
+import * as mpesaPayments from "~/routes/api/mpesa-payments";
+import { paymentWords } from "~/features/reconciliation/order-words";
 import * as eventRoute from "~/routes/event/event";
 import * as orderRoute from "~/routes/orders/order";
 import type { StkPanelData } from "~/features/stk-push/components/stk-panel";
@@ -18,8 +20,8 @@ import { FALLBACK_CATALOGUE } from "~/features/merch/merch";
 import { getBadgeOrder, getMerchOrder } from "~/features/reconciliation/orders.server";
 import { approveVerifiedOrders } from "~/features/reconciliation/auto-approve.server";
 import { linkByAccount } from "~/features/reconciliation/receipts.server";
-import { askAboutQuietPushes, sendStkPush, stkStatusOf } from "~/features/stk-push/stk-push.server";
-import { resultWords } from "~/features/stk-push/stk-push";
+import { askAboutQuietPushes, sendStkPush, stkStatusOf, unknownPrompts } from "~/features/stk-push/stk-push.server";
+import { INVALID_PHONE_WORDS, resultWords } from "~/features/stk-push/stk-push";
 import { forgetDarajaTokensForTests, setDarajaTimeoutForTests } from "~/features/stk-push/daraja-client.server";
 import type { Db } from "~/lib/db.server";
 import { args, formPost, get, jsonPost, readJson, thrown } from "../support/http";
@@ -100,7 +102,7 @@ const ORDERS: Record<Kind, { place: (db: Db) => Promise<string>; amount: number;
 let db: Db;
 beforeEach(async () => {
   db = await freshApp(siteEnv());
-  fake.set({ push: "ok", outcome: null, resultCodeAs: "number" });
+  fake.set({ push: "ok", outcome: null, resultCodeAs: "number", pushDelayMs: 0, query: "ok", refusePhone: null });
   forgetDarajaTokensForTests();
 });
 afterEach(() => setDarajaTimeoutForTests(null));
@@ -210,15 +212,19 @@ describe.each(["badge", "merch"] as const)("M-Pesa Express for a %s order", (kin
     expect((await o.state(db, id)).status).toBe("pending");
   });
 
-  it("Daraja hanging: cut at the time limit, the order stands", async () => {
+  it("Daraja hanging: cut at the time limit, the order stands, and nobody is told no money was taken", async () => {
     setDarajaTimeoutForTests(300);
     const id = await o.place(db);
     await push(kind, id, "0712000001"); // the token, fetched before Daraja hangs
     fake.set({ push: "hang" });
     const started = Date.now();
     const sent = await push(kind, id, "0712000002");
-    expect(sent.state).toBe("failed");
+    expect(sent).toMatchObject({ state: "unknown", message: expect.stringContaining("we do not know whether the prompt reached your phone") });
     expect(Date.now() - started).toBeLessThan(3000);
+    const status = (await stkStatusOf(db, id))!;
+    expect(status.state).toBe("unknown");
+    expect(resultWords(status)).not.toContain("no money was taken");
+    expect(resultWords(status)).toContain("We do not know yet whether M-Pesa took the money");
   });
 
   it("one token serves many pushes", async () => {
@@ -231,12 +237,12 @@ describe.each(["badge", "merch"] as const)("M-Pesa Express for a %s order", (kin
     const id = await o.place(db);
     for (let i = 0; i < 3; i++) expect((await push(kind, id, `07120000${20 + i}`)).state).toBe("sent");
     const refused = await push(kind, id, "0712000029");
-    expect(refused).toMatchObject({ state: "refused", message: "3 M-Pesa prompts were sent to this order in the last 10 minutes. You can send another in 10 minutes, or pay by paybill now." });
+    expect(refused).toMatchObject({ state: "refused", message: "M-Pesa accepted 3 prompts for this order in the last 10 minutes. You can send another in 10 minutes, or pay by paybill now." });
     // Another order cannot flood that phone either.
     const phone = "0798765432";
     const seen = fake.state.pushes.length;
     for (let i = 0; i < 3; i++) expect((await push(kind, await o.place(db), phone)).state).toBe("sent");
-    expect(await push(kind, await o.place(db), phone)).toMatchObject({ state: "refused", message: expect.stringContaining("to this phone number") });
+    expect(await push(kind, await o.place(db), phone)).toMatchObject({ state: "refused", message: expect.stringContaining("for this phone number") });
     expect(fake.state.pushes.slice(seen).filter((p: { phone: string }) => p.phone === "254798765432")).toHaveLength(3);
   });
 });
@@ -307,7 +313,7 @@ describe("the JSON API", () => {
     // Paid: no more prompts.
     const refused = await again(token);
     expect(refused.status).toBe(409);
-    expect(await bodyOf(refused)).toMatchObject({ error: "This order is already paid by M-Pesa." });
+    expect(await bodyOf(refused)).toMatchObject({ error: "This order is already paid" });
   });
 
   it("a phone that is not a Kenyan mobile is refused with a sentence, and no order is stored", async () => {
@@ -408,5 +414,261 @@ describe("the order forms and the order page", () => {
     const res = await eventRoute.action(args(formPost("/event?tier=t3", { intent: "order", tierKey: "t3", name: "Jane Wanjiru", email: "jane@example.org", phone: "020 123 4567", payWith: "stk" })));
     const reply = (res as unknown as { data: { fieldErrors: Record<string, string[]> } }).data;
     expect(reply.fieldErrors).toEqual({ phone: ["Enter the M-Pesa phone number as 07XXXXXXXX, 01XXXXXXXX or +254XXXXXXXXX."] });
+  });
+});
+
+describe("M-Pesa Express on a bad day (the fake holds answers, loses callbacks, expires tokens)", () => {
+  const KEY = "test-admin-key-0123456789";
+  const NO_MONEY = /no money was taken/i;
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const placeBadge = async (phone = "0712345678") =>
+    (await submitBadgeOrder(db, BadgeOrderSchema.parse({ tierKey: "t3", name: "Jane Wanjiru", email: "jane@example.org", phone, payWith: "stk" }), null)).id;
+  const tokenOf = async (id: string) => (await db.selectFrom("badge_orders").select("asset_token").where("id", "=", id).executeTakeFirstOrThrow()).asset_token;
+  /** The order page as its payer reads it: the panel's sentence and the payment section's. */
+  const pageOf = async (id: string) => {
+    const t = await tokenOf(id);
+    const res = await orderRoute.loader({ ...args(get(`/orders/${id}?t=${t}`)), params: { reference: id } } as never);
+    const d = (res as unknown as { data: { stk: (StkPanelData & { promptPaid: boolean }) | null; order: { payment: { state: string; receivedAmount: number | null }; promptPaid?: boolean } } }).data;
+    const section = paymentWords(d.order.payment as never, { amount: 1300, currency: "KES", kind: "badge", reference: id, promptPaid: d.order.promptPaid });
+    const panel = d.stk ? (d.stk.orderPaid || d.stk.state !== "sent" ? (d.stk.paymentSentence ?? resultWords(d.stk)) : "Check your phone") : "";
+    return { stk: d.stk!, payment: d.order.payment, panel, section, text: `${panel} ${section.headline} ${section.detail}` };
+  };
+  const received = async (id: string) => (await getBadgeOrder(db, id)).payment;
+  const resend = async (id: string) => stkPushApi.action(args(jsonPost("/api/stk_push.php", { orderId: id, token: await tokenOf(id) })));
+  /** Runs the query loop as its timer would, from the push to `untilMs` after it, in steps (the clock is moved, nobody waits). */
+  const runQueriesFor = async (sentAt: number, untilMs: number, stepMs = 30_000) => {
+    for (let t = 91_000; t <= untilMs; t += stepMs) await askAboutQuietPushes(db, new Date(sentAt + t));
+  };
+
+  it("the push's answer held past the site's limit, the paid callback during the wait: one payment, the order paid, never 'no money was taken'", async () => {
+    setDarajaTimeoutForTests(1200);
+    fake.set({ pushDelayMs: 2500 });
+    const id = await placeBadge();
+    const sending = push("badge", id);
+    await sleep(300);
+    const prompt = fake.latest(id)!;
+    // The payer enters the PIN while Daraja still holds the push's answer.
+    await fake.answer(prompt.checkoutRequestId, "paid");
+    expect(fake.state.callbacks.at(-1)).toMatchObject({ status: 200 });
+    const sent = await sending;
+    expect(sent.state).toBe("unknown");
+    const payment = await received(id);
+    expect(payment).toMatchObject({ state: "verified", receivedAmount: 1300 });
+    expect(payment.receipts.map((r) => r.transId)).toEqual([prompt.receipt]);
+    const page = await pageOf(id);
+    expect(page.stk.orderPaid).toBe(true);
+    expect(page.text).not.toMatch(NO_MONEY);
+    // Paid: no second prompt.
+    const pushes = fake.state.pushes.length;
+    expect((await resend(id)).status).toBe(409);
+    expect(fake.state.pushes.length).toBe(pushes);
+  });
+
+  it("the push's answer held past the site's limit, the paid callback after the site gave up: 'unknown', then paid by its callback", async () => {
+    setDarajaTimeoutForTests(800);
+    fake.set({ pushDelayMs: 1500 });
+    const id = await placeBadge();
+    const sent = await push("badge", id);
+    expect(sent).toMatchObject({ state: "unknown" });
+    const waiting = await pageOf(id);
+    expect(waiting.stk.state).toBe("unknown");
+    expect(waiting.panel).toContain("We do not know yet whether M-Pesa took the money");
+    expect(waiting.text).not.toMatch(NO_MONEY);
+    // No new prompt for 2 minutes: the payer checks their messages first.
+    expect(waiting.stk.resendAfter).not.toBeNull();
+    expect((await resend(id)).status).toBe(429);
+    const prompt = fake.latest(id)!;
+    await fake.answer(prompt.checkoutRequestId, "paid");
+    expect(await received(id)).toMatchObject({ state: "verified", receivedAmount: 1300 });
+    expect(await db.selectFrom("stk_callbacks_held").select(["receipt", "push_id"]).execute()).toEqual([{ receipt: prompt.receipt, push_id: expect.any(Number) }]);
+    expect((await pageOf(id)).panel).toMatch(/^Payment received: KES 1,300/);
+  });
+
+  it("a callback before the push's answer is kept, and settles the prompt when the answer comes (paid, and cancelled)", async () => {
+    fake.set({ pushDelayMs: 700 });
+    const id = await placeBadge();
+    const sending = push("badge", id);
+    await sleep(250);
+    const paid = await fake.answer(fake.latest(id)!.checkoutRequestId, "paid");
+    expect((await sending).state).toBe("sent");
+    expect(await stkStatusOf(db, id)).toMatchObject({ state: "paid", receipt: paid.receipt });
+    expect(await received(id)).toMatchObject({ state: "verified", receivedAmount: 1300 });
+
+    const other = await placeBadge("0722000111");
+    const second = push("badge", other, "0722000111");
+    await sleep(250);
+    await fake.answer(fake.latest(other)!.checkoutRequestId, 1032);
+    expect((await second).state).toBe("sent");
+    const status = (await stkStatusOf(db, other))!;
+    expect(status).toMatchObject({ state: "cancelled", resultCode: "1032" });
+    // M-Pesa itself said so, for this prompt: now the words may say it.
+    expect(resultWords(status)).toBe("Cancelled on the phone: no money was taken.");
+  });
+
+  it("a paid callback nobody can place is kept in the ledger as unclaimed, and staff link it through POST /api/mpesa_payments.php", async () => {
+    const body = {
+      Body: {
+        stkCallback: {
+          MerchantRequestID: "29115-34620561-1",
+          CheckoutRequestID: "ws_CO_191220191020363925",
+          ResultCode: 0,
+          ResultDesc: "The service request is processed successfully.",
+          CallbackMetadata: { Item: [{ Name: "Amount", Value: 1300 }, { Name: "MpesaReceiptNumber", Value: "TKR9X0AB12" }, { Name: "Balance" }, { Name: "TransactionDate", Value: 20261129061500 }, { Name: "PhoneNumber", Value: 254799000111 }] },
+        },
+      },
+    };
+    const answer = await stkCallback.action({ ...args(jsonPost(`/api/pay/stk/${SECRET}`, body)), params: { secret: SECRET } } as never);
+    expect(answer.status).toBe(200);
+    expect(await db.selectFrom("received_payments").select(["code", "amount", "payer_phone"]).where("code", "=", "TKR9X0AB12").execute()).toEqual([
+      { code: "TKR9X0AB12", amount: 1300, payer_phone: "254799000111" },
+    ]);
+    expect(await db.selectFrom("order_receipts").select("trans_id").execute()).toEqual([]);
+    const id = await placeBadge("0799000111");
+    const linked = await mpesaPayments.action(args(jsonPost("/api/mpesa_payments.php", { action: "link", transId: "TKR9X0AB12", orderId: id }, { "X-Admin-Key": KEY })));
+    expect(linked.status).toBe(200);
+    expect(await received(id)).toMatchObject({ state: "verified", receivedAmount: 1300 });
+  });
+
+  it("a non-numeric ResultCode ('SFC_IC0003') is accepted and worded as M-Pesa's failure", async () => {
+    const id = await placeBadge();
+    const sent = await push("badge", id);
+    if (sent.state !== "sent") throw new Error(sent.state);
+    const body = { Body: { stkCallback: { MerchantRequestID: "1", CheckoutRequestID: sent.checkoutRequestId, ResultCode: "SFC_IC0003", ResultDesc: "The operator does not exist" } } };
+    const answer = await stkCallback.action({ ...args(jsonPost(`/api/pay/stk/${SECRET}`, body)), params: { secret: SECRET } } as never);
+    expect(answer.status).toBe(200);
+    const status = (await stkStatusOf(db, id))!;
+    expect(status).toMatchObject({ state: "failed", resultCode: "SFC_IC0003" });
+    expect(resultWords(status)).toBe("Not paid: M-Pesa said 'The operator does not exist'.");
+  });
+
+  it("a token Daraja answers with HTTP 404 404.001.03 is fetched again: the push goes out", async () => {
+    const first = await push("badge", await placeBadge());
+    expect(first.state).toBe("sent");
+    const issued = fake.state.tokensIssued;
+    fake.expireTokens();
+    expect(await push("badge", await placeBadge("0722000222"), "0722000222")).toMatchObject({ state: "sent" });
+    expect(fake.state.tokensIssued - issued).toBe(1);
+  });
+
+  it("'being processed' for 15 minutes, then paid: asked with back-off, 'unknown' meanwhile, then paid with its receipt to follow", async () => {
+    const id = await placeBadge();
+    const sent = await push("badge", id);
+    if (sent.state !== "sent") throw new Error(sent.state);
+    const t0 = Date.now();
+    const queries = fake.state.queries;
+    await runQueriesFor(t0, 15 * 60_000, 15_000);
+    // Back-off: far fewer questions than one every 15 s.
+    const asked = fake.state.queries - queries;
+    expect(asked).toBeGreaterThanOrEqual(4);
+    expect(asked).toBeLessThan(10);
+    const meanwhile = await pageOf(id);
+    expect(meanwhile.stk.state).toBe("unknown");
+    expect(meanwhile.text).not.toMatch(NO_MONEY);
+    const paid = await fake.answer(sent.checkoutRequestId, "never");
+    await runQueriesFor(t0, 60 * 60_000, 60_000);
+    expect(await stkStatusOf(db, id)).toMatchObject({ state: "paid", receipt: null });
+    const page = await pageOf(id);
+    expect(page.stk.orderPaid).toBe(true);
+    expect(page.section.headline).toBe("Paid: M-Pesa says your payment went through");
+    expect(page.panel).toBe(page.section.headline);
+    expect(page.text).not.toContain("We have not seen this payment yet");
+    // A query that says paid counts: no second prompt.
+    expect((await resend(id)).status).toBe(409);
+    // The receipt comes by C2B (the prompt's account number is the order's reference).
+    const nairobi = new Date(Date.now() + 3 * 3_600_000).toISOString().replace(/[-:T]/g, "").slice(0, 14);
+    const confirmation = jsonPost(`/api/pay/c2b/confirmation/${SECRET}`, { TransactionType: "Pay Bill", TransID: paid.receipt, TransTime: nairobi, TransAmount: "1300.00", BusinessShortCode: "880100", BillRefNumber: id, MSISDN: "254712345678", FirstName: "JANE" });
+    expect((await c2b.action({ ...args(confirmation), params: { kind: "confirmation", secret: SECRET } } as never)).status).toBe(200);
+    await linkByAccount(db);
+    expect(await received(id)).toMatchObject({ state: "verified", receivedAmount: 1300 });
+  });
+
+  it("Daraja unreachable for an hour, then paid: never closed as 'no money was taken'; asked for 24 hours, then listed for staff", async () => {
+    const id = await placeBadge();
+    const sent = await push("badge", id);
+    if (sent.state !== "sent") throw new Error(sent.state);
+    const t0 = Date.now();
+    fake.set({ query: "down" });
+    await runQueriesFor(t0, 65 * 60_000);
+    const status = (await stkStatusOf(db, id))!;
+    expect(status.state).toBe("unknown");
+    expect((await pageOf(id)).text).not.toMatch(NO_MONEY);
+    fake.set({ query: "ok" });
+    await fake.answer(sent.checkoutRequestId, "never");
+    await runQueriesFor(t0, 2 * 60 * 60_000, 60_000);
+    expect(await stkStatusOf(db, id)).toMatchObject({ state: "paid", receipt: null });
+
+    // Another that M-Pesa never settles: asked for 24 hours, then 'unknown' for staff, still not 'no money was taken'.
+    const other = await placeBadge("0722000333");
+    const second = await push("badge", other, "0722000333");
+    if (second.state !== "sent") throw new Error(second.state);
+    const t1 = Date.now();
+    await runQueriesFor(t1, 26 * 60 * 60_000, 10 * 60_000);
+    const row = await db.selectFrom("stk_pushes").selectAll().where("order_id", "=", other).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ state: "unknown", query_due_at: null });
+    expect((await unknownPrompts(db)).map((p) => p.orderId)).toContain(other);
+    expect(resultWords((await stkStatusOf(db, other))!)).not.toMatch(NO_MONEY);
+  });
+
+  it("a process stopped between writing the prompt and keeping Daraja's answer: the row is due at once, becomes 'unknown', and its callback pays the order", async () => {
+    const id = await placeBadge();
+    const t0 = Date.now();
+    // What the process left: the row (written before Daraja was asked), and a prompt on the phone.
+    fake.set({ pushDelayMs: 60_000 });
+    setDarajaTimeoutForTests(300);
+    await push("badge", id);
+    await db.updateTable("stk_pushes").set({ state: "sent", result_desc: "" }).where("order_id", "=", id).execute();
+    fake.set({ pushDelayMs: 0 });
+    const row = await db.selectFrom("stk_pushes").selectAll().where("order_id", "=", id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ checkout_request_id: null, query_due_at: expect.any(String) });
+    await runQueriesFor(t0, 5 * 60_000);
+    expect((await stkStatusOf(db, id))!.state).toBe("unknown");
+    const prompt = fake.latest(id)!;
+    await fake.answer(prompt.checkoutRequestId, "paid");
+    expect(await received(id)).toMatchObject({ state: "verified", receivedAmount: 1300 });
+  });
+
+  it("cancelled, then paid by paybill, then a resend: 409, no second prompt, and the panel says what the payment section says", async () => {
+    const id = await placeBadge();
+    const sent = await push("badge", id);
+    if (sent.state !== "sent") throw new Error(sent.state);
+    await fake.answer(sent.checkoutRequestId, 1032);
+    expect((await pageOf(id)).panel).toBe("Cancelled on the phone: no money was taken.");
+    const nairobi = new Date(Date.now() + 3 * 3_600_000).toISOString().replace(/[-:T]/g, "").slice(0, 14);
+    const confirmation = jsonPost(`/api/pay/c2b/confirmation/${SECRET}`, { TransactionType: "Pay Bill", TransID: "TPB1234567", TransTime: nairobi, TransAmount: "1300.00", BusinessShortCode: "880100", BillRefNumber: id, MSISDN: "254712345678", FirstName: "JANE" });
+    expect((await c2b.action({ ...args(confirmation), params: { kind: "confirmation", secret: SECRET } } as never)).status).toBe(200);
+    await linkByAccount(db);
+    expect(await received(id)).toMatchObject({ state: "verified", receivedAmount: 1300 });
+    const page = await pageOf(id);
+    expect(page.stk.orderPaid).toBe(true);
+    expect(page.panel).toBe(page.section.headline);
+    expect(page.text).not.toMatch(NO_MONEY);
+    const pushes = fake.state.pushes.length;
+    const again = await resend(id);
+    expect(again.status).toBe(409);
+    expect(await bodyOf(again)).toMatchObject({ error: "This order is already paid" });
+    const formAgain = await orderRoute.action({ ...args(formPost(`/orders/${id}?t=${await tokenOf(id)}`, { intent: "resend-prompt" })), params: { reference: id } } as never);
+    expect((formAgain as unknown as { init: { status: number } }).init.status).toBe(409);
+    expect(fake.state.pushes.length).toBe(pushes);
+    expect((await received(id)).receivedAmount).toBe(1300);
+  });
+
+  it("Daraja's 400.002.02 Invalid PhoneNumber says the number cannot get prompts, and the resend may go to a corrected number", async () => {
+    fake.set({ refusePhone: "254712345678" });
+    const id = await placeBadge("0712345678");
+    const first = await push("badge", id);
+    expect(first).toMatchObject({ state: "failed", message: INVALID_PHONE_WORDS });
+    expect(resultWords((await stkStatusOf(db, id))!)).toBe(INVALID_PHONE_WORDS);
+    // Not counted: Daraja did not accept it.
+    expect(fake.state.pushes.filter((p: { accountReference: string }) => p.accountReference === id)).toHaveLength(0);
+    // Another order's prompt cannot be aimed at another number: only after M-Pesa refused the order's own.
+    fake.set({ refusePhone: null });
+    const other = await placeBadge("0722000555");
+    const otherSent = await push("badge", other, "0722000555");
+    if (otherSent.state !== "sent") throw new Error(otherSent.state);
+    await fake.answer(otherSent.checkoutRequestId, 1032);
+    expect((await stkPushApi.action(args(jsonPost("/api/stk_push.php", { orderId: other, token: await tokenOf(other), phone: "0733000444" })))).status).toBe(400);
+    const fixed = await stkPushApi.action(args(jsonPost("/api/stk_push.php", { orderId: id, token: await tokenOf(id), phone: "0733 000 444" })));
+    expect(await bodyOf(fixed)).toMatchObject({ stk: { state: "sent" } });
+    expect(fake.latest(id)!.phone).toBe("254733000444");
   });
 });

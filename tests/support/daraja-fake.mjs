@@ -26,7 +26,11 @@ const receiptNumber = () => {
 /**
  * Starts the fake. `outcome` (paid, 1032, 1037, 1, 2001 or never) with `autoAfterMs` answers
  * every prompt by itself; otherwise each waits for `answer()` or the phone page.
- * `push`: 'ok' | '500' | 'hang' says how the push endpoint behaves.
+ * `push`: 'ok' | '500' | 'hang' says how the push endpoint behaves; `pushDelayMs` holds an
+ * accepted push's answer that long (the prompt is on the phone, and can be answered, meanwhile);
+ * `query`: 'ok' | 'down' (the query endpoint cannot be reached: the connection is dropped).
+ * A token the fake no longer knows (`expireTokens()`) is answered as Daraja does: HTTP 404,
+ * errorCode 404.001.03 'Invalid Access Token'.
  */
 export async function startDarajaFake(opts = {}) {
   const o = {
@@ -39,6 +43,10 @@ export async function startDarajaFake(opts = {}) {
     outcome: null,
     autoAfterMs: 0,
     resultCodeAs: "number",
+    pushDelayMs: 0,
+    query: "ok",
+    /** A number Daraja refuses as it refuses a number it cannot prompt (400.002.02 Invalid PhoneNumber). */
+    refusePhone: null,
     log: false,
     ...opts,
   };
@@ -137,7 +145,7 @@ export async function startDarajaFake(opts = {}) {
    * answered as Daraja answers it and the result is null.
    */
   function signedCall(req, res, text) {
-    if (!bearerOk(req)) return bad(res, 401, "404.001.03", "Invalid Access Token"), null;
+    if (!bearerOk(req)) return bad(res, 404, "404.001.03", "Invalid Access Token"), null;
     let body;
     try {
       body = JSON.parse(text);
@@ -174,6 +182,7 @@ export async function startDarajaFake(opts = {}) {
       if (type !== "CustomerPayBillOnline" && type !== "CustomerBuyGoodsOnline") return bad(res, 400, "400.002.02", "Bad Request - Invalid TransactionType");
       if (!Number.isInteger(body.Amount) || body.Amount < 1) return bad(res, 400, "400.002.02", "Bad Request - Invalid Amount");
       if (!/^254[17]\d{8}$/.test(String(body.PartyA)) || String(body.PhoneNumber) !== String(body.PartyA)) return bad(res, 400, "400.002.02", "Bad Request - Invalid PhoneNumber");
+      if (o.refusePhone && String(body.PartyA) === o.refusePhone) return bad(res, 400, "400.002.02", "Bad Request - Invalid PhoneNumber");
       if (String(body.PartyB) !== String(body.BusinessShortCode)) return bad(res, 400, "400.002.02", "Bad Request - Invalid PartyB");
       if (!/^https?:\/\//.test(String(body.CallBackURL)) || /m-?pesa|safaricom|exe|cmd|sql|query/i.test(String(body.CallBackURL))) return bad(res, 400, "400.002.02", "Bad Request - Invalid CallBackURL");
       if (typeof body.AccountReference !== "string" || !body.AccountReference || body.AccountReference.length > 12) return bad(res, 400, "400.002.02", "Bad Request - Invalid AccountReference");
@@ -194,6 +203,12 @@ export async function startDarajaFake(opts = {}) {
       state.pushes.push(p);
       if (o.log) console.log(`[daraja-fake] prompt ${p.checkoutRequestId}: KES ${p.amount} to ${p.shortcode} for ${p.accountReference} on ${p.phone}`);
       if (o.outcome) setTimeout(() => void answer(p.checkoutRequestId, o.outcome).catch(() => {}), o.autoAfterMs);
+      if (o.pushDelayMs > 0) {
+        hanging.add(res);
+        await new Promise((r) => setTimeout(r, o.pushDelayMs));
+        hanging.delete(res);
+        if (res.destroyed) return;
+      }
       return send(res, 200, {
         MerchantRequestID: p.merchantRequestId,
         CheckoutRequestID: p.checkoutRequestId,
@@ -203,6 +218,7 @@ export async function startDarajaFake(opts = {}) {
       });
     }
     if (req.method === "POST" && url.pathname === "/mpesa/stkpushquery/v1/query") {
+      if (o.query === "down") return req.socket.destroy();
       const body = signedCall(req, res, await readBody(req));
       if (!body) return;
       state.queries += 1;
@@ -222,7 +238,7 @@ export async function startDarajaFake(opts = {}) {
     if (req.method === "GET" && url.pathname === "/fake/state") return send(res, 200, state);
     if (req.method === "POST" && url.pathname === "/fake/config") {
       const body = JSON.parse((await readBody(req)) || "{}");
-      for (const k of ["push", "outcome", "autoAfterMs", "resultCodeAs"]) if (k in body) o[k] = body[k];
+      for (const k of ["push", "outcome", "autoAfterMs", "resultCodeAs", "pushDelayMs", "query"]) if (k in body) o[k] = body[k];
       return send(res, 200, { ok: true });
     }
     if (req.method === "POST" && url.pathname === "/fake/answer") {
@@ -269,6 +285,10 @@ export async function startDarajaFake(opts = {}) {
     latest: (accountReference) => state.pushes.findLast((p) => !accountReference || p.accountReference === accountReference),
     set(changes) {
       Object.assign(o, changes);
+    },
+    /** Every token issued so far stops working (expired or revoked at Safaricom's end). */
+    expireTokens() {
+      live.clear();
     },
     async close() {
       for (const res of hanging) res.destroy();

@@ -12,6 +12,8 @@ export type OrderPage = {
   currency: string;
   paymentCode: string;
   payment: PaymentView;
+  /** M-Pesa's query said the order's prompt was paid; its receipt number has not come yet. */
+  promptPaid?: boolean;
   /** 'revoked': an approved badge order whose badge staff withdrew (no kit, no entry code). */
   status: "pending" | "approved" | "rejected" | "revoked";
   /** The team's note on a decision, when there is one. */

@@ -11,7 +11,10 @@ import { formatAmount } from "~/lib/plain-format";
 export const NOT_SEEN = "We have not seen this payment yet";
 
 /** The order as its words need it: the amount, and (for 'how to pay the rest') its kind and reference. */
-type OrderForWords = { amount: number; currency: string; kind?: "badge" | "merch"; reference?: string };
+type OrderForWords = { amount: number; currency: string; kind?: "badge" | "merch"; reference?: string; promptPaid?: boolean };
+
+/** M-Pesa said (by query) the order's prompt was paid; the receipt number follows by callback, C2B or statement. */
+export const PROMPT_PAID_HEADLINE = "Paid: M-Pesa says your payment went through";
 
 /** Where to pay more, so the payment joins this order by itself: the paybill and the order's reference as the account number. */
 function payHow(order: OrderForWords): string {
@@ -43,6 +46,9 @@ export function paymentWords(p: PaymentView, order: OrderForWords): { headline: 
           detail: "This payment was made some time before your order, so our team will check it by hand before approving. You do not need to do anything; we will email you if we need more.",
         };
     }
+  }
+  if (order.promptPaid && p.state !== "reversed") {
+    return { headline: PROMPT_PAID_HEADLINE, detail: "Thank you. The M-Pesa receipt number will show here when it reaches us. There is no need to pay again." };
   }
   if (p.state === "reversed") {
     return {

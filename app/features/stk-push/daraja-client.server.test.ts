@@ -76,4 +76,25 @@ describe("the Daraja client", () => {
     await fake.answer(a.checkoutRequestId, 1032);
     expect(await stkQuery(config, a.checkoutRequestId)).toEqual({ kind: "result", resultCode: "1032", resultDesc: "Request cancelled by user" });
   });
+
+  it("a token Daraja answers with HTTP 404 '404.001.03 Invalid Access Token' is dropped and fetched again once, for pushes and queries", async () => {
+    const first = await push();
+    if (!first.sent) throw new Error("not sent");
+    const before = fake.state.tokensIssued;
+    fake.expireTokens();
+    expect(await push()).toMatchObject({ sent: true });
+    expect(fake.state.tokensIssued - before).toBe(1);
+    fake.expireTokens();
+    expect(await stkQuery(config, first.checkoutRequestId)).toEqual({ kind: "pending", description: "The transaction is being processed" });
+    expect(fake.state.tokensIssued - before).toBe(2);
+    expect(fake.state.refused.filter((r) => r === "Invalid Access Token")).toHaveLength(2);
+  });
+
+  it("a push whose answer never came may be on the phone; a refused connection sent nothing", async () => {
+    setDarajaTimeoutForTests(300);
+    await push();
+    fake.set({ push: "hang" });
+    await expect(push()).rejects.toMatchObject({ maybeActed: true });
+    await expect(push({ ...config, baseUrl: "http://127.0.0.1:53698" })).rejects.toMatchObject({ maybeActed: false });
+  });
 });

@@ -5,13 +5,31 @@ import type { StkConfig } from "~/lib/daraja-env.server";
  * fetched once however many pushes ask at the same moment), the push and the query. Every call
  * is cut after 15 s: no request waits on Safaricom longer than that.
  */
-export class DarajaUnavailable extends Error {}
+export class DarajaUnavailable extends Error {
+  /**
+   * True when the request may have reached Daraja and been acted on (no answer in time, the
+   * answer cut off, the connection dropped after sending): a push may be on the phone.
+   * False when Daraja answered an error, or could not be connected to at all.
+   */
+  constructor(
+    message: string,
+    readonly maybeActed = false,
+  ) {
+    super(message);
+  }
+}
+
+/** Connection errors that mean the request never left: nothing was acted on. */
+const NEVER_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
 
 let timeoutMs = 15_000;
 /** Tests shorten the 15 s cut-off. */
 export function setDarajaTimeoutForTests(ms: number | null) {
   timeoutMs = ms ?? 15_000;
 }
+
+/** How long a push may wait for Daraja's answer. */
+export const pushTimeLimitMs = () => timeoutMs;
 
 type Token = { value: string; expiresAt: number };
 const tokens = new Map<string, Token>();
@@ -37,14 +55,16 @@ async function call(url: string, init: RequestInit): Promise<{ status: number; b
   try {
     res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   } catch (e) {
-    const why = e instanceof Error && (e.name === "TimeoutError" || e.name === "AbortError") ? `no answer within ${Math.round(timeoutMs / 1000)} s` : (e as Error).message;
-    throw new DarajaUnavailable(`Daraja could not be reached (${why})`);
+    const timedOut = e instanceof Error && (e.name === "TimeoutError" || e.name === "AbortError");
+    const why = timedOut ? `no answer within ${Math.round(timeoutMs / 1000)} s` : (e as Error).message;
+    const code = String((e as { cause?: { code?: unknown } }).cause?.code ?? "");
+    throw new DarajaUnavailable(`Daraja could not be reached (${why}${code ? `, ${code}` : ""})`, timedOut || !NEVER_SENT.has(code));
   }
   let text = "";
   try {
     text = await res.text();
   } catch (e) {
-    throw new DarajaUnavailable(`Daraja's answer was cut off (${(e as Error).message})`);
+    throw new DarajaUnavailable(`Daraja's answer was cut off (${(e as Error).message})`, true);
   }
   let body: unknown = {};
   try {
@@ -77,7 +97,14 @@ async function token(c: StkConfig): Promise<string> {
   return (await pending).value;
 }
 
-/** A call with the token; a token Daraja no longer accepts (401) is fetched again once. */
+/**
+ * Daraja's answer to a token it no longer accepts (expired or revoked): HTTP 404 with errorCode
+ * 404.001.03 'Invalid Access Token', or a 401.
+ */
+export const isInvalidToken = (status: number, body: Record<string, unknown>) =>
+  status === 401 || String(body.errorCode ?? "") === "404.001.03" || (status === 404 && /invalid access token/i.test(String(body.errorMessage ?? "")));
+
+/** A call with the token; a token Daraja no longer accepts is dropped and a new one fetched, once. */
 async function authorised(c: StkConfig, path: string, payload: Record<string, unknown>) {
   for (let attempt = 0; ; attempt++) {
     const bearer = await token(c);
@@ -86,7 +113,7 @@ async function authorised(c: StkConfig, path: string, payload: Record<string, un
       headers: { Authorization: `Bearer ${bearer}`, "Content-Type": "application/json" },
       body: JSON.stringify(payload),
     });
-    if (answer.status === 401 && attempt === 0) {
+    if (isInvalidToken(answer.status, answer.body) && attempt === 0) {
       tokens.delete(`${c.baseUrl} ${c.consumerKey}`);
       continue;
     }
@@ -127,7 +154,7 @@ export async function stkPush(c: StkConfig, p: PushRequest, at = new Date()): Pr
       customerMessage: String(body.CustomerMessage ?? ""),
     };
   }
-  if (status >= 500 || status === 401 || status === 403 || status === 429) {
+  if (status >= 500 || status === 403 || status === 429 || isInvalidToken(status, body)) {
     throw new DarajaUnavailable(`Daraja answered HTTP ${status}${body.errorMessage ? `: ${String(body.errorMessage)}` : ""}`);
   }
   return { sent: false, code: String(body.errorCode ?? body.ResponseCode ?? status), description: String(body.errorMessage ?? body.ResponseDescription ?? `HTTP ${status}`) };
@@ -146,6 +173,7 @@ export async function stkQuery(c: StkConfig, checkoutRequestId: string, at = new
     return { kind: "result", resultCode: String(resultCode).trim(), resultDesc: String(body.ResultDesc ?? "") };
   }
   const description = String(body.errorMessage ?? body.ResponseDescription ?? `HTTP ${status}`);
+  if (isInvalidToken(status, body) || status === 403 || status === 429) throw new DarajaUnavailable(`Daraja answered HTTP ${status}: ${description}`);
   if (status >= 500 && !/being processed/i.test(description)) throw new DarajaUnavailable(`Daraja answered HTTP ${status}: ${description}`);
   // 'The transaction is being processed': the supporter has not answered yet.
   return { kind: "pending", description };

@@ -30,7 +30,8 @@ export function readStkCallback(body: unknown): StkReading {
   const checkoutRequestId = text(cb.CheckoutRequestID);
   if (!checkoutRequestId) return { kind: "unreadable", why: "CheckoutRequestID: missing" };
   const resultCode = text(cb.ResultCode);
-  if (!/^\d+$/.test(resultCode)) return { kind: "unreadable", why: `ResultCode '${resultCode.slice(0, 20)}' is not a number` };
+  // Non-numeric codes ('SFC_IC0003') are seen in the wild: a failure in M-Pesa's own words, never a refusal.
+  if (!resultCode) return { kind: "unreadable", why: "ResultCode: missing" };
   const items = new Map<string, unknown>();
   const list = obj(cb.CallbackMetadata)?.Item;
   if (Array.isArray(list)) {
@@ -50,7 +51,7 @@ export function readStkCallback(body: unknown): StkReading {
     result: {
       checkoutRequestId: checkoutRequestId.slice(0, 100),
       merchantRequestId: text(cb.MerchantRequestID).slice(0, 100),
-      resultCode: String(Number(resultCode)),
+      resultCode: /^\d+$/.test(resultCode) ? String(Number(resultCode)) : resultCode.slice(0, 40),
       resultDesc: text(cb.ResultDesc).slice(0, 300),
       receipt: /^[A-Z0-9]{6,20}$/.test(receiptText) ? receiptText : null,
       amount: amount !== null && amount >= 1 ? amount : null,

@@ -30,6 +30,8 @@ export function paymentChoice(
 export const ResendPromptSchema = z.object({
   orderId: z.string({ error: "orderId is required." }).trim().regex(/^(BO|MO)-[0-9A-Z]{6}$/, "Unknown order id."),
   token: z.string({ error: "token is required." }).trim().min(1, "token is required.").max(100, "Unknown order."),
+  /** A corrected number, taken only after M-Pesa refused the order's number (400.002.02). */
+  phone: z.string({ error: "phone must be text." }).trim().max(30, PHONE_MESSAGE).optional(),
 });
 
 /** An order schema's check: the code is required unless the order is paid by prompt. */

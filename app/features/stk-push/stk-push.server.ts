@@ -9,8 +9,11 @@ import { safeEqual } from "~/lib/secrets.server";
 import { site } from "~/lib/site";
 import { linkReceipt, type OrderKind } from "../payment-codes/receipt-ledger.server";
 import { recordPayments } from "../received-payments/received-payments.server";
-import { DarajaUnavailable, stkPush, stkQuery } from "./daraja-client.server";
-import { mpesaPhone, PHONE_MESSAGE, stateOfResult, type StkState, type StkStatus, type StkView } from "./stk-push";
+import { paymentStateFor } from "../reconciliation/matching.server";
+import type { OrderPage } from "../reconciliation/order-status";
+import { paymentWords } from "../reconciliation/order-words";
+import { DarajaUnavailable, pushTimeLimitMs, stkPush, stkQuery } from "./daraja-client.server";
+import { INVALID_PHONE_CODE, INVALID_PHONE_WORDS, mpesaPhone, PHONE_MESSAGE, stateOfResult, type StkState, type StkStatus, type StkView } from "./stk-push";
 import { readStkCallback, type StkResult } from "./stk-callback";
 import type { StkPushesTable } from "./stk-push.tables";
 
@@ -28,18 +31,29 @@ export const PUSHES_PER_WINDOW = 3;
 export const WINDOW_MS = 10 * 60_000;
 /** Per address (several orders from one connection): a looser net over the two above. */
 export const ADDRESS_RULE = { points: 10, durationSeconds: 600 };
-/** A push with no callback after this long is asked about. */
+/** A push with no callback after this long is asked about (due from the moment its row is written). */
 export const QUERY_AFTER_MS = 90_000;
+/** 'Being processed' or Daraja unreachable: asked again after 30 s, doubling, at most every 30 minutes... */
 const QUERY_AGAIN_MS = 30_000;
-/** Still 'being processed' this long after it was sent: the prompt is gone (they expire in about a minute). */
-const GIVE_UP_MS = 10 * 60_000;
-/** Daraja unreachable for this long: stop asking (a payment still arrives by C2B or statement). */
-const UNREACHABLE_GIVE_UP_MS = 60 * 60_000;
+const QUERY_AGAIN_MAX_MS = 30 * 60_000;
+/** ...for this long after the push; then it stays 'unknown', listed for staff (a payment still arrives by C2B or statement). */
+export const KEEP_ASKING_MS = 24 * 60 * 60_000;
+/** A prompt still open this long after it was sent (they expire in about a minute) is 'unknown' until M-Pesa says. */
+const PROMPT_LIFE_MS = 2 * 60_000;
+/** After a push whose result is unknown, no new prompt for this long: the payer checks their messages first. */
+export const UNKNOWN_HOLD_MS = 2 * 60_000;
+/** An unknown callback is matched to a prompt sent to its phone for its amount this long before it. */
+export const MATCH_WINDOW_MS = 60 * 60_000;
+
+export const ALREADY_PAID = "This order is already paid";
+export const UNKNOWN_SENT_MESSAGE =
+  "M-Pesa did not answer in time, so we do not know whether the prompt reached your phone. If you entered your PIN, the payment will show on your order page. Please check your M-Pesa messages before paying again.";
 
 export const stkEnabled = () => env().stk !== null;
 
 export type StkSendResult =
   | { state: "sent"; pushId: number; checkoutRequestId: string }
+  | { state: "unknown"; pushId: number; message: string }
   | { state: "failed"; pushId: number; message: string }
   | { state: "refused"; message: string; retryAfterSeconds: number };
 
@@ -50,13 +64,26 @@ const minutes = (s: number) => {
   return `${m} minute${m === 1 ? "" : "s"}`;
 };
 
-async function orderToPay(db: Db, kind: OrderKind, orderId: string): Promise<{ amount: number; status: string }> {
+async function orderToPay(db: Db, kind: OrderKind, orderId: string): Promise<{ amount: number; status: string; code: string; createdAt: string }> {
   const row =
     kind === "badge"
-      ? await db.selectFrom("badge_orders").select(["amount", "status"]).where("id", "=", orderId).executeTakeFirst()
-      : await db.selectFrom("merch_orders").select(["total as amount", "status"]).where("id", "=", orderId).executeTakeFirst();
+      ? await db.selectFrom("badge_orders").select(["amount", "status", "payment_reference as code", "created_at as createdAt"]).where("id", "=", orderId).executeTakeFirst()
+      : await db.selectFrom("merch_orders").select(["total as amount", "status", "payment_reference as code", "ts as createdAt"]).where("id", "=", orderId).executeTakeFirst();
   if (!row) throw new DomainError("not_found", "Unknown order.");
   return row;
+}
+
+/**
+ * Whether the order's whole amount is paid, from every source the ledger knows (its code, a
+ * callback, C2B, a statement, a staff link), counting a prompt M-Pesa's query said was paid
+ * (its receipt number still to come) for the amount pushed. A reversed payment pays nothing.
+ */
+export async function orderPaidInFull(db: Db, kind: OrderKind, orderId: string): Promise<boolean> {
+  const order = await orderToPay(db, kind, orderId);
+  const standing = await paymentStateFor(db, { kind, id: orderId, code: order.code, amount: order.amount, createdAt: order.createdAt });
+  const received = standing.state === "reversed" ? 0 : (standing.receivedAmount ?? 0);
+  const queried = await db.selectFrom("stk_pushes").select("amount").where("order_id", "=", orderId).where("state", "=", "paid").where("receipt", "is", null).execute();
+  return received + queried.reduce((sum, r) => sum + r.amount, 0) >= order.amount;
 }
 
 /**
@@ -71,8 +98,7 @@ export async function sendStkPush(db: Db, input: { kind: OrderKind; orderId: str
   if (!phone) throw new DomainError("invalid", PHONE_MESSAGE, "phone");
   const order = await orderToPay(db, input.kind, input.orderId);
   if (order.status !== "pending") throw new DomainError("conflict", "This order is no longer waiting for payment.");
-  const paid = await db.selectFrom("stk_pushes").select("id").where("order_id", "=", input.orderId).where("state", "=", "paid").executeTakeFirst();
-  if (paid) throw new DomainError("conflict", "This order is already paid by M-Pesa.");
+  if (await orderPaidInFull(db, input.kind, input.orderId)) throw new DomainError("conflict", ALREADY_PAID);
 
   const address = await consume("stkPush", ADDRESS_RULE, input.ip);
   if (!address.ok) {
@@ -87,46 +113,81 @@ export async function sendStkPush(db: Db, input: { kind: OrderKind; orderId: str
       ["order_id", input.orderId, "this order"],
       ["phone", phone, "this phone number"],
     ] as const) {
-      const recent = await trx.selectFrom("stk_pushes").select("sent_at").where(column, "=", value).where("sent_at", ">", since).orderBy("sent_at", "desc").limit(PUSHES_PER_WINDOW).execute();
+      // Only prompts Daraja accepted (or may have: no answer yet, or none in time) count.
+      const recent = await trx
+        .selectFrom("stk_pushes")
+        .select("sent_at")
+        .where(column, "=", value)
+        .where("sent_at", ">", since)
+        .where((eb) => eb.or([eb("checkout_request_id", "is not", null), eb("state", "in", ["sent", "unknown"])]))
+        .orderBy("sent_at", "desc")
+        .limit(PUSHES_PER_WINDOW)
+        .execute();
       if (recent.length >= PUSHES_PER_WINDOW) {
         const oldest = Date.parse(recent[recent.length - 1]!.sent_at);
         const retryAfterSeconds = Math.max(1, Math.ceil((oldest + WINDOW_MS - now.getTime()) / 1000));
         return {
           state: "refused" as const,
           retryAfterSeconds,
-          message: `${PUSHES_PER_WINDOW} M-Pesa prompts were sent to ${who} in the last 10 minutes. You can send another in ${minutes(retryAfterSeconds)}, or pay by paybill now.`,
+          message: `M-Pesa accepted ${PUSHES_PER_WINDOW} prompts for ${who} in the last 10 minutes. You can send another in ${minutes(retryAfterSeconds)}, or pay by paybill now.`,
         };
       }
     }
     const row = await trx
       .insertInto("stk_pushes")
-      .values({ kind: input.kind, order_id: input.orderId, phone, amount: order.amount, client_ip: input.ip.slice(0, 64), state: "sent", result_desc: "", sent_at: at, query_attempts: 0, checkout_request_id: null, merchant_request_id: "", result_code: null, receipt: null, settled_at: null, query_due_at: null, query_claimed_until: null })
+      .values({ kind: input.kind, order_id: input.orderId, phone, amount: order.amount, client_ip: input.ip.slice(0, 64), state: "sent", result_desc: "", sent_at: at, query_attempts: 0, checkout_request_id: null, merchant_request_id: "", result_code: null, receipt: null, settled_at: null, query_due_at: new Date(now.getTime() + QUERY_AFTER_MS).toISOString(), query_claimed_until: null })
       .returning("id")
       .executeTakeFirstOrThrow();
     return { state: "claimed" as const, id: row.id };
   });
   if (claimed.state === "refused") return claimed;
 
-  const fail = async (desc: string): Promise<StkSendResult> => {
-    await db.updateTable("stk_pushes").set({ state: "failed", result_code: null, result_desc: desc.slice(0, 300), settled_at: nowIso() }).where("id", "=", claimed.id).where("state", "=", "sent").execute();
-    return { state: "failed", pushId: claimed.id, message: "M-Pesa could not send the prompt right now. Your order is saved: please pay by paybill, or send the prompt again in a minute." };
+  // Daraja said no prompt went out: nothing to ask about.
+  const fail = async (desc: string, code: string | null = null): Promise<StkSendResult> => {
+    await db
+      .updateTable("stk_pushes")
+      .set({ state: "failed", result_code: code, result_desc: desc.slice(0, 300), settled_at: nowIso(), query_due_at: null })
+      .where("id", "=", claimed.id)
+      .where("state", "=", "sent")
+      .execute();
+    const message =
+      code === INVALID_PHONE_CODE
+        ? INVALID_PHONE_WORDS
+        : "M-Pesa could not send the prompt right now. Your order is saved: please pay by paybill, or send the prompt again in a minute.";
+    return { state: "failed", pushId: claimed.id, message };
   };
   try {
     const answer = await stkPush(c, { phone, amount: order.amount, accountReference: input.orderId, description: input.kind === "badge" ? "Event badge" : "Merch order" }, now);
     if (!answer.sent) {
       console.warn(`[stk] push for ${input.orderId} refused by Daraja: ${answer.code} ${answer.description}`);
-      return await fail(`Daraja refused the prompt: ${answer.description}`);
+      const invalidPhone = answer.code === INVALID_PHONE_CODE && /phone/i.test(answer.description);
+      return await fail(`Daraja refused the prompt: ${answer.description}`, invalidPhone ? INVALID_PHONE_CODE : null);
     }
     await db
       .updateTable("stk_pushes")
-      .set({ checkout_request_id: answer.checkoutRequestId, merchant_request_id: answer.merchantRequestId.slice(0, 100), query_due_at: new Date(Date.now() + QUERY_AFTER_MS).toISOString() })
+      .set({ checkout_request_id: answer.checkoutRequestId, merchant_request_id: answer.merchantRequestId.slice(0, 100) })
       .where("id", "=", claimed.id)
       .execute();
+    // Its callback may have come first (kept, waiting for this id).
+    const held = await giveHeldCallback(db, claimed.id, answer.checkoutRequestId);
+    if (held) console.log(`[stk] ${input.orderId}: its callback had come before the push's answer`);
     return { state: "sent", pushId: claimed.id, checkoutRequestId: answer.checkoutRequestId };
   } catch (e) {
     if (!(e instanceof DarajaUnavailable)) throw e;
-    console.warn(`[stk] push for ${input.orderId} not sent: ${e.message}`);
-    return await fail(e.message);
+    if (!e.maybeActed) {
+      console.warn(`[stk] push for ${input.orderId} not sent: ${e.message}`);
+      return await fail(e.message);
+    }
+    // The push may be on the phone: money may be taken. Its callback (matched by phone and
+    // amount), a C2B confirmation or a statement will say; until then nobody is told it failed.
+    console.warn(`[stk] push for ${input.orderId}: result unknown (${e.message})`);
+    await db
+      .updateTable("stk_pushes")
+      .set({ state: "unknown", result_desc: `No answer from Daraja: ${e.message}`.slice(0, 300) })
+      .where("id", "=", claimed.id)
+      .where("state", "=", "sent")
+      .execute();
+    return { state: "unknown", pushId: claimed.id, message: UNKNOWN_SENT_MESSAGE };
   }
 }
 
@@ -145,7 +206,7 @@ async function settle(db: Db, row: Row, r: Pick<StkResult, "resultCode" | "resul
       .updateTable("stk_pushes")
       .set({ state, result_code: r.resultCode, result_desc: r.resultDesc.slice(0, 300), receipt, settled_at: now, query_due_at: null, query_claimed_until: null })
       .where("id", "=", row.id)
-      .where((eb) => (receipt ? eb.or([eb("state", "=", "sent"), eb("receipt", "is", null)]) : eb("state", "=", "sent")))
+      .where((eb) => (receipt ? eb.or([eb("state", "in", ["sent", "unknown"]), eb("receipt", "is", null)]) : eb("state", "in", ["sent", "unknown"])))
       .executeTakeFirst();
     const changed = Number(moved.numUpdatedRows) === 1;
     if (changed && receipt) {
@@ -196,14 +257,10 @@ export async function receiveStkCallback(db: Db, text: string | null): Promise<S
     return { status: 400, body: { ResultCode: 1, ResultDesc: reading.why } };
   }
   const { result } = reading;
-  // A callback racing the push's own answer (the id is stored a moment after Daraja gave it).
-  let row = await byCheckout(db, result.checkoutRequestId);
-  for (let i = 0; !row && i < 10; i++) {
-    await new Promise((r) => setTimeout(r, 200));
-    row = await byCheckout(db, result.checkoutRequestId);
-  }
+  const row = await byCheckout(db, result.checkoutRequestId);
   if (!row) {
-    console.warn(`[stk] callback for an unknown prompt ${result.checkoutRequestId}: ${(text ?? "").slice(0, 2000)}`);
+    // Before the push's answer was kept, after a restart, or not the site's: kept, never only logged.
+    await holdCallback(db, result, text ?? "");
     return { status: 200, body: { ResultCode: 0, ResultDesc: "Accepted" } };
   }
   await settle(db, row, result);
@@ -211,9 +268,99 @@ export async function receiveStkCallback(db: Db, text: string | null): Promise<S
 }
 
 /**
+ * A callback no prompt row holds yet. It is kept; a paid one's receipt goes into the ledger at
+ * once (with its amount, phone and time) and to the order whose prompt went to that phone for
+ * that amount in the hour before (one order only: with two candidates, or none, the receipt is
+ * left unclaimed for staff to link). When the push's answer is kept later, the prompt takes it.
+ */
+async function holdCallback(db: Db, r: StkResult, body: string) {
+  const at = nowIso();
+  const phone = mpesaPhone(r.phone) ?? r.phone;
+  await db
+    .insertInto("stk_callbacks_held")
+    .values({
+      checkout_request_id: r.checkoutRequestId,
+      merchant_request_id: r.merchantRequestId,
+      result_code: r.resultCode,
+      result_desc: r.resultDesc,
+      receipt: r.receipt,
+      amount: r.amount,
+      phone,
+      paid_at: r.paidAt,
+      body: body.slice(0, 16 * 1024),
+      received_at: at,
+      push_id: null,
+    })
+    .onConflict((oc) => oc.column("checkout_request_id").doNothing())
+    .execute();
+  const paid = stateOfResult(r.resultCode) === "paid" && r.receipt && r.amount !== null;
+  if (!paid) {
+    console.warn(`[stk] callback for an unknown prompt ${r.checkoutRequestId} kept (ResultCode ${r.resultCode})`);
+    return;
+  }
+  await recordPayments(db, [
+    {
+      code: r.receipt!,
+      amount: r.amount!,
+      paidAt: r.paidAt ?? at,
+      payerName: "",
+      payerPhone: phone,
+      accountRef: "",
+      shortcode: env().stk?.shortcode ?? env().mpesaShortcode,
+      source: "callback",
+      raw: { stkCallback: { CheckoutRequestID: r.checkoutRequestId, MerchantRequestID: r.merchantRequestId, ResultCode: r.resultCode, ResultDesc: r.resultDesc } },
+    },
+  ]);
+  paymentsChanged();
+  const since = new Date(Date.parse(r.paidAt ?? at) - MATCH_WINDOW_MS).toISOString();
+  const candidates = await db
+    .selectFrom("stk_pushes")
+    .selectAll()
+    .where("phone", "=", phone)
+    .where("amount", "=", r.amount!)
+    .where("sent_at", ">=", since)
+    // Prompts whose own id is not known: the push's answer is late, never came, or was not kept.
+    .where("checkout_request_id", "is", null)
+    .where("state", "in", ["sent", "unknown"])
+    .orderBy("id", "desc")
+    .execute();
+  const orders = new Set(candidates.map((c) => c.order_id));
+  if (orders.size !== 1) {
+    console.warn(`[stk] paid callback ${r.checkoutRequestId} (${r.receipt}, KES ${r.amount}) matches ${orders.size} orders: left unclaimed for staff`);
+    return;
+  }
+  const row = candidates[0] as Row;
+  await settle(db, row, r);
+  await db.updateTable("stk_callbacks_held").set({ push_id: row.id }).where("checkout_request_id", "=", r.checkoutRequestId).execute();
+  console.log(`[stk] paid callback ${r.checkoutRequestId} matched by phone and amount to ${row.order_id}`);
+}
+
+/** The push's answer is kept: a callback that came before it settles the prompt now. */
+async function giveHeldCallback(db: Db, pushId: number, checkoutRequestId: string): Promise<boolean> {
+  const held = await db.selectFrom("stk_callbacks_held").selectAll().where("checkout_request_id", "=", checkoutRequestId).executeTakeFirst();
+  if (!held) return false;
+  const row = (await db.selectFrom("stk_pushes").selectAll().where("id", "=", pushId).executeTakeFirstOrThrow()) as Row;
+  await settle(db, row, {
+    checkoutRequestId,
+    merchantRequestId: held.merchant_request_id,
+    resultCode: held.result_code,
+    resultDesc: held.result_desc,
+    receipt: held.receipt,
+    amount: held.amount,
+    paidAt: held.paid_at,
+    phone: held.phone,
+  });
+  await db.updateTable("stk_callbacks_held").set({ push_id: pushId }).where("id", "=", held.id).execute();
+  return true;
+}
+
+/**
  * Asks Daraja about prompts whose callback has not come QUERY_AFTER_MS after they were sent.
  * Each is claimed first (a lease in its row), so however many processes run this, one asks;
- * the schedule is the rows themselves, so it survives a restart.
+ * the schedule is the rows themselves (due from the moment a row is written), so it survives a
+ * restart anywhere in a push. 'Being processed' and Daraja unreachable are asked again with
+ * back-off for KEEP_ASKING_MS; only M-Pesa's own result settles a prompt: one it never gives
+ * stays 'unknown' (listed for staff; a C2B confirmation or a statement still pays the order).
  */
 export async function askAboutQuietPushes(db: Db, now = new Date()): Promise<{ asked: number; settled: number }> {
   const c = env().stk;
@@ -222,7 +369,7 @@ export async function askAboutQuietPushes(db: Db, now = new Date()): Promise<{ a
   const due = await db
     .selectFrom("stk_pushes")
     .select("id")
-    .where("state", "=", "sent")
+    .where("state", "in", ["sent", "unknown"])
     .where("query_due_at", "<=", at)
     .where((eb) => eb.or([eb("query_claimed_until", "is", null), eb("query_claimed_until", "<", at)]))
     .orderBy("query_due_at")
@@ -235,39 +382,65 @@ export async function askAboutQuietPushes(db: Db, now = new Date()): Promise<{ a
       .updateTable("stk_pushes")
       .set((eb) => ({ query_claimed_until: new Date(now.getTime() + 60_000).toISOString(), query_attempts: eb("query_attempts", "+", 1) }))
       .where("id", "=", id)
-      .where("state", "=", "sent")
+      .where("state", "in", ["sent", "unknown"])
       .where((eb) => eb.or([eb("query_claimed_until", "is", null), eb("query_claimed_until", "<", at)]))
       .executeTakeFirst();
     if (Number(won.numUpdatedRows) !== 1) continue;
     const row = (await db.selectFrom("stk_pushes").selectAll().where("id", "=", id).executeTakeFirstOrThrow()) as Row;
     const age = now.getTime() - Date.parse(row.sent_at);
-    const later = (ms: number) =>
-      db.updateTable("stk_pushes").set({ query_due_at: new Date(now.getTime() + ms).toISOString(), query_claimed_until: null }).where("id", "=", id).execute();
+    /** Not settled yet: 'unknown' once the prompt is surely gone, asked again later (or no more after KEEP_ASKING_MS). */
+    const later = (why: string) => {
+      const backOff = Math.min(QUERY_AGAIN_MAX_MS, QUERY_AGAIN_MS * 2 ** Math.max(0, row.query_attempts - 1));
+      const stop = age >= KEEP_ASKING_MS || !row.checkout_request_id;
+      return db
+        .updateTable("stk_pushes")
+        .set({
+          ...(age >= PROMPT_LIFE_MS || !row.checkout_request_id ? { state: "unknown" as const } : {}),
+          ...(row.state === "sent" || stop ? { result_desc: why.slice(0, 300) } : {}),
+          query_due_at: stop ? null : new Date(now.getTime() + backOff).toISOString(),
+          query_claimed_until: null,
+        })
+        .where("id", "=", id)
+        .where("state", "in", ["sent", "unknown"])
+        .execute();
+    };
     if (!row.checkout_request_id) {
-      // The process stopped between asking Daraja and keeping its answer.
-      if ((await settle(db, row, { resultCode: "1037", resultDesc: "The prompt's answer from Daraja was not kept; no result is known." })).changed) settled += 1;
+      if (age < pushTimeLimitMs() + 30_000) {
+        // The push may still be waiting for its answer.
+        await db.updateTable("stk_pushes").set({ query_due_at: new Date(now.getTime() + QUERY_AGAIN_MS).toISOString(), query_claimed_until: null }).where("id", "=", id).execute();
+        continue;
+      }
+      // The process stopped between asking Daraja and keeping its answer, or the answer never
+      // came: nothing to ask M-Pesa about. Its callback (by phone and amount), C2B or a statement will tell.
+      await later("Daraja's answer to the push was not kept: whether a prompt went out is not known.");
       continue;
     }
     asked += 1;
     try {
-      const answer = await stkQuery(c, row.checkout_request_id, now);
+      // Signed with the wall clock (Daraja refuses a timestamp far from its own), whatever `now` the schedule runs at.
+      const answer = await stkQuery(c, row.checkout_request_id);
       if (answer.kind === "result") {
         if ((await settle(db, row, { resultCode: answer.resultCode, resultDesc: answer.resultDesc })).changed) settled += 1;
-      } else if (age > GIVE_UP_MS) {
-        if ((await settle(db, row, { resultCode: "1037", resultDesc: `No result from M-Pesa ${Math.round(age / 60_000)} minutes after the prompt.` })).changed) settled += 1;
       } else {
-        await later(QUERY_AGAIN_MS);
+        await later(`M-Pesa: ${answer.description}`);
       }
     } catch (e) {
       if (!(e instanceof DarajaUnavailable)) throw e;
-      if (age > UNREACHABLE_GIVE_UP_MS) {
-        if ((await settle(db, row, { resultCode: "1037", resultDesc: `M-Pesa could not be asked for an hour (${e.message}).` })).changed) settled += 1;
-      } else {
-        await later(60_000);
-      }
+      await later(`M-Pesa could not be asked: ${e.message}`);
     }
   }
   return { asked, settled };
+}
+
+/** Prompts nobody knows the end of (staff look at these, with the order's phone and amount). */
+export async function unknownPrompts(db: Db, limit = 200) {
+  return db
+    .selectFrom("stk_pushes")
+    .select(["order_id as orderId", "kind", "phone", "amount", "sent_at as sentAt", "result_desc as note", "query_attempts as queries"])
+    .where("state", "=", "unknown")
+    .orderBy("sent_at", "desc")
+    .limit(limit)
+    .execute();
 }
 
 let timer: NodeJS.Timeout | undefined;
@@ -318,7 +491,11 @@ export async function stkStatusOf(db: Db, orderId: string): Promise<StkStatus | 
   return { ...viewOf(r), receipt: r.receipt, amount: r.amount, phone: r.phone, settledAt: r.settled_at };
 }
 
-export type PromptAnswer = { state: "sent"; checkoutRequestId: string } | { state: "failed"; message: string; retryAfterSeconds?: number };
+export type PromptAnswer =
+  | { state: "sent"; checkoutRequestId: string }
+  | { state: "unknown"; message: string }
+  | { state: "refused"; message: string; retryAfterSeconds: number }
+  | { state: "failed"; message: string };
 
 /**
  * An order paid by prompt is stored: its first prompt goes out now, to the phone typed with it.
@@ -328,8 +505,14 @@ export type PromptAnswer = { state: "sent"; checkoutRequestId: string } | { stat
 export async function promptNewOrder(db: Db, kind: OrderKind, orderId: string, payment: { by: "code" } | { by: "stk"; phone: string }, ip: string): Promise<PromptAnswer | null> {
   if (payment.by !== "stk") return null;
   const sent = await sendStkPush(db, { kind, orderId, phone: payment.phone, ip });
+  return answerOf(sent);
+}
+
+/** What the JSON API answers of a push: its state, and the sentence or the prompt's id. */
+export function answerOf(sent: StkSendResult): PromptAnswer {
   if (sent.state === "sent") return { state: "sent", checkoutRequestId: sent.checkoutRequestId };
-  return sent.state === "refused" ? { state: "failed", message: sent.message, retryAfterSeconds: sent.retryAfterSeconds } : { state: "failed", message: sent.message };
+  if (sent.state === "refused") return { state: "refused", message: sent.message, retryAfterSeconds: sent.retryAfterSeconds };
+  return { state: sent.state, message: sent.message };
 }
 
 /** The order a token opens, with the phone typed for it, or not_found. */
@@ -344,34 +527,69 @@ async function ownOrder(db: Db, orderId: string, token: string): Promise<{ kind:
 }
 
 /**
- * 'Send the prompt again', from the order's own page (its token): only to the phone typed with
- * the order, so nobody can aim prompts at a stranger's phone.
+ * 'Send the prompt again', from the order's own page (its token): to the phone typed with the
+ * order, so nobody can aim prompts at a stranger's phone; to a corrected number only once M-Pesa
+ * refused the order's latest prompt for its number. Not while a prompt's result is unknown for
+ * UNKNOWN_HOLD_MS (the payer checks their messages first), nor once the order is paid.
  */
-export async function resendPrompt(db: Db, input: { orderId: string; token: string; ip: string }): Promise<StkSendResult> {
+export async function resendPrompt(db: Db, input: { orderId: string; token: string; ip: string; phone?: string }, now = new Date()): Promise<StkSendResult> {
   const order = await ownOrder(db, input.orderId, input.token);
-  if (!mpesaPhone(order.phone)) throw new DomainError("invalid", `This order's phone number is not an M-Pesa number (${PHONE_MESSAGE}) Pay by paybill instead.`);
-  return sendStkPush(db, { kind: order.kind, orderId: input.orderId, phone: order.phone, ip: input.ip });
+  const latest = await db.selectFrom("stk_pushes").selectAll().where("order_id", "=", input.orderId).orderBy("id", "desc").limit(1).executeTakeFirst();
+  let phone = order.phone;
+  if (input.phone && input.phone.trim() && mpesaPhone(input.phone) !== mpesaPhone(order.phone)) {
+    if (latest?.result_code !== INVALID_PHONE_CODE) throw new DomainError("invalid", "The prompt goes to the phone number given with the order.", "phone");
+    if (!mpesaPhone(input.phone)) throw new DomainError("invalid", PHONE_MESSAGE, "phone");
+    phone = input.phone;
+  }
+  if (!mpesaPhone(phone)) throw new DomainError("invalid", `This order's phone number is not an M-Pesa number (${PHONE_MESSAGE}) Pay by paybill instead.`);
+  if (latest && (latest.state === "sent" || latest.state === "unknown")) {
+    const wait = Date.parse(latest.sent_at) + UNKNOWN_HOLD_MS - now.getTime();
+    if (wait > 0) {
+      const retryAfterSeconds = Math.ceil(wait / 1000);
+      return {
+        state: "refused",
+        retryAfterSeconds,
+        message: `A prompt went to this order a moment ago and its result is not known yet. Please check your M-Pesa messages first; you can send another in ${minutes(retryAfterSeconds)}.`,
+      };
+    }
+  }
+  return sendStkPush(db, { kind: order.kind, orderId: input.orderId, phone, ip: input.ip }, now);
 }
 
 /** Prompts refresh a page without JavaScript for this long after they were sent. */
 export const REFRESH_FOR_MS = 2 * 60_000;
 
-/** The order page's panel: the latest prompt (or the paid one), or null when none was sent. */
-export async function stkPanelOf(db: Db, orderId: string, token: string, now = new Date()) {
-  const status = await stkStatusOf(db, orderId);
+/**
+ * The order page's panel: the latest prompt (or the paid one), or null when none was sent. It
+ * follows the order's whole payment: once receipts from any source cover the order (or M-Pesa's
+ * query said its prompt was paid), or a payment was reversed, it says what the payment section
+ * says (the same sentence), and offers no prompt.
+ */
+export async function stkPanelOf(db: Db, order: OrderPage, token: string, now = new Date()) {
+  const status = await stkStatusOf(db, order.reference);
   if (!status) return null;
+  const promptPaid = status.state === "paid" && !status.receipt && order.payment.receivedAmount === null;
+  const paidInFull = promptPaid || (await orderPaidInFull(db, order.kind, order.reference));
+  const words = paymentWords(order.payment, { ...order, promptPaid });
+  const resendAt = status.state === "sent" || status.state === "unknown" ? new Date(Date.parse(status.sentAt) + UNKNOWN_HOLD_MS).toISOString() : null;
   return {
     ...status,
-    orderId,
+    orderId: order.reference,
     token,
     orgName: site.name,
     paybill: env().stk?.shortcode ?? env().mpesaShortcode,
     refreshing: status.state === "sent" && now.getTime() - Date.parse(status.sentAt) < REFRESH_FOR_MS,
+    promptPaid,
+    orderPaid: paidInFull,
+    /** The payment section's own headline, when the order's payment (not the prompt) decides what the panel says. */
+    paymentSentence: paidInFull || order.payment.state === "reversed" ? words.headline : null,
+    /** A new prompt is not offered before this (a push whose result is not known yet). */
+    resendAfter: resendAt && Date.parse(resendAt) > now.getTime() ? resendAt : null,
   };
 }
 
 /** 'Send the prompt again' on the order page: null error when sent (or failed: the page says so), else the sentence and its status. */
-export async function resendPromptFromPage(db: Db, input: { orderId: string; token: string; ip: string }): Promise<{ error: null } | { error: string; status: number }> {
+export async function resendPromptFromPage(db: Db, input: { orderId: string; token: string; ip: string; phone?: string }): Promise<{ error: null } | { error: string; status: number }> {
   try {
     const sent = await resendPrompt(db, input);
     return sent.state === "refused" ? { error: sent.message, status: 429 } : { error: null };

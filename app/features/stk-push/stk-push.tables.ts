@@ -24,6 +24,24 @@ export interface StkPushesTable {
   query_attempts: number;
 }
 
+/** A result callback that came for a CheckoutRequestID no prompt row held at the time (kept, never only logged). */
+export interface StkCallbacksHeldTable {
+  id: Generated<number>;
+  checkout_request_id: string;
+  merchant_request_id: string;
+  result_code: string;
+  result_desc: string;
+  receipt: string | null;
+  amount: number | null;
+  phone: string;
+  paid_at: string | null;
+  body: string;
+  received_at: string;
+  /** The prompt it was given to, once known. */
+  push_id: number | null;
+}
+
 export interface StkPushTables {
   stk_pushes: StkPushesTable;
+  stk_callbacks_held: StkCallbacksHeldTable;
 }

@@ -2,7 +2,14 @@
  * Client-safe pieces of M-Pesa Express (STK push): the states a prompt goes through, the phone
  * numbers it may go to, and the words a supporter and staff read for each result.
  */
-export const STK_STATES = ["sent", "paid", "cancelled", "timeout", "failed"] as const;
+/**
+ * - sent: Daraja accepted the push (or has not answered yet, within the push's time limit);
+ * - unknown: the push's answer did not come, or M-Pesa has not said how it ended: money may
+ *   have been taken, so nobody is told it was not;
+ * - paid / cancelled / timeout / failed: what M-Pesa said (a callback or a query); 'failed'
+ *   with no ResultCode: Daraja refused the push or could not be reached, so no prompt was sent.
+ */
+export const STK_STATES = ["sent", "unknown", "paid", "cancelled", "timeout", "failed"] as const;
 export type StkState = (typeof STK_STATES)[number];
 
 /** What staff lists and order screens show of an order's latest prompt (`payment.stk`). */
@@ -26,8 +33,8 @@ export function localPhone(msisdn: string): string {
   return m ? `0${m[1]} ${m[2]} ${m[3]}` : msisdn;
 }
 
-/** The state a ResultCode puts a prompt in. */
-export function stateOfResult(code: string): Exclude<StkState, "sent"> {
+/** The state a ResultCode puts a prompt in (codes not known, 'SFC_IC0003' too, are a failure in M-Pesa's own words). */
+export function stateOfResult(code: string): Exclude<StkState, "sent" | "unknown"> {
   if (code === "0") return "paid";
   if (code === "1032") return "cancelled";
   // 1037: the phone could not be reached; 1019: the prompt expired.
@@ -35,13 +42,26 @@ export function stateOfResult(code: string): Exclude<StkState, "sent"> {
   return "failed";
 }
 
+/** A push whose answer did not come in time, or that M-Pesa has not settled: nobody knows yet. */
+export const UNKNOWN_WORDS =
+  "We do not know yet whether M-Pesa took the money: its answer has not reached us. Please check your M-Pesa messages. If you have a confirmation SMS for this payment, enter its code below; please do not pay again until you have checked.";
+
+/** Daraja's refusal of a number it cannot prompt. */
+export const INVALID_PHONE_CODE = "400.002.02";
+export const INVALID_PHONE_WORDS = "M-Pesa says this phone number cannot get payment prompts: no prompt was sent. Check the number and send the prompt to the right one, or pay by paybill.";
+
+/** A paid prompt M-Pesa confirmed by query: the receipt number comes later (callback, C2B or statement). */
+export const PAID_NO_RECEIPT_WORDS = "Paid: M-Pesa says this payment went through. The receipt number will show here when it arrives.";
+
 /** One sentence for the supporter, for a settled prompt. */
 export function resultWords(s: Pick<StkStatus, "state" | "resultCode" | "receipt" | "resultDesc">): string {
   switch (s.state) {
     case "sent":
       return "Waiting for your PIN.";
+    case "unknown":
+      return UNKNOWN_WORDS;
     case "paid":
-      return s.receipt ? `Paid: M-Pesa receipt ${s.receipt}.` : "Paid. The M-Pesa receipt number will show here when it arrives.";
+      return s.receipt ? `Paid: M-Pesa receipt ${s.receipt}.` : PAID_NO_RECEIPT_WORDS;
     case "cancelled":
       return "Cancelled on the phone: no money was taken.";
     case "timeout":
@@ -49,6 +69,7 @@ export function resultWords(s: Pick<StkStatus, "state" | "resultCode" | "receipt
     case "failed":
       if (s.resultCode === "1") return "Not paid: the M-Pesa balance is not enough for this payment.";
       if (s.resultCode === "2001") return "Not paid: the M-Pesa PIN was wrong.";
+      if (s.resultCode === INVALID_PHONE_CODE) return INVALID_PHONE_WORDS;
       if (s.resultCode === null) return "M-Pesa is unavailable right now: no prompt was sent.";
       return `Not paid: M-Pesa said '${s.resultDesc || `error ${s.resultCode}`}'.`;
   }
@@ -57,6 +78,7 @@ export function resultWords(s: Pick<StkStatus, "state" | "resultCode" | "receipt
 /** A short label for staff lists. */
 export const STK_LABEL: Record<StkState, string> = {
   sent: "Prompt sent",
+  unknown: "Prompt result unknown",
   paid: "Paid by prompt",
   cancelled: "Prompt cancelled",
   timeout: "Prompt timed out",

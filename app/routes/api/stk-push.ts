@@ -1,4 +1,4 @@
-import { resendPrompt } from "~/features/stk-push/stk-push.server";
+import { answerOf, resendPrompt } from "~/features/stk-push/stk-push.server";
 import { ResendPromptSchema } from "~/features/stk-push/stk-push.schema";
 import { jsonApi } from "~/lib/api.server";
 import { clientAddress, jsonError, jsonResponse, readObjectBody } from "~/lib/http.server";
@@ -10,8 +10,7 @@ const api = jsonApi({
     const input = parseOr400(ResendPromptSchema, await readObjectBody(request, 4 * 1024));
     const sent = await resendPrompt(context.db, { ...input, ip: clientAddress(context) });
     if (sent.state === "refused") return jsonError(429, sent.message, { "Retry-After": String(sent.retryAfterSeconds) });
-    if (sent.state === "failed") return jsonResponse({ ok: true, stk: { state: "failed", message: sent.message } });
-    return jsonResponse({ ok: true, stk: { state: "sent", checkoutRequestId: sent.checkoutRequestId } });
+    return jsonResponse({ ok: true, stk: answerOf(sent) });
   },
 });
 export const loader = api.loader;

@@ -24,8 +24,9 @@ export const headers = () => PRIVATE;
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("t") ?? "";
-  const order = await orderByToken(context.db, params.reference ?? "", token);
-  const stk = order ? await stkPanelOf(context.db, order.reference, token) : null;
+  const found = await orderByToken(context.db, params.reference ?? "", token);
+  const stk = found ? await stkPanelOf(context.db, found, token) : null;
+  const order = found && stk?.promptPaid ? { ...found, promptPaid: true } : found;
   return data({ order, stk }, { status: order ? 200 : 404, headers: PRIVATE });
 }
 
@@ -36,7 +37,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!order) throw data(ORDER_LINK_NOT_FOUND, { status: 404, headers: PRIVATE });
   const form = await readForm(request);
   if (form.get("intent") === "resend-prompt") {
-    const sent = await resendPromptFromPage(context.db, { orderId: order.reference, token: url.searchParams.get("t") ?? "", ip: clientAddress(context) });
+    const phone = form.get("phone");
+    const sent = await resendPromptFromPage(context.db, {
+      orderId: order.reference,
+      token: url.searchParams.get("t") ?? "",
+      ip: clientAddress(context),
+      ...(typeof phone === "string" && phone.trim() ? { phone: phone.slice(0, 30) } : {}),
+    });
     if (sent.error) return data({ stkError: sent.error }, { status: sent.status, headers: PRIVATE });
     return redirect(`${url.pathname}${url.search}`, { status: 303, headers: PRIVATE });
   }

@@ -6,7 +6,7 @@ import { formatAmount } from "~/lib/plain-format";
 /** One order as its supporter sees it: payment first, then the review, then what was ordered. */
 export function OrderStatus({ order }: { order: OrderPage }) {
   const pay = paymentWords(order.payment, order);
-  const paid = order.payment.state === "verified" || order.payment.state === "over";
+  const paid = order.payment.state === "verified" || order.payment.state === "over" || !!order.promptPaid;
   return (
     <article className="order-page" aria-labelledby="order-title">
       <p className="eyebrow">{order.kind === "badge" ? "Event badge order" : "Merchandise order"}</p>
@@ -19,7 +19,8 @@ export function OrderStatus({ order }: { order: OrderPage }) {
         <h2 id="order-payment">Payment</h2>
         <p className="order-headline">{pay.headline}</p>
         <p>{pay.detail}</p>
-        <p className="small">M-Pesa code you gave: {order.paymentCode}</p>
+        {/* An order paid by prompt or by account number has no code of its own (its reference stands in). */}
+        {order.paymentCode && order.paymentCode !== order.reference ? <p className="small">M-Pesa code you gave: {order.paymentCode}</p> : null}
       </section>
 
       <section className={order.status === "revoked" ? "order-box order-box-revoked" : "order-box"} aria-labelledby="order-review">

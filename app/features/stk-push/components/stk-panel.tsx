@@ -2,8 +2,9 @@ import { useEffect } from "react";
 import { Form, useNavigation, useRevalidator } from "react-router";
 import { useHydrated } from "~/components/ui/form-parts";
 import { orderPagePath } from "~/lib/order-page";
-import { resultWords, type StkStatus } from "../stk-push";
+import { INVALID_PHONE_CODE, resultWords, type StkStatus } from "../stk-push";
 import { formatAmount } from "~/lib/plain-format";
+import { formatNairobiClock } from "~/lib/nairobi-time";
 
 /** What the order page knows of the order's M-Pesa prompt. */
 export type StkPanelData = StkStatus & {
@@ -15,6 +16,12 @@ export type StkPanelData = StkStatus & {
   refreshing: boolean;
   /** The order page's token, for the 'Check again' link. */
   token: string;
+  /** Receipts from any source (or M-Pesa's query) cover the order: no prompt is offered. */
+  orderPaid: boolean;
+  /** The payment section's headline, said here too when the order's payment decides (paid in full, reversed). */
+  paymentSentence: string | null;
+  /** A push whose result is unknown: no new prompt before this time. */
+  resendAfter: string | null;
 };
 
 export const REFRESH_SECONDS = 5;
@@ -27,7 +34,9 @@ export const REFRESH_SECONDS = 5;
 export function StkPanel({ stk, error, code }: { stk: StkPanelData; error?: string; code?: { saved?: string; error?: string } }) {
   const revalidator = useRevalidator();
   const navigation = useNavigation();
-  const waiting = stk.state === "sent";
+  const waiting = stk.state === "sent" && !stk.orderPaid;
+  const unknown = stk.state === "unknown" && !stk.orderPaid;
+  const invalidPhone = stk.state === "failed" && stk.resultCode === INVALID_PHONE_CODE;
   const hydrated = useHydrated();
   // Hydrated: the page updates in place, so the no-JavaScript refresh is stopped (window.stop
   // cancels a pending meta refresh; everything the page needs has loaded by now).
@@ -44,7 +53,7 @@ export function StkPanel({ stk, error, code }: { stk: StkPanelData; error?: stri
 
   return (
     <section className="stk-panel card" aria-live="polite" aria-labelledby="stk-title">
-      <h2 id="stk-title">{waiting ? "Check your phone" : stk.state === "paid" ? "Paid" : "Not paid yet"}</h2>
+      <h2 id="stk-title">{waiting ? "Check your phone" : stk.orderPaid ? "Paid" : unknown ? "Did the payment go through?" : "Not paid yet"}</h2>
       {waiting ? (
         <>
           {/* Without JavaScript: refresh every few seconds while the prompt can still be answered
@@ -66,28 +75,38 @@ export function StkPanel({ stk, error, code }: { stk: StkPanelData; error?: stri
           )}
         </>
       ) : (
-        <p className="lead">{resultWords(stk)}</p>
+        <p className="lead">{stk.paymentSentence ?? resultWords(stk)}</p>
       )}
       {error ? (
         <p className="form-error" role="alert">
           {error}
         </p>
       ) : null}
-      {stk.state !== "paid" && !waiting ? (
+      {!stk.orderPaid && stk.state !== "paid" && !waiting ? (
         <>
-          <Form method="post" replace>
-            <input type="hidden" name="intent" value="resend-prompt" />
-            <button type="submit" className="button" disabled={navigation.state === "submitting"}>
-              Send the prompt again
-            </button>
-          </Form>
+          {stk.resendAfter ? (
+            <p className="small muted">You can send a new prompt from {formatNairobiClock(stk.resendAfter)}, once you have checked your M-Pesa messages.</p>
+          ) : (
+            <Form method="post" replace>
+              <input type="hidden" name="intent" value="resend-prompt" />
+              {invalidPhone ? (
+                <p>
+                  <label htmlFor="stk-phone">M-Pesa phone number</label>
+                  <input id="stk-phone" name="phone" type="tel" autoComplete="tel" inputMode="tel" required />
+                </p>
+              ) : null}
+              <button type="submit" className="button" disabled={navigation.state === "submitting"}>
+                {invalidPhone ? "Send the prompt to this number" : "Send the prompt again"}
+              </button>
+            </Form>
+          )}
           {code?.saved ? (
             <p className="form-success" role="status">
               {code.saved}
             </p>
           ) : null}
-          <details className="stk-paybill" open={(stk.state === "failed" && stk.resultCode === null) || !!code?.error}>
-            <summary>Pay by paybill instead</summary>
+          <details className="stk-paybill" open={(stk.state === "failed" && (stk.resultCode === null || invalidPhone)) || unknown || !!code?.error}>
+            <summary>{unknown ? "Enter the code from your M-Pesa SMS, or pay by paybill" : "Pay by paybill instead"}</summary>
             <p>
               In M-Pesa choose Lipa na M-Pesa, then Pay Bill. Business number <strong>{stk.paybill}</strong>, account number <strong>{stk.orderId}</strong>, amount{" "}
               <strong>{formatAmount(stk.amount)}</strong>. A payment with this order's reference as its account number joins the order by itself.
