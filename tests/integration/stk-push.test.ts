@@ -21,7 +21,7 @@ import { getBadgeOrder, getMerchOrder } from "~/features/reconciliation/orders.s
 import { approveVerifiedOrders } from "~/features/reconciliation/auto-approve.server";
 import { linkByAccount } from "~/features/reconciliation/receipts.server";
 import { askAboutQuietPushes, sendStkPush, stkStatusOf, unknownPrompts } from "~/features/stk-push/stk-push.server";
-import { INVALID_PHONE_WORDS, resultWords } from "~/features/stk-push/stk-push";
+import { INVALID_PHONE_WORDS, inSafaricomRange, mpesaPhone, resultWords } from "~/features/stk-push/stk-push";
 import { forgetDarajaTokensForTests, setDarajaTimeoutForTests } from "~/features/stk-push/daraja-client.server";
 import type { Db } from "~/lib/db.server";
 import { args, formPost, get, jsonPost, readJson, thrown } from "../support/http";
@@ -670,5 +670,76 @@ describe("M-Pesa Express on a bad day (the fake holds answers, loses callbacks, 
     const fixed = await stkPushApi.action(args(jsonPost("/api/stk_push.php", { orderId: id, token: await tokenOf(id), phone: "0733 000 444" })));
     expect(await bodyOf(fixed)).toMatchObject({ stk: { state: "sent" } });
     expect(fake.latest(id)!.phone).toBe("254733000444");
+  });
+});
+
+describe("'Pay now' sent twice, and refused prompts", () => {
+  const form = (fields: Record<string, string> = {}) =>
+    formPost("/event?tier=t3", { intent: "order", tierKey: "t3", name: "Jane Wanjiru", email: "jane@example.org", phone: "0712 345 678", payWith: "stk", ...fields });
+  const tokenOf = async (id: string) => (await db.selectFrom("badge_orders").select("asset_token").where("id", "=", id).executeTakeFirstOrThrow()).asset_token;
+  let seen = 0;
+  beforeEach(() => {
+    seen = fake.state.pushes.length;
+  });
+  const pushesTo = (msisdn: string) => fake.state.pushes.slice(seen).filter((p: { phone: string }) => p.phone === msisdn);
+  const panelOf = async (id: string) => {
+    const res = await orderRoute.loader({ ...args(get(`/orders/${id}?t=${await tokenOf(id)}`)), params: { reference: id } } as never);
+    const d = (res as unknown as { data: { stk: StkPanelData; order: Parameters<typeof paymentWords>[1] & { payment: Parameters<typeof paymentWords>[0] } } }).data;
+    return { stk: d.stk, section: paymentWords(d.order.payment, d.order) };
+  };
+
+  it("the badge form sent twice (no JavaScript, and JSON without a key) is one order and one prompt", async () => {
+    const first = await thrown(eventRoute.action(args(form())));
+    const second = await thrown(eventRoute.action(args(form({ email: "JANE@example.org", phone: "+254712345678" }))));
+    expect(first.status).toBe(303);
+    expect(second.headers.get("Location")).toBe(first.headers.get("Location"));
+    expect(await db.selectFrom("badge_orders").select("id").execute()).toHaveLength(1);
+    expect(pushesTo("254712345678")).toHaveLength(1);
+    const body = { tierKey: "t3", name: "Achieng Otieno", email: "achieng@example.org", payWith: "stk", phone: "0722000666" };
+    const a = await readJson<{ id: string; stk?: unknown }>(await badgeApi.action(args(jsonPost("/api/badge_orders.php", body))));
+    const b = await readJson<{ id: string; stk?: unknown; replayed?: boolean }>(await badgeApi.action(args(jsonPost("/api/badge_orders.php", body))));
+    expect(b.body.id).toBe(a.body.id);
+    expect(b.body.stk).toBeUndefined();
+    expect(pushesTo("254722000666")).toHaveLength(1);
+    // Another child's badge from the same parent is an order of its own.
+    const sibling = await thrown(eventRoute.action(args(form({ name: "Baraka Wanjiru" }))));
+    expect(sibling.headers.get("Location")).not.toBe(first.headers.get("Location"));
+  });
+
+  it("the merch checkout sent twice with 'Pay now' is one order and one prompt", async () => {
+    await saveCatalogue(db, FALLBACK_CATALOGUE);
+    const body = { customerName: "Achieng Otieno", customerEmail: "achieng@example.org", payWith: "stk", phone: "0112345678", items: [{ itemId: "SL-TOTE", size: "One size", quantity: 1 }] };
+    const a = await readJson<{ id: string }>(await merchApi.action(args(jsonPost("/api/merch_orders.php", body))));
+    const b = await readJson<{ id: string; stk?: unknown }>(await merchApi.action(args(jsonPost("/api/merch_orders.php", body))));
+    expect(b.body.id).toBe(a.body.id);
+    expect(b.body.stk).toBeUndefined();
+    expect(await db.selectFrom("merch_orders").select("id").execute()).toHaveLength(1);
+    expect(pushesTo("254112345678")).toHaveLength(1);
+  });
+
+  it("a fourth order from one phone in 10 minutes: stored, the refusal said on its page with the paybill and account number, never 'no need to pay again'", async () => {
+    const ids: string[] = [];
+    for (const name of ["Amani Wanjiru", "Baraka Wanjiru", "Neema Wanjiru", "Zawadi Wanjiru"]) {
+      const res = await thrown(eventRoute.action(args(form({ name }))));
+      expect(res.status).toBe(303);
+      ids.push(/^\/orders\/(BO-[0-9A-Z]{6})\?/.exec(res.headers.get("Location")!)![1]!);
+    }
+    expect(new Set(ids).size).toBe(4);
+    expect(pushesTo("254712345678")).toHaveLength(3);
+    const fourth = await panelOf(ids[3]!);
+    expect(fourth.stk).toMatchObject({ state: "failed", resultCode: "refused", orderId: ids[3], paybill: "880100" });
+    expect(resultWords(fourth.stk)).toMatch(/^No prompt was sent: M-Pesa accepted 3 prompts for this phone number in the last 10 minutes\. You can send another in \d+ minutes?, or pay by paybill now\.$/);
+    expect(fourth.section.detail).toBe(`No M-Pesa prompt reached your phone for this order, so nothing was paid with it. Please pay to paybill 880100 with account number ${ids[3]} (your order reference).`);
+    expect(fourth.section.detail).not.toContain("There is no need to pay again");
+    // Refused prompts do not count: Daraja was not asked.
+    expect(await db.selectFrom("stk_pushes").select("id").where("checkout_request_id", "is not", null).execute()).toHaveLength(3);
+  });
+
+  it("numbers outside Safaricom's ranges are warned about, never refused", () => {
+    expect(inSafaricomRange("254712345678")).toBe(true);
+    expect(inSafaricomRange("254112345678")).toBe(true);
+    expect(inSafaricomRange("254733123456")).toBe(false);
+    expect(inSafaricomRange("254771123456")).toBe(false);
+    expect(mpesaPhone("0733123456")).toBe("254733123456");
   });
 });

@@ -17,7 +17,7 @@ import { inGroupCommit } from "~/lib/group-commit.server";
 import { orderSearch } from "../admin/order-search.server";
 import { safeEqual } from "~/lib/secrets.server";
 import { orderPagePath } from "~/lib/order-page";
-import { claimCodeForOrder, keepIdempotencyKey, OrderReplay, orderOfKey, type Idempotency } from "../payment-codes/order-replay.server";
+import { claimCodeForOrder, keepIdempotencyKey, OrderReplay, orderOfKey, replayCodelessOrder, type Idempotency } from "../payment-codes/order-replay.server";
 import { PAYMENT_CODE_REQUIRED } from "../payment-codes/payment-code";
 import { paymentChoice } from "../stk-push/stk-push.schema";
 import { stkEnabled } from "../stk-push/stk-push.server";
@@ -120,7 +120,7 @@ export async function submitBadgeOrder(
   input: BadgeOrderInput,
   portraitPng: Buffer | null,
   opts: { idempotency?: Idempotency } = {},
-): Promise<{ id: string; orderPath: string; replayed?: true; payment: { by: "code" } | { by: "stk"; phone: string } }> {
+): Promise<{ id: string; orderPath: string; replayed?: true; byPrompt?: true; payment: { by: "code" } | { by: "stk"; phone: string } }> {
   const tier = findTier(input.tierKey);
   if (!tier) throw new DomainError("invalid", "Tier configuration missing.");
   const pay = paymentChoice(input, input.phone, { codeRequired: PAYMENT_CODE_REQUIRED, phoneField: "phone", stkOn: stkEnabled() });
@@ -133,7 +133,7 @@ export async function submitBadgeOrder(
     token = await insertOrder(db, id, tier, { ...input, paymentReference: pay.by === "code" ? pay.code : id }, portraitPng !== null, opts.idempotency);
   } catch (e) {
     if (portraitPng) await deleteBlobs(db, orderFolder(id));
-    if (e instanceof OrderReplay) return { ...(await replayedBadgeOrder(db, e.orderId)), payment: ALREADY_PLACED };
+    if (e instanceof OrderReplay) return { ...(await replayedBadgeOrder(db, e.orderId)), payment: ALREADY_PLACED, ...(pay.by === "stk" ? { byPrompt: true as const } : {}) };
     throw e;
   }
   void kickMailWorker();
@@ -164,7 +164,19 @@ async function insertOrder(
         idempotency,
         isSameOrder: (stored) => isSameBadgeOrder(trx, stored, { email: input.email, tierKey: tier.key }),
       });
-    } else if (idempotency) await keepIdempotencyKey(trx, "badge", idempotency, id);
+    } else {
+      if (idempotency) await keepIdempotencyKey(trx, "badge", idempotency, id);
+      // 'Pay now' pressed twice: the same email, tier and phone within minutes is one order (for
+      // the same name: a parent's badges for each child are orders of their own).
+      await replayCodelessOrder(trx, {
+        kind: "badge",
+        email: input.email,
+        phone: input.phone,
+        isSameOrder: async (stored) =>
+          (await isSameBadgeOrder(trx, stored, { email: input.email, tierKey: tier.key })) &&
+          (await trx.selectFrom("badge_orders").select("name").where("id", "=", stored).executeTakeFirst())?.name.trim().toLowerCase() === input.name.trim().toLowerCase(),
+      });
+    }
     const token = randomToken();
     const row = {
       id,

@@ -1,6 +1,7 @@
 import type { Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { orderPagePath } from "~/lib/order-page";
+import { OrderReplay, replayCodelessOrder } from "../payment-codes/order-replay.server";
 import type { PricedLine } from "./merch";
 
 type Line = { itemId: string; color: string | { label: string } | null; size: string | null; quantity: number };
@@ -38,4 +39,20 @@ export async function orderFromEmptiedBag(db: Db, order: { code: string; email: 
   const held = await db.selectFrom("payment_codes").select("order_id").where("code", "=", order.code).where("kind", "=", "merch").executeTakeFirst();
   if (!held || !(await isSameMerchOrder(db, held.order_id, { email: order.email, lines: null }))) return null;
   return replayedMerchOrder(db, held.order_id);
+}
+
+/**
+ * A 'Pay now' checkout from an empty bag: the order paid by prompt this email and phone placed
+ * in the last minutes (the first checkout emptied the bag), or null.
+ */
+export async function promptOrderFromEmptiedBag(db: Db, order: { customerEmail: string; customerPhone: string }) {
+  try {
+    await db.transaction().execute((trx) =>
+      replayCodelessOrder(trx, { kind: "merch", email: order.customerEmail, phone: order.customerPhone, isSameOrder: async () => true }),
+    );
+  } catch (e) {
+    if (e instanceof OrderReplay) return replayedMerchOrder(db, e.orderId);
+    throw e;
+  }
+  return null;
 }

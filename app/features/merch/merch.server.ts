@@ -12,8 +12,8 @@ import { unusedOrderId } from "~/lib/order-ids.server";
 import { site } from "~/lib/site";
 import { orderPagePath } from "~/lib/order-page";
 import { orderSearch } from "../admin/order-search.server";
-import { claimCodeForOrder, keepIdempotencyKey, OrderReplay, orderOfKey, type Idempotency } from "../payment-codes/order-replay.server";
-import { isSameMerchOrder, orderFromEmptiedBag, replayedMerchOrder } from "./merch-order-replay.server";
+import { claimCodeForOrder, keepIdempotencyKey, OrderReplay, orderOfKey, replayCodelessOrder, type Idempotency } from "../payment-codes/order-replay.server";
+import { isSameMerchOrder, orderFromEmptiedBag, promptOrderFromEmptiedBag, replayedMerchOrder } from "./merch-order-replay.server";
 import { paymentChoice, type PaymentChoice } from "../stk-push/stk-push.schema";
 import { stkEnabled } from "../stk-push/stk-push.server";
 import { paymentsChanged } from "~/lib/payment-signal.server";
@@ -313,7 +313,16 @@ export async function submitMerchOrder(
         idempotency: opts.idempotency,
         isSameOrder: (stored) => isSameMerchOrder(trx, stored, { email: input.customerEmail, lines: priced.lines }),
       });
-    } else if (opts.idempotency) await keepIdempotencyKey(trx, "merch", opts.idempotency, id);
+    } else {
+      if (opts.idempotency) await keepIdempotencyKey(trx, "merch", opts.idempotency, id);
+      // 'Pay now' pressed twice: the same email, items and phone within minutes is one order.
+      await replayCodelessOrder(trx, {
+        kind: "merch",
+        email: input.customerEmail,
+        phone: input.customerPhone,
+        isSameOrder: (stored) => isSameMerchOrder(trx, stored, { email: input.customerEmail, lines: priced.lines }),
+      });
+    }
     const row: MerchOrdersTable = {
       id,
       customer_name: input.customerName,
@@ -357,6 +366,9 @@ export async function checkoutBag(db: Db, bagId: string | null, input: CheckoutI
       ? await orderFromEmptiedBag(db, { code: input.paymentReference, email: input.customerEmail })
       : null;
   if (again) return { ...again, payment: { by: "code" } as const };
+  // 'Pay now' sent again after the first emptied the bag: the order paid by prompt from this email and phone just now.
+  const prompted = lines.length === 0 && input.payWith === "stk" ? await promptOrderFromEmptiedBag(db, input) : null;
+  if (prompted) return { ...prompted, payment: { by: "code" } as const };
   const result = await submitMerchOrder(db, input, lines);
   if (bagId && BAG_ID.test(bagId)) {
     // Empty what was ordered; a line added meanwhile from another tab stays.

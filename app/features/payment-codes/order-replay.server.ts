@@ -1,5 +1,6 @@
 import type { Db } from "~/lib/db.server";
 import { nowIso } from "~/lib/db.server";
+import { lockName } from "~/lib/dialect.server";
 import { DomainError } from "~/lib/domain-error";
 import { claimPaymentCode } from "./payment-codes.server";
 import { lockReceipt, type OrderKind } from "./receipt-ledger.server";
@@ -81,4 +82,41 @@ export async function keepIdempotencyKey(trx: Db, kind: OrderKind, idempotency: 
   const row = await storedKey(trx, kind, idempotency.key);
   if (row && row.body_hash === idempotency.bodyHash) throw new OrderReplay(row.order_id);
   throw new DomainError("conflict", IDEMPOTENCY_KEY_REUSED);
+}
+
+/** An order without a code sent again within this long is the same order (a second press of 'Pay now'). */
+export const CODELESS_REPLAY_MS = 10 * 60_000;
+
+const samePhone = (a: string, b: string) => {
+  const digits = (s: string) => s.replace(/\D/g, "").replace(/^(?:254|0)/, "");
+  return digits(a) !== "" && digits(a) === digits(b);
+};
+
+/**
+ * Inside an order's transaction, for an order without a typed code (paid by prompt): the same
+ * email (any case) and phone, with the same tier or items (`isSameOrder`), placed in the last
+ * CODELESS_REPLAY_MS, is this order sent again: OrderReplay, answered with the stored one and
+ * no new prompt. Two at once wait on the email's lock, so the second sees the first.
+ */
+export async function replayCodelessOrder(
+  trx: Db,
+  order: { kind: OrderKind; email: string; phone: string; isSameOrder: (storedOrderId: string) => Promise<boolean> },
+  now = new Date(),
+): Promise<void> {
+  const email = order.email.trim().toLowerCase();
+  await lockName(trx, `codeless-order:${order.kind}:${email}`);
+  const since = new Date(now.getTime() - CODELESS_REPLAY_MS).toISOString();
+  const rows =
+    order.kind === "badge"
+      ? await trx.selectFrom("badge_orders").select(["id", "email", "phone"]).where("created_at", ">=", since).whereRef("payment_reference", "=", "id").orderBy("created_at", "desc").execute()
+      : await trx
+          .selectFrom("merch_orders")
+          .select(["id", "customer_email as email", "customer_phone as phone"])
+          .where("ts", ">=", since)
+          .whereRef("payment_reference", "=", "id")
+          .orderBy("ts", "desc")
+          .execute();
+  for (const r of rows) {
+    if (r.email.trim().toLowerCase() === email && samePhone(r.phone, order.phone) && (await order.isSameOrder(r.id))) throw new OrderReplay(r.id);
+  }
 }

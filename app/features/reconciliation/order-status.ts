@@ -14,6 +14,8 @@ export type OrderPage = {
   payment: PaymentView;
   /** M-Pesa's query said the order's prompt was paid; its receipt number has not come yet. */
   promptPaid?: boolean;
+  /** The order was to be paid by prompt and none reached M-Pesa: it is paid by paybill. */
+  noPromptSent?: boolean;
   /** 'revoked': an approved badge order whose badge staff withdrew (no kit, no entry code). */
   status: "pending" | "approved" | "rejected" | "revoked";
   /** The team's note on a decision, when there is one. */

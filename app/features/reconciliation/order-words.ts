@@ -11,7 +11,7 @@ import { formatAmount } from "~/lib/plain-format";
 export const NOT_SEEN = "We have not seen this payment yet";
 
 /** The order as its words need it: the amount, and (for 'how to pay the rest') its kind and reference. */
-type OrderForWords = { amount: number; currency: string; kind?: "badge" | "merch"; reference?: string; promptPaid?: boolean };
+type OrderForWords = { amount: number; currency: string; kind?: "badge" | "merch"; reference?: string; promptPaid?: boolean; noPromptSent?: boolean };
 
 /** M-Pesa said (by query) the order's prompt was paid; the receipt number follows by callback, C2B or statement. */
 export const PROMPT_PAID_HEADLINE = "Paid: M-Pesa says your payment went through";
@@ -69,6 +69,9 @@ export function paymentWords(p: PaymentView, order: OrderForWords): { headline: 
       detail:
         "Please check the M-Pesa code in your confirmation message against the one below. If it is right, reply to your order email with that message and we will look into it. Please do not pay again.",
     };
+  }
+  if (order.noPromptSent && p.receipts.length === 0) {
+    return { headline: NOT_SEEN, detail: `No M-Pesa prompt reached your phone for this order, so nothing was paid with it. Please pay ${payHow(order)}.` };
   }
   return {
     headline: NOT_SEEN,

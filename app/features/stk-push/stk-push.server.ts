@@ -13,7 +13,7 @@ import { paymentStateFor } from "../reconciliation/matching.server";
 import type { OrderPage } from "../reconciliation/order-status";
 import { paymentWords } from "../reconciliation/order-words";
 import { DarajaUnavailable, pushTimeLimitMs, stkPush, stkQuery } from "./daraja-client.server";
-import { INVALID_PHONE_CODE, INVALID_PHONE_WORDS, mpesaPhone, PHONE_MESSAGE, stateOfResult, type StkState, type StkStatus, type StkView } from "./stk-push";
+import { INVALID_PHONE_CODE, INVALID_PHONE_WORDS, REFUSED_CODE, mpesaPhone, PHONE_MESSAGE, stateOfResult, type StkState, type StkStatus, type StkView } from "./stk-push";
 import { readStkCallback, type StkResult } from "./stk-callback";
 import type { StkPushesTable } from "./stk-push.tables";
 
@@ -87,6 +87,19 @@ export async function orderPaidInFull(db: Db, kind: OrderKind, orderId: string):
 }
 
 /**
+ * A prompt the site itself refused (a limit): kept as the order's latest, 'failed' with the
+ * site's own code REFUSED_CODE and the sentence the payer was told, so the order page says it
+ * (with the paybill and account number). Never counted toward the limits: Daraja was not asked.
+ */
+async function keepRefusal(db: Db, kind: OrderKind, orderId: string, phone: string, amount: number, ip: string, message: string, now: Date) {
+  const at = now.toISOString();
+  await db
+    .insertInto("stk_pushes")
+    .values({ kind, order_id: orderId, phone, amount, client_ip: ip.slice(0, 64), state: "failed", result_desc: message.slice(0, 300), sent_at: at, query_attempts: 0, checkout_request_id: null, merchant_request_id: "", result_code: REFUSED_CODE, receipt: null, settled_at: at, query_due_at: null, query_claimed_until: null })
+    .execute();
+}
+
+/**
  * Sends a prompt for an order to `phone` (as typed: 07…, 01…, +254…, 254…). A refusal (a limit)
  * says when to try again; Daraja down, slow or refusing is 'failed' with a sentence, and the
  * order stands (it is stored before this is called).
@@ -102,7 +115,9 @@ export async function sendStkPush(db: Db, input: { kind: OrderKind; orderId: str
 
   const address = await consume("stkPush", ADDRESS_RULE, input.ip);
   if (!address.ok) {
-    return { state: "refused", retryAfterSeconds: address.retryAfterSeconds, message: `Too many M-Pesa prompts from your connection. Please try again in ${minutes(address.retryAfterSeconds)}, or pay by paybill.` };
+    const message = `Too many M-Pesa prompts from your connection. Please try again in ${minutes(address.retryAfterSeconds)}, or pay by paybill.`;
+    await keepRefusal(db, input.kind, input.orderId, phone, order.amount, input.ip, message, now);
+    return { state: "refused", retryAfterSeconds: address.retryAfterSeconds, message };
   }
   const at = now.toISOString();
   const since = new Date(now.getTime() - WINDOW_MS).toISOString();
@@ -140,7 +155,10 @@ export async function sendStkPush(db: Db, input: { kind: OrderKind; orderId: str
       .executeTakeFirstOrThrow();
     return { state: "claimed" as const, id: row.id };
   });
-  if (claimed.state === "refused") return claimed;
+  if (claimed.state === "refused") {
+    await keepRefusal(db, input.kind, input.orderId, phone, order.amount, input.ip, claimed.message, now);
+    return claimed;
+  }
 
   // Daraja said no prompt went out: nothing to ask about.
   const fail = async (desc: string, code: string | null = null): Promise<StkSendResult> => {
@@ -569,6 +587,13 @@ export async function stkPanelOf(db: Db, order: OrderPage, token: string, now = 
   const status = await stkStatusOf(db, order.reference);
   if (!status) return null;
   const promptPaid = status.state === "paid" && !status.receipt && order.payment.receivedAmount === null;
+  // No prompt of this order reached Daraja (refused by a limit, by Daraja, or Daraja down): the payer pays by paybill.
+  const reached = await db
+    .selectFrom("stk_pushes")
+    .select("id")
+    .where("order_id", "=", order.reference)
+    .where((eb) => eb.or([eb("checkout_request_id", "is not", null), eb("state", "!=", "failed")]))
+    .executeTakeFirst();
   const paidInFull = promptPaid || (await orderPaidInFull(db, order.kind, order.reference));
   const words = paymentWords(order.payment, { ...order, promptPaid });
   const resendAt = status.state === "sent" || status.state === "unknown" ? new Date(Date.parse(status.sentAt) + UNKNOWN_HOLD_MS).toISOString() : null;
@@ -580,6 +605,7 @@ export async function stkPanelOf(db: Db, order: OrderPage, token: string, now = 
     paybill: env().stk?.shortcode ?? env().mpesaShortcode,
     refreshing: status.state === "sent" && now.getTime() - Date.parse(status.sentAt) < REFRESH_FOR_MS,
     promptPaid,
+    noPromptSent: !reached,
     orderPaid: paidInFull,
     /** The payment section's own headline, when the order's payment (not the prompt) decides what the panel says. */
     paymentSentence: paidInFull || order.payment.state === "reversed" ? words.headline : null,

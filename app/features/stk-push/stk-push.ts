@@ -27,6 +27,20 @@ export function mpesaPhone(text: string): string | null {
   return m ? `254${m[1]}` : null;
 }
 
+/**
+ * Whether a number (2547…/2541…) is in a range Safaricom was given (0700-0729, 0740-0743,
+ * 0745-0746, 0748, 0757-0759, 0768-0769, 0790-0799, 0110-0115). Numbers move between carriers,
+ * so this only warns (prompts reach Safaricom lines only), never refuses.
+ */
+export function inSafaricomRange(msisdn: string): boolean {
+  const m = /^254(\d{3})/.exec(msisdn);
+  if (!m) return false;
+  const p = Number(m[1]);
+  return (p >= 700 && p <= 729) || (p >= 740 && p <= 743) || p === 745 || p === 746 || p === 748 || (p >= 757 && p <= 759) || p === 768 || p === 769 || (p >= 790 && p <= 799) || (p >= 110 && p <= 115);
+}
+
+export const OTHER_NETWORK_NOTE = "M-Pesa prompts reach Safaricom lines only. If this number is not on Safaricom, pay by paybill instead:";
+
 /** '254712345678' -> '0712 345 678', as a supporter writes it. */
 export function localPhone(msisdn: string): string {
   const m = /^254(\d{3})(\d{3})(\d{3})$/.exec(msisdn);
@@ -45,6 +59,9 @@ export function stateOfResult(code: string): Exclude<StkState, "sent" | "unknown
 /** A push whose answer did not come in time, or that M-Pesa has not settled: nobody knows yet. */
 export const UNKNOWN_WORDS =
   "We do not know yet whether M-Pesa took the money: its answer has not reached us. Please check your M-Pesa messages. If you have a confirmation SMS for this payment, enter its code below; please do not pay again until you have checked.";
+
+/** The site's own code for a prompt it did not ask Daraja for (a limit): its sentence is the payer's. */
+export const REFUSED_CODE = "refused";
 
 /** Daraja's refusal of a number it cannot prompt. */
 export const INVALID_PHONE_CODE = "400.002.02";
@@ -70,6 +87,7 @@ export function resultWords(s: Pick<StkStatus, "state" | "resultCode" | "receipt
       if (s.resultCode === "1") return "Not paid: the M-Pesa balance is not enough for this payment.";
       if (s.resultCode === "2001") return "Not paid: the M-Pesa PIN was wrong.";
       if (s.resultCode === INVALID_PHONE_CODE) return INVALID_PHONE_WORDS;
+      if (s.resultCode === REFUSED_CODE) return `No prompt was sent: ${s.resultDesc}`;
       if (s.resultCode === null) return "M-Pesa is unavailable right now: no prompt was sent.";
       return `Not paid: M-Pesa said '${s.resultDesc || `error ${s.resultCode}`}'.`;
   }

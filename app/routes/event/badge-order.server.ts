@@ -69,4 +69,7 @@ export async function badgeOrderAction(context: AppLoadContext, submission: Subm
   return reply;
 }
 
-const paidByPrompt = (result: unknown) => (result as { payment?: { by?: string } } | undefined)?.payment?.by === "stk";
+const paidByPrompt = (result: unknown) => {
+  const r = result as { payment?: { by?: string }; byPrompt?: boolean } | undefined;
+  return r?.payment?.by === "stk" || r?.byPrompt === true;
+};

@@ -87,7 +87,8 @@ export async function checkoutAction(context: AppLoadContext, submission: Submis
         total: order.total,
         currency: order.currency,
         orderPath: order.orderPath,
-        stk: stk !== null,
+        // Paid by prompt (sent now, or already for the same order sent before): its page shows what comes of it.
+        stk: stk !== null || input.payWith === "stk",
         ...(order.replayed ? { replayed: true } : {}),
       };
     },

@@ -26,7 +26,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("t") ?? "";
   const found = await orderByToken(context.db, params.reference ?? "", token);
   const stk = found ? await stkPanelOf(context.db, found, token) : null;
-  const order = found && stk?.promptPaid ? { ...found, promptPaid: true } : found;
+  const order = found && stk ? { ...found, promptPaid: stk.promptPaid, noPromptSent: stk.noPromptSent } : found;
   return data({ order, stk }, { status: order ? 200 : 404, headers: PRIVATE });
 }
 

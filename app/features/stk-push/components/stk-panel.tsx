@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { Form, useNavigation, useRevalidator } from "react-router";
 import { useHydrated } from "~/components/ui/form-parts";
 import { orderPagePath } from "~/lib/order-page";
-import { INVALID_PHONE_CODE, resultWords, type StkStatus } from "../stk-push";
+import { INVALID_PHONE_CODE, inSafaricomRange, OTHER_NETWORK_NOTE, REFUSED_CODE, resultWords, type StkStatus } from "../stk-push";
 import { formatAmount } from "~/lib/plain-format";
 import { formatNairobiClock } from "~/lib/nairobi-time";
 
@@ -64,6 +64,11 @@ export function StkPanel({ stk, error, code }: { stk: StkPanelData; error?: stri
             Check your phone: enter your M-Pesa PIN to pay {formatAmount(stk.amount)} to {stk.orgName}
           </p>
           <p className="small muted">The prompt went to the phone number ending {stk.phone.slice(-3)}. This page shows the result as soon as M-Pesa tells us.</p>
+          {inSafaricomRange(stk.phone) ? null : (
+            <p className="small">
+              {OTHER_NETWORK_NOTE} business number <strong>{stk.paybill}</strong>, account number <strong>{stk.orderId}</strong>.
+            </p>
+          )}
           {stk.refreshing ? null : (
             <Form method="get" replace>
               <p className="small">No answer yet? The prompt may have expired.</p>
@@ -105,7 +110,7 @@ export function StkPanel({ stk, error, code }: { stk: StkPanelData; error?: stri
               {code.saved}
             </p>
           ) : null}
-          <details className="stk-paybill" open={(stk.state === "failed" && (stk.resultCode === null || invalidPhone)) || unknown || !!code?.error}>
+          <details className="stk-paybill" open={(stk.state === "failed" && (stk.resultCode === null || invalidPhone || stk.resultCode === REFUSED_CODE)) || unknown || !!code?.error}>
             <summary>{unknown ? "Enter the code from your M-Pesa SMS, or pay by paybill" : "Pay by paybill instead"}</summary>
             <p>
               In M-Pesa choose Lipa na M-Pesa, then Pay Bill. Business number <strong>{stk.paybill}</strong>, account number <strong>{stk.orderId}</strong>, amount{" "}
