@@ -44,12 +44,12 @@ export function StkPanel({ stk, error, code }: { stk: StkPanelData; error?: stri
     if (document.querySelector('meta[http-equiv="refresh"]')) window.stop();
   }, []);
   useEffect(() => {
-    if (!waiting) return;
+    if (!waiting && !unknown) return;
     const timer = setInterval(() => {
       if (revalidator.state === "idle") void revalidator.revalidate();
     }, REFRESH_SECONDS * 1000);
     return () => clearInterval(timer);
-  }, [waiting]);
+  }, [waiting, unknown]);
 
   return (
     <section className="stk-panel card" aria-live="polite" aria-labelledby="stk-title">
@@ -80,7 +80,18 @@ export function StkPanel({ stk, error, code }: { stk: StkPanelData; error?: stri
           )}
         </>
       ) : (
-        <p className="lead">{stk.paymentSentence ?? resultWords(stk)}</p>
+        <>
+          <p className="lead">{stk.paymentSentence ?? resultWords(stk)}</p>
+          {stk.orderPaid && stk.receipt ? <p className="small">M-Pesa receipt {stk.receipt}.</p> : null}
+          {unknown ? (
+            <Form method="get" replace>
+              <input type="hidden" name="t" value={stk.token} />
+              <button type="submit" className="button">
+                Check again
+              </button>
+            </Form>
+          ) : null}
+        </>
       )}
       {error ? (
         <p className="form-error" role="alert">
