@@ -1,5 +1,5 @@
-import { describe, expect, test } from "vitest";
-import { isValidPaymentCode, normalisePaymentCode } from "./payment-code";
+import { describe, expect, it, test } from "vitest";
+import { codeInWords, isValidPaymentCode, normalisePaymentCode } from "./payment-code";
 
 describe("normalisePaymentCode", () => {
   test.each([
@@ -44,5 +44,12 @@ describe("normalisePaymentCode", () => {
     expect(isValidPaymentCode("SKL4Q2ZB7XY")).toBe(false);
     expect(isValidPaymentCode("0712345678")).toBe(false);
     expect(isValidPaymentCode(normalisePaymentCode("paid cash"))).toBe(false);
+  });
+});
+
+describe("an order's code in its emails", () => {
+  it("an order paid by prompt (its reference as its code) is not said to have an M-Pesa code", () => {
+    expect(codeInWords("BO-7KQ2MX", "BO-7KQ2MX")).toBe("Paying by M-Pesa prompt, account number BO-7KQ2MX");
+    expect(codeInWords("BO-7KQ2MX", "SKL4Q2ZB7X")).toBe("M-Pesa code: SKL4Q2ZB7X");
   });
 });

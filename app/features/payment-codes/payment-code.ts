@@ -43,3 +43,9 @@ export function paymentCodeError(raw: string, requiredMessage = PAYMENT_CODE_REQ
   if (code === "") return requiredMessage;
   return isValidPaymentCode(code) ? undefined : PAYMENT_CODE_INVALID;
 }
+
+/**
+ * An order's code as its emails say it: an order paid by prompt has no code of its own (its
+ * reference stands in, as the account number), so it is not called an M-Pesa code.
+ */
+export const codeInWords = (orderId: string, code: string) => (code === orderId ? `Paying by M-Pesa prompt, account number ${orderId}` : `M-Pesa code: ${code}`);

@@ -1,4 +1,5 @@
 import { renderEmail } from "~/lib/email-layout";
+import { codeInWords } from "../../payment-codes/payment-code";
 import { site } from "~/lib/site";
 import { eventDateText, eventWhenText, type EventRecord } from "../event";
 import { badgeName, formatKes } from "../tiers";
@@ -12,7 +13,7 @@ export function orderReceivedEmail(o: OrderForMail, event: EventRecord, orderUrl
     heading: `Thank you, ${o.name}!`,
     paragraphs: [
       `We have your ${o.tierName} confirmation for the ${event.title} on ${eventDateText(event)}. Your reference is ${o.id}.`,
-      `Tier: ${o.tierName} · Amount: ${formatKes(o.amount)} · M-Pesa code: ${o.paymentReference}${o.hardCopy ? " · Hard-copy badge requested" : ""}`,
+      `Tier: ${o.tierName} · Amount: ${formatKes(o.amount)} · ${codeInWords(o.id, o.paymentReference)}${o.hardCopy ? " · Hard-copy badge requested" : ""}`,
       "Your confirmation is pending approval. Once our team has verified the payment, we will email you your badge and a 'Will Be Attending' poster to share.",
       "Your order's own page shows whether your payment has reached us and where your order stands; keep this email to find it.",
       `Questions? Reply to this email or write to ${site.contactEmail}, quoting ${o.id}.`,
@@ -72,7 +73,7 @@ export function badgeRejectedEmail(o: OrderForMail & { wasApproved: boolean; not
       o.wasApproved
         ? `We are sorry: your ${o.tierName} order ${o.id} was approved earlier, but our team has now cancelled it. The badge and poster we sent are no longer valid.`
         : `We are sorry: we could not accept your ${o.tierName} confirmation ${o.id}.`,
-      `Order ${o.id} · Tier: ${o.tierName} · Amount: ${formatKes(o.amount)} · M-Pesa code: ${o.paymentReference}`,
+      `Order ${o.id} · Tier: ${o.tierName} · Amount: ${formatKes(o.amount)} · ${codeInWords(o.id, o.paymentReference)}`,
       ...(o.note ? [`A note from the team: ${o.note}`] : []),
       `If you did pay, reply to this email with your M-Pesa confirmation message, or write to ${site.contactEmail} quoting ${o.id}, and we will sort it out.`,
     ],

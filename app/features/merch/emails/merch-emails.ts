@@ -1,4 +1,5 @@
 import { renderEmail } from "~/lib/email-layout";
+import { codeInWords } from "../../payment-codes/payment-code";
 import { site } from "~/lib/site";
 import { formatMoney } from "../merch";
 import type { MerchOrderView } from "../merch";
@@ -16,7 +17,7 @@ export function orderReceivedEmail(o: MerchOrderView, orderUrl: string) {
     paragraphs: [
       `Your order ${o.id} is pending review. Every purchase funds the street outreach in ${site.city}.`,
       ...lineText(o),
-      `Total: ${formatMoney(o.total, o.currency)} · M-Pesa code: ${o.paymentReference}`,
+      `Total: ${formatMoney(o.total, o.currency)} · ${codeInWords(o.id, o.paymentReference)}`,
       `What happens next: the merch team checks the payment (paybill ${site.payments.merchPaybill}, account ${site.payments.merchAccount}), then emails you to confirm. Delivery fees and options (M-Pesa, card or cash) are agreed with you after that.`,
       "Your order's own page shows whether your payment has reached us and where your order stands; keep this email to find it.",
       `Questions? Reply to this email or write to ${site.merchEmail}, quoting ${o.id}.`,
@@ -32,7 +33,7 @@ export function merchTeamNoticeEmail(o: MerchOrderView, adminUrl: string) {
     paragraphs: [
       `From ${o.customerName} <${o.customerEmail}>${o.customerPhone ? `, ${o.customerPhone}` : ""}.`,
       ...lineText(o),
-      `Total: ${formatMoney(o.total, o.currency)} · M-Pesa code: ${o.paymentReference}`,
+      `Total: ${formatMoney(o.total, o.currency)} · ${codeInWords(o.id, o.paymentReference)}`,
       ...(o.notes ? [`Notes: ${o.notes}`] : []),
       "Check the payment, then approve or reject the order.",
     ],
@@ -64,7 +65,7 @@ export function orderRejectedEmail(o: MerchOrderView, wasApproved: boolean, stor
         ? `We are sorry: your order ${o.id} was confirmed earlier, but the merch team has now cancelled it. Nothing will be delivered for it.`
         : `We are sorry: the merch team could not accept your order ${o.id}.`,
       ...lineText(o),
-      `Total: ${formatMoney(o.total, o.currency)} · M-Pesa code: ${o.paymentReference}`,
+      `Total: ${formatMoney(o.total, o.currency)} · ${codeInWords(o.id, o.paymentReference)}`,
       ...(o.staffNotes ? [`A note from the team: ${o.staffNotes}`] : []),
       `If you did pay, reply to this email with your M-Pesa confirmation message, or write to ${site.merchEmail} quoting ${o.id}, and we will sort it out.`,
     ],
