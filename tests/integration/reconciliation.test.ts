@@ -136,6 +136,14 @@ describe("payment state of real orders", () => {
     expect(await stateOf(db, id)).toBe("unmatched");
   });
 
+  it("a statement that pays an order by its reference as the account number counts it as matched", async () => {
+    const o = await merch(db, nextCode());
+    const line = statementLine(nextCode(), new Date(Date.now() - 60_000), 1200).replace(/,VESPERS$/, `,${o.id}`);
+    const done = await importCsv(statement(line));
+    expect(done.body).toMatchObject({ ok: true, added: 1, matched: 1 });
+    expect((await getMerchOrder(db, o.id))!.payment).toMatchObject({ state: "verified", receivedAmount: 1200 });
+  });
+
   it("a statement stating no period leaves a missing code unmatched, whatever its rows span; an overlapping import changes nothing", async () => {
     const placed = new Date(Date.now() - 5 * 86_400_000);
     const real = nextCode();

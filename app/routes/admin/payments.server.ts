@@ -87,11 +87,12 @@ const importDraft = staffIntent<PaymentsResult>({
   run: async (_, { submission, db, actor }) => {
     const draftId = String(submission.form?.get("draft") ?? "").slice(0, 40);
     const done = await importStatementDraft(db, draftId, env().mpesaShortcodes, actor);
-    await linkByAccount(db);
+    // Orders the statement paid by their reference as the account number count as matched too.
+    const byAccount = await linkByAccount(db);
     return reply(
       {
         status: "success",
-        message: `Imported: ${done.added} new payments, ${done.known} already known, ${done.skipped.length} skipped; ${done.matched} orders matched.${
+        message: `Imported: ${done.added} new payments, ${done.known} already known, ${done.skipped.length} skipped; ${done.matched + byAccount.length} orders matched.${
           done.reversals.length ? ` ${done.reversals.length} reversal${done.reversals.length === 1 ? "" : "s"} recorded.` : ""
         }`,
         result: { step: "imported", preview: done },

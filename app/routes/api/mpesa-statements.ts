@@ -54,7 +54,8 @@ const api = jsonApi({
     const result = dryRun
       ? await previewStatement(context.db, source, shortcodes)
       : await importStatement(context.db, source, shortcodes, staff(clientAddress(context)));
-    if (!dryRun) await linkByAccount(context.db);
+    // Orders the statement paid by their reference as the account number count as matched too.
+    const byAccount = dryRun ? [] : await linkByAccount(context.db);
     return jsonResponse({
       ok: true,
       dryRun,
@@ -63,7 +64,7 @@ const api = jsonApi({
       known: result.known,
       skipped: result.skipped.length,
       skippedRows: result.skipped.slice(0, 200),
-      matched: result.matched,
+      matched: result.matched + byAccount.length,
       shortcode: result.shortcode,
       coversFrom: result.coversFrom,
       coversTo: result.coversTo,
