@@ -434,6 +434,11 @@ describe("M-Pesa Express on a bad day (the fake holds answers, loses callbacks, 
     return { stk: d.stk!, payment: d.order.payment, panel, section, text: `${panel} ${section.headline} ${section.detail}` };
   };
   const received = async (id: string) => (await getBadgeOrder(db, id)).payment;
+  /** The prompt on the phone for this order, once the push has reached the fake. */
+  const promptOn = async (id: string) => {
+    for (let i = 0; i < 100 && !fake.latest(id); i++) await sleep(50);
+    return fake.latest(id)!;
+  };
   const resend = async (id: string) => stkPushApi.action(args(jsonPost("/api/stk_push.php", { orderId: id, token: await tokenOf(id) })));
   /** Runs the query loop as its timer would, from the push to `untilMs` after it, in steps (the clock is moved, nobody waits). */
   const runQueriesFor = async (sentAt: number, untilMs: number, stepMs = 30_000) => {
@@ -445,8 +450,7 @@ describe("M-Pesa Express on a bad day (the fake holds answers, loses callbacks, 
     fake.set({ pushDelayMs: 2500 });
     const id = await placeBadge();
     const sending = push("badge", id);
-    await sleep(300);
-    const prompt = fake.latest(id)!;
+    const prompt = await promptOn(id);
     // The payer enters the PIN while Daraja still holds the push's answer.
     await fake.answer(prompt.checkoutRequestId, "paid");
     expect(fake.state.callbacks.at(-1)).toMatchObject({ status: 200 });
@@ -488,16 +492,14 @@ describe("M-Pesa Express on a bad day (the fake holds answers, loses callbacks, 
     fake.set({ pushDelayMs: 700 });
     const id = await placeBadge();
     const sending = push("badge", id);
-    await sleep(250);
-    const paid = await fake.answer(fake.latest(id)!.checkoutRequestId, "paid");
+    const paid = await fake.answer((await promptOn(id)).checkoutRequestId, "paid");
     expect((await sending).state).toBe("sent");
     expect(await stkStatusOf(db, id)).toMatchObject({ state: "paid", receipt: paid.receipt });
     expect(await received(id)).toMatchObject({ state: "verified", receivedAmount: 1300 });
 
     const other = await placeBadge("0722000111");
     const second = push("badge", other, "0722000111");
-    await sleep(250);
-    await fake.answer(fake.latest(other)!.checkoutRequestId, 1032);
+    await fake.answer((await promptOn(other)).checkoutRequestId, 1032);
     expect((await second).state).toBe("sent");
     const status = (await stkStatusOf(db, other))!;
     expect(status).toMatchObject({ state: "cancelled", resultCode: "1032" });
@@ -525,6 +527,17 @@ describe("M-Pesa Express on a bad day (the fake holds answers, loses callbacks, 
     expect(await db.selectFrom("order_receipts").select("trans_id").execute()).toEqual([]);
     const id = await placeBadge("0799000111");
     const linked = await mpesaPayments.action(args(jsonPost("/api/mpesa_payments.php", { action: "link", transId: "TKR9X0AB12", orderId: id }, { "X-Admin-Key": KEY })));
+    expect(linked.status).toBe(200);
+    expect(await received(id)).toMatchObject({ state: "verified", receivedAmount: 1300 });
+  });
+
+  it("a C2B confirmation set aside as paid to another number can be linked through POST /api/mpesa_payments.php", async () => {
+    const nairobi = new Date(Date.now() + 3 * 3_600_000).toISOString().replace(/[-:T]/g, "").slice(0, 14);
+    const confirmation = jsonPost(`/api/pay/c2b/confirmation/${SECRET}`, { TransactionType: "Pay Bill", TransID: "TON1234567", TransTime: nairobi, TransAmount: "1300.00", BusinessShortCode: "999999", BillRefNumber: "JANE", MSISDN: "254712345678", FirstName: "JANE" });
+    expect((await c2b.action({ ...args(confirmation), params: { kind: "confirmation", secret: SECRET } } as never)).status).toBe(200);
+    expect(await db.selectFrom("callbacks_set_aside").select(["trans_id", "reason"]).execute()).toEqual([{ trans_id: "TON1234567", reason: "other_number" }]);
+    const id = await placeBadge();
+    const linked = await mpesaPayments.action(args(jsonPost("/api/mpesa_payments.php", { action: "link", transId: "TON1234567", orderId: id }, { "X-Admin-Key": KEY })));
     expect(linked.status).toBe(200);
     expect(await received(id)).toMatchObject({ state: "verified", receivedAmount: 1300 });
   });

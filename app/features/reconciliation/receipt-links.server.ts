@@ -12,6 +12,7 @@ import { linkReceipt, unlinkReceipt, type OrderKind } from "../payment-codes/rec
 import type { PaymentView } from "../received-payments/payment-state";
 import { wrongCodeEmail } from "./emails/payment-emails";
 import { paymentViewsFor } from "./matching.server";
+import { recordPayments } from "../received-payments/received-payments.server";
 
 /**
  * What staff do about a payment that did not find its order by itself, on /admin/payments and
@@ -68,7 +69,23 @@ async function findOrder(db: Db, orderId: string): Promise<FoundOrder> {
 }
 
 async function receivedPayment(db: Db, transId: string) {
-  const p = await db.selectFrom("received_payments").select(["code", "amount"]).where("code", "=", transId).executeTakeFirst();
+  let p = await db.selectFrom("received_payments").select(["code", "amount"]).where("code", "=", transId).executeTakeFirst();
+  if (!p) {
+    // A confirmation set aside as paid to another number: staff linking it say it is the site's money.
+    const aside = await db.selectFrom("callbacks_set_aside").selectAll().where("trans_id", "=", transId).where("reason", "=", "other_number").executeTakeFirst();
+    if (aside && aside.amount !== null && aside.paid_at) {
+      let raw: Record<string, unknown> = {};
+      try {
+        raw = JSON.parse(aside.body) as Record<string, unknown>;
+      } catch {
+        raw = { body: aside.body.slice(0, 2000) };
+      }
+      await recordPayments(db, [
+        { code: aside.trans_id, amount: aside.amount, paidAt: aside.paid_at, payerName: aside.payer_name, payerPhone: aside.payer_phone, accountRef: aside.account_ref, shortcode: aside.shortcode, source: "callback", raw },
+      ]);
+      p = await db.selectFrom("received_payments").select(["code", "amount"]).where("code", "=", transId).executeTakeFirst();
+    }
+  }
   if (!p) {
     throw new DomainError(
       "not_found",
