@@ -339,6 +339,24 @@ describe("the JSON API", () => {
     expect(await db.selectFrom("merch_orders").select(["id", "customer_phone", "payment_reference"]).execute()).toEqual([{ id: body.id, customer_phone: "0112345678", payment_reference: body.id }]);
   });
 
+  it("the order answer's stk.state is sent, unknown, refused or failed; staff see payment.stk.state 'unknown' for a push whose answer never came", async () => {
+    const states: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await badgePost({ ...badge, name: `Child ${i} Wanjiru`, payWith: "stk", phone: "0712345678" });
+      states.push((await bodyOf<{ stk: { state: string } }>(res)).stk.state);
+    }
+    expect(states).toEqual(["sent", "sent", "sent", "refused"]);
+    setDarajaTimeoutForTests(300);
+    fake.set({ push: "hang" });
+    const slow = await bodyOf<{ id: string; stk: { state: string; message: string } }>(await badgePost({ ...badge, email: "slow@example.org", payWith: "stk", phone: "0722000777" }));
+    expect(slow.stk).toMatchObject({ state: "unknown", message: expect.stringContaining("Please check your M-Pesa messages") });
+    fake.set({ push: "500" });
+    const down = await bodyOf<{ stk: { state: string } }>(await badgePost({ ...badge, email: "down@example.org", payWith: "stk", phone: "0722000888" }));
+    expect(down.stk.state).toBe("failed");
+    const list = await bodyOf<{ items: { id: string; payment: { stk?: { state: string } } }[] }>(await badgeApi.loader(args(new Request("http://site.test/api/badge_orders.php", { headers: { "X-Admin-Key": KEY } }))));
+    expect(list.items.find((o) => o.id === slow.id)!.payment.stk!.state).toBe("unknown");
+  });
+
   it("without payWith, the code is still required", async () => {
     const res = await badgePost({ ...badge, phone: "0712345678" });
     expect(res.status).toBe(400);
