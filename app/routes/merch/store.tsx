@@ -122,7 +122,7 @@ export default function StorePage({ loaderData, actionData }: Route.ComponentPro
   return (
     <>
       {banner ? <OrderPlaced placed={banner} headingRef={bannerRef} /> : null}
-      <section className="hero store-hero" aria-labelledby="store-title">
+      <section className="hero store-hero" aria-labelledby="store-title" data-scripts-start="idle">
         <div className="container">
           <div className="store-hero-top">
             <p className="eyebrow">Pop-up store</p>
