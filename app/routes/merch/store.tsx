@@ -151,7 +151,10 @@ export default function StorePage({ loaderData, actionData }: Route.ComponentPro
         <div className="container">
           <h2 id="catalogue-title">The collection</h2>
           <CatalogueGrid items={items} />
-          <ol className="store-steps" aria-label="How ordering works">
+          <span id="store-steps-title" className="visually-hidden">
+            How ordering works
+          </span>
+          <ol className="store-steps" aria-labelledby="store-steps-title">
             <li>Pick your items and add them to your bag.</li>
             <li>
               Pay the total by M-Pesa: paybill {site.payments.merchPaybill}, account {site.payments.merchAccount}.
