@@ -16,9 +16,12 @@ async function waitAfterLoad(page, ms) {
   if (ms - since > 0) await page.waitForTimeout(ms - since);
 }
 
-/** Taps `locator` and returns the milliseconds until `done()` resolves. */
+/**
+ * Taps `locator` and returns the milliseconds until `done()` resolves. Each journey brings its
+ * target into view right after load, by script (not a use of the page).
+ */
 async function timedTap(locator, done) {
-  await locator.scrollIntoViewIfNeeded(); // programmatic: not a use of the page
+  await locator.scrollIntoViewIfNeeded();
   const at = Date.now();
   await locator.tap({ noWaitAfter: true });
   await done();
@@ -33,7 +36,8 @@ export const JOURNEYS = {
   "team-badge": {
     path: "/badges",
     async run(page, delay) {
-      const view = page.locator(".badge-card a").first();
+      const view = page.locator(".badge-card-actions a").filter({ hasText: /^View/ }).first();
+      await view.scrollIntoViewIfNeeded();
       await waitAfterLoad(page, delay);
       const ms = await timedTap(view, () => page.getByRole("dialog").first().waitFor({ state: "visible", timeout: RESULT_TIMEOUT }));
       return { ms };
@@ -43,6 +47,7 @@ export const JOURNEYS = {
     path: "/event",
     async run(page, delay) {
       const support = page.getByRole("link", { name: /^Support & confirm/ }).first();
+      await support.scrollIntoViewIfNeeded();
       await waitAfterLoad(page, delay);
       const dialog = page.getByRole("dialog", { name: /^Confirm your / });
       const ms = await timedTap(support, () => dialog.waitFor({ state: "visible", timeout: RESULT_TIMEOUT }));
@@ -72,6 +77,7 @@ export const JOURNEYS = {
     path: "/blogs/campus-mission-week",
     async run(page, delay) {
       const button = page.locator("#reactions button.reaction").first();
+      await button.scrollIntoViewIfNeeded(); // the reader is at the reactions (not by a touch: a touch is a first use)
       await waitAfterLoad(page, delay);
       const ms = await timedTap(button, () =>
         page.locator('#reactions button.reaction[aria-pressed="true"]').first().waitFor({ state: "attached", timeout: RESULT_TIMEOUT }),
@@ -82,8 +88,8 @@ export const JOURNEYS = {
   "vespers-subscribe": {
     path: "/vespers",
     async run(page, delay) {
-      const box = page.locator("section[aria-labelledby='updates-title']");
-      const email = box.getByRole("textbox");
+      const box = page.locator("#subscribe-vespers");
+      const email = box.getByLabel("Email address");
       await waitAfterLoad(page, delay);
       // The announcement opens 300 ms after load: a reader closes it first.
       const later = page.getByRole("button", { name: "Maybe Later" });
@@ -93,8 +99,8 @@ export const JOURNEYS = {
       await email.tap();
       await page.keyboard.type(address, { delay: 60 });
       const typed = await email.inputValue();
-      const ms = await timedTap(box.getByRole("button", { name: /Subscribe|Join|Sign up/i }).first(), () =>
-        page.getByText("Thanks! You are now on the vespers update list.").first().waitFor({ state: "visible", timeout: RESULT_TIMEOUT }),
+      const ms = await timedTap(box.getByRole("button", { name: "Subscribe" }), () =>
+        page.getByText("Thanks! We will email vespers stories and event details soon.").first().waitFor({ state: "visible", timeout: RESULT_TIMEOUT }),
       );
       return { ms, lost: typed === address ? undefined : `typed '${address}', the field had '${typed}'` };
     },
