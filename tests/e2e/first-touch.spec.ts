@@ -116,3 +116,25 @@ test("'Copy link' on a post copies on the first tap, before the page's scripts h
   await page.waitForTimeout(6_000);
   await expect(panel.getByRole("status")).toHaveText("Link copied. Paste it anywhere to share this post.");
 });
+
+test("an address typed into the footer's newsletter box from the first touch is whole 6 s later and is the one subscribed", async ({
+  page,
+  context,
+  jsEnabled,
+  uniqueEmail,
+}) => {
+  test.skip(!jsEnabled, "scripts on");
+  test.setTimeout(60_000);
+  const email = uniqueEmail("firsttouch");
+  await slowPhone(context, page);
+  await page.goto("/blogs", { waitUntil: "load" });
+  const footer = page.getByRole("contentinfo");
+  const field = footer.getByRole("textbox");
+  await field.evaluate((el) => el.scrollIntoView({ block: "center" }));
+  await field.tap();
+  await page.keyboard.type(email, { delay: 60 });
+  await page.waitForTimeout(6_000);
+  await expect(field).toHaveValue(email);
+  await footer.getByRole("button", { name: "Subscribe" }).tap();
+  await expect(footer.getByRole("status")).toContainText("Subscribed", { timeout: 20_000 });
+});
