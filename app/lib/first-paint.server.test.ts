@@ -95,3 +95,107 @@ function scrollRestorationAsRendered(): string {
   expect(html).toMatch(/^<script>[\s\S]*sessionStorage[\s\S]*<\/script>$/);
   return html;
 }
+
+/** Runs the boot script's wait for its start in a fake page; returns the page's handles. */
+function waitInFakePage({ marks = [] as string[], readyState = "loading", saveData = false } = {}) {
+  const boot = /<script type="module" async="">([\s\S]*?)<\/script>/.exec(bootOnFirstUse(PAGE))![1]!;
+  const wait = /await new Promise\(\(go\) => \{ ([\s\S]*?) \}\);\n/.exec(boot)![1]!;
+  const listeners = new Map<string, Set<(e: { type: string }) => void>>();
+  const timers: (() => void)[] = [];
+  const observers: ((entries: { isIntersecting: boolean }[]) => void)[] = [];
+  let started = 0;
+  const sandbox = {
+    go: () => started++,
+    addEventListener: (t: string, f: (e: { type: string }) => void) => (listeners.get(t) ?? listeners.set(t, new Set()).get(t)!).add(f),
+    removeEventListener: (t: string, f: (e: { type: string }) => void) => listeners.get(t)?.delete(f),
+    setTimeout: (f: () => void) => timers.push(f),
+    window: {} as Record<string, unknown>,
+    navigator: { connection: { saveData } },
+    document: {
+      readyState,
+      querySelector: (sel: string) => (marks.some((m) => sel.includes(`"${m}"`)) ? {} : null),
+      querySelectorAll: (sel: string) => (marks.some((m) => sel.includes(`"${m}"`)) ? [{}] : []),
+    },
+  };
+  sandbox.window.requestIdleCallback = (f: () => void) => timers.push(f);
+  sandbox.window.IntersectionObserver = class {
+    constructor(f: (entries: { isIntersecting: boolean }[]) => void) {
+      observers.push(f);
+    }
+    observe() {}
+    disconnect() {}
+  };
+  Object.assign(sandbox, { requestIdleCallback: sandbox.window.requestIdleCallback, IntersectionObserver: sandbox.window.IntersectionObserver });
+  vm.runInNewContext(`(() => { ${wait} })()`, sandbox);
+  const fire = (type: string) => [...(listeners.get(type) ?? [])].forEach((f) => f({ type }));
+  const flush = () => timers.splice(0).forEach((f) => f());
+  return { fire, flush, started: () => started, see: () => observers.forEach((f) => f([{ isIntersecting: true }])) };
+}
+
+describe("when a cached page starts its scripts", () => {
+  it("never inside a tap: a press waits for its click, then starts after it", () => {
+    const page = waitInFakePage();
+    page.fire("pointerdown");
+    page.fire("touchstart");
+    expect(page.started()).toBe(0);
+    page.fire("click");
+    expect(page.started(), "not in the click's own handler either").toBe(0);
+    page.flush();
+    expect(page.started()).toBe(1);
+    page.fire("keydown");
+    page.flush();
+    expect(page.started(), "once").toBe(1);
+  });
+
+  it("a press that becomes a scroll starts them too; a key after its own events", () => {
+    const scroll = waitInFakePage();
+    scroll.fire("pointerdown");
+    scroll.fire("pointercancel");
+    scroll.flush();
+    expect(scroll.started()).toBe(1);
+    const key = waitInFakePage();
+    key.fire("keydown");
+    expect(key.started()).toBe(0);
+    key.flush();
+    expect(key.started()).toBe(1);
+  });
+
+  it("a reading page waits for its reader; a form or store page starts when idle after load; a marked part when near", () => {
+    const reading = waitInFakePage();
+    reading.fire("load");
+    reading.flush();
+    expect(reading.started()).toBe(0);
+
+    const store = waitInFakePage({ marks: ["idle"] });
+    expect(store.started()).toBe(0);
+    store.fire("load");
+    store.flush();
+    expect(store.started()).toBe(1);
+    const loaded = waitInFakePage({ marks: ["idle"], readyState: "complete" }); // the script ran after load
+    loaded.flush();
+    expect(loaded.started()).toBe(1);
+
+    const post = waitInFakePage({ marks: ["near"] });
+    post.fire("load");
+    post.flush();
+    expect(post.started()).toBe(0);
+    post.see();
+    post.flush();
+    expect(post.started()).toBe(1);
+  });
+
+  it("a browser saving data waits for first use even on a store page", () => {
+    const page = waitInFakePage({ marks: ["idle", "near"], saveData: true });
+    page.fire("load");
+    page.see();
+    page.flush();
+    expect(page.started()).toBe(0);
+  });
+
+  it("answers a share panel's first tap before the scripts start, in the tap itself", () => {
+    const boot = /<script type="module" async="">([\s\S]*?)<\/script>/.exec(bootOnFirstUse(PAGE))![1]!;
+    expect(boot.indexOf('addEventListener("click", (e) => {')).toBeLessThan(boot.indexOf("await new Promise"));
+    expect(boot).toContain('if (!box || box.hasAttribute("data-ready")) return;');
+    expect(boot).toContain("navigator.clipboard.writeText(url)");
+  });
+});

@@ -49,16 +49,59 @@ const STATIC_IMPORT = /^import \* as (route\d+) from "(\/assets\/[A-Za-z0-9._-]+
 /**
  * Scripts: React Router's boot script and its module preloads would start fetching as the page
  * is read, and then the phone spends a second of its slow CPU starting React and hydrating a
- * page its reader may only read (docs/decisions/0100). Here they wait for the reader's first
- * use of the page: a touch, a press, a key, a wheel turn or a mouse movement (whichever comes first;
- * a touch that starts a scroll counts). Then they are fetched all at once as before: the
- * preloads are added by the boot script and its route imports become dynamic imports. Until
- * then the page works as it does with scripts off: links are links, forms post, and a first tap
- * on a form's button sends the form the plain way while the scripts arrive. A boot script of
- * another shape is left as it is (the page is then only slower, never broken).
+ * page its reader may only read (docs/decisions/0100). Here they wait, and are then fetched all
+ * at once as before: the preloads are added by the boot script and its route imports become
+ * dynamic imports. Until then the page works as it does with scripts off: links are links, forms
+ * post. A boot script of another shape is left as it is (the page is then only slower, never
+ * broken). When they start (docs/decisions/0105):
+ * - at the reader's first use of the page: a touch, a press, a key, a wheel turn or a mouse
+ *   movement, whichever comes first (a touch that starts a scroll counts). Never inside that
+ *   event's handlers: a press waits for its click (or for the scroll it became), so the tap's
+ *   own action (a link followed, a form sent, a radio ticked) goes first and is not slowed;
+ * - or, on a page whose purpose is a form, a store or reactions, sooner: when the browser is idle
+ *   after load (an element marked `data-scripts-start="idle"`), or when a marked part comes
+ *   within half a screen of view (`data-scripts-start="near"`: a post's reactions at its end), so that
+ *   the tap there finds the page enhanced.
  */
 // Not "focusin": a dialog opened by a script (the /vespers announcement) moves focus by itself.
 export const FIRST_USE_EVENTS = ["pointerdown", "pointermove", "touchstart", "keydown", "wheel"] as const;
+/** The attribute that starts a page's scripts before its first use: "idle" or "near". */
+export const SCRIPTS_START_ATTRIBUTE = "data-scripts-start";
+
+const WHEN_TO_START = [
+  `const on = ${JSON.stringify(FIRST_USE_EVENTS)}; let done = false; let pressed = false; let seen = null;`,
+  `const start = () => { if (done) return; done = true; for (const t of on) removeEventListener(t, use, true); if (seen) seen.disconnect(); go(); };`,
+  `const idle = () => { if (window.requestIdleCallback) requestIdleCallback(start, { timeout: 1000 }); else setTimeout(start, 50); };`,
+  `const after = () => setTimeout(start, 0);`,
+  `const use = (e) => { if (e.type === "pointerdown" || e.type === "touchstart") { if (pressed) return; pressed = true; addEventListener("click", after, { capture: true, once: true }); addEventListener("pointercancel", after, { capture: true, once: true }); setTimeout(start, 1000); } else if (e.type === "keydown") after(); else idle(); };`,
+  `for (const t of on) addEventListener(t, use, { capture: true, passive: true });`,
+  // A reader saving data (the server sends such a browser the Lite page) waits for first use.
+  `const frugal = !!(navigator.connection && navigator.connection.saveData);`,
+  `if (!frugal && document.querySelector('[${SCRIPTS_START_ATTRIBUTE}="idle"]')) { if (document.readyState === "complete") idle(); else addEventListener("load", idle, { once: true }); }`,
+  `const near = document.querySelectorAll('[${SCRIPTS_START_ATTRIBUTE}="near"]');`,
+  `if (!frugal && near.length && window.IntersectionObserver) { seen = new IntersectionObserver((es) => { if (es.some((x) => x.isIntersecting)) { seen.disconnect(); idle(); } }, { rootMargin: "50% 0px" }); for (const el of near) seen.observe(el); }`,
+].join(" ");
+
+/**
+ * A share panel's 'Share…' and 'Copy link' (app/components/ui/share-panel.tsx) work at the first
+ * tap, before the page's scripts have started: the device share sheet (else a copy) and the copy
+ * are done here, in the tap itself (both need it), and the result is shown by the status's
+ * `data-early` attribute, which the panel takes over when it hydrates. A panel marked
+ * `data-ready` is the component's own.
+ */
+const SHARE_BEFORE_START = [
+  `addEventListener("click", (e) => {`,
+  `const b = e.target instanceof Element ? e.target.closest("[data-share]") : null; const box = b && b.closest("[data-share-url]");`,
+  `if (!box || box.hasAttribute("data-ready")) return;`,
+  `const url = box.getAttribute("data-share-url"); const status = box.querySelector(".share-status");`,
+  `const say = (ok) => { if (status) { status.setAttribute("data-url", url); status.setAttribute("data-early", ok ? "ok" : "error"); } };`,
+  `const old = () => { try { const a = document.createElement("textarea"); a.value = url; a.setAttribute("readonly", ""); a.style.position = "fixed"; a.style.opacity = "0"; document.body.append(a); a.select(); const ok = document.execCommand("copy"); a.remove(); say(ok); } catch { say(false); } };`,
+  `const copy = () => { if (navigator.clipboard) navigator.clipboard.writeText(url).then(() => say(true), old); else old(); };`,
+  `if (status) status.removeAttribute("data-early");`,
+  `if (b.getAttribute("data-share") === "sheet" && typeof navigator.share === "function") navigator.share({ title: box.getAttribute("data-share-title") || "", text: box.getAttribute("data-share-text") || "", url }).catch((x) => { if (!(x instanceof DOMException && x.name === "AbortError")) copy(); });`,
+  `else copy();`,
+  `});`,
+].join(" ");
 
 export function bootOnFirstUse(html: string): string {
   const boot = BOOT.exec(html);
@@ -70,7 +113,8 @@ export function bootOnFirstUse(html: string): string {
   const names = imports.map((m) => m[1]).join(", ");
   const scroll = SCROLL_RESTORE.exec(html);
   const script =
-    `await new Promise((go) => { const on = ${JSON.stringify(FIRST_USE_EVENTS)}; const use = () => { for (const t of on) removeEventListener(t, use, true); go(); }; for (const t of on) addEventListener(t, use, { capture: true, passive: true }); });\n` +
+    `${SHARE_BEFORE_START}\n` +
+    `await new Promise((go) => { ${WHEN_TO_START} });\n` +
     (scroll ? `${KEY_THE_ENTRY}\n` : "") +
     `for (const href of ${JSON.stringify(preloads)}) { const l = document.createElement("link"); l.rel = "modulepreload"; l.href = href; document.head.append(l); }\n` +
     `const [${names}] = await Promise.all([${imports.map((m) => `import(${JSON.stringify(m[2])})`).join(", ")}]);\n` +

@@ -17,10 +17,10 @@ function scriptsOf(page: Page) {
   return seen;
 }
 
-test("a page read but not touched loads no script; the first touch of the mouse starts it", async ({ page, jsEnabled }) => {
+test("a reading page read but not touched loads no script; the first touch of the mouse starts it", async ({ page, jsEnabled }) => {
   test.skip(!jsEnabled, "scripts on only");
   const scripts = scriptsOf(page);
-  await page.goto("/event");
+  await page.goto("/blogs");
   await expect(page.locator("h1")).toBeVisible();
   await page.waitForTimeout(1_500);
   expect(scripts, "nothing fetched before the reader uses the page").toEqual([]);
@@ -34,11 +34,50 @@ test("a page read but not touched loads no script; the first touch of the mouse 
 test("a key press starts the scripts too", async ({ page, jsEnabled }) => {
   test.skip(!jsEnabled, "scripts on only");
   const scripts = scriptsOf(page);
-  await page.goto("/merchandise");
+  await page.goto("/blogs/campus-mission-week");
   await page.waitForTimeout(500);
   expect(scripts).toEqual([]);
   await page.keyboard.press("Tab");
   await expect.poll(() => page.evaluate(() => "__reactRouterRouteModules" in window)).toBe(true);
+});
+
+test("a page whose purpose is a form or a store starts its scripts untouched, once the browser is idle after load", async ({ page, jsEnabled }) => {
+  test.skip(!jsEnabled, "scripts on only");
+  for (const path of ["/merchandise", "/event", "/join", "/badges", "/badges/verify"]) {
+    await page.goto(path);
+    await expect.poll(() => page.evaluate(() => "__reactRouterRouteModules" in window), { message: path }).toBe(true);
+  }
+});
+
+test("a post starts its scripts when its reactions come near the screen, not before", async ({ page, jsEnabled }) => {
+  test.skip(!jsEnabled, "scripts on only");
+  const scripts = scriptsOf(page);
+  await page.goto("/blogs/campus-mission-week");
+  await page.waitForTimeout(1_000);
+  expect(scripts, "the reader is at the top of the post").toEqual([]);
+  await page.evaluate(() => document.getElementById("reactions")!.scrollIntoView()); // not a use of the page
+  await expect.poll(() => page.evaluate(() => "__reactRouterRouteModules" in window)).toBe(true);
+});
+
+test.describe("on a touch screen", () => {
+  test.use({ hasTouch: true, isMobile: true, viewport: { width: 360, height: 740 } });
+
+  test("the tap that starts the scripts is not slowed by them: they wait for its click, and its link is followed", async ({ page, context, jsEnabled }) => {
+    test.skip(!jsEnabled, "scripts on only");
+    await page.goto("/blogs");
+    await page.waitForTimeout(500);
+    const link = page.getByRole("link", { name: "Building the badge kit: how our volunteer developers ship", exact: true });
+    await link.evaluate((el) => el.scrollIntoView({ block: "center" }));
+    await page.waitForTimeout(300);
+    const box = (await link.boundingBox())!;
+    const point = { x: Math.round(box.x + 5), y: Math.round(box.y + box.height / 2) };
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [point] });
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => "__reactRouterRouteModules" in window), "nothing started inside the press").toBe(false);
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    await expect(page).toHaveURL(/\/blogs\/building-the-badge-kit$/);
+  });
 });
 
 test("before its scripts arrive, a form's first tap sends it the plain way", async ({ page, jsEnabled }) => {

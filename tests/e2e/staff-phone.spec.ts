@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { STAFF_SCREENS } from "../../app/features/admin/staff-screen";
-import { badgeOrderById, placeOrderByApi, signInTo, uniqueCode } from "../support/e2e-badges";
+import { approveOrderByApi, badgeOrderById, placeOrderByApi, signInTo, uniqueCode } from "../support/e2e-badges";
+import { revokeOnScreen } from "../support/e2e-phone";
 import { ADMIN_KEY, BASE_URL } from "../support/e2e-env";
 import { expect, hydrated, test } from "../support/e2e-fixtures";
 import { waitForMail } from "../support/e2e-mail";
@@ -16,11 +17,17 @@ test.use({ viewport: { width: 360, height: 740 } });
 /** Every staff screen (the menu's, and the printable badge table) and the public badge check. */
 const SCREENS = [...STAFF_SCREENS.map((s) => s.to as string), "/admin/badge-table", "/badges/verify"];
 
+/**
+ * Links that are controls in a list (not words in a sentence): the state chips, a payment's phone
+ * and order, an order card's phone and address.
+ */
+const CONTROL_LINKS = ".status-filters a, .payments-screen td a:not(.button), .payments-screen li a:not(.button), .order-row a.order-line, .merch-order-facts a";
+
 /** Visible controls less than 44 px tall or with text under 16 px (a checkbox is measured by its label). */
 function undersizedControls(page: Page) {
-  return page.evaluate(() => {
+  return page.evaluate((links) => {
     const out: string[] = [];
-    for (const el of document.querySelectorAll<HTMLInputElement>("input, select, textarea, button")) {
+    for (const el of document.querySelectorAll<HTMLInputElement>(`input, select, textarea, button, ${links}`)) {
       if (el.type === "hidden") continue;
       const own = el.getBoundingClientRect();
       // Not drawn, or off-screen on purpose (the honeypot).
@@ -34,13 +41,14 @@ function undersizedControls(page: Page) {
           font = parseFloat(getComputedStyle(label).fontSize);
         }
       }
-      if (box.height < 43.5 || font < 16) {
+      // A link is measured for its height only: its text is the list's.
+      if (box.height < 43.5 || (el.tagName !== "A" && font < 16)) {
         const name = el.getAttribute("aria-label") || el.textContent?.trim() || el.name || el.id;
         out.push(`${el.tagName.toLowerCase()}[${el.type}] "${name.slice(0, 40)}": ${Math.round(box.height)} px tall, ${font} px text`);
       }
     }
     return [...new Set(out)];
-  });
+  }, CONTROL_LINKS);
 }
 
 /** Boxes that scroll (sideways or down) without being reachable by keyboard and named. */
@@ -76,6 +84,14 @@ test("every control on every staff screen is at least 44 px tall with 16 px text
     paymentReference: uniqueCode(info),
     items: [{ itemId: "SL-HOODIE", quantity: 1, color: "Night Blue", size: "M" }],
   });
+  // A payment received, with the payer's phone and its order as links.
+  const paid = uniqueCode(info);
+  await placeOrderByApi(request, { tierKey: "t1", name: "Thumb Payer", email: uniqueEmail("thumbpay"), paymentReference: paid });
+  const res = await request.post("/api/mpesa_statements.php", {
+    headers: { "content-type": "text/csv", "X-Admin-Key": ADMIN_KEY },
+    data: statement(line(paid, "300.00", "254712345678 - THUMB PAYER")),
+  });
+  expect(res.status(), await res.text()).toBe(200);
   await signInTo(page, "/admin", jsEnabled);
   const problems: string[] = [];
   for (const screen of SCREENS) {
@@ -263,4 +279,64 @@ test("a badge order is a card half as tall as before with 44 px buttons, and one
   await page.goto(orderPage);
   await expect(page.getByRole("main")).toContainText("Friends Badge");
   await expect(page.getByRole("main")).not.toContainText(/badge badge/i);
+});
+
+/** Pairs of text lines in a badge-order card whose boxes overlap (one drawn over the other). */
+function overprintedText(page: Page, id: string) {
+  return page.evaluate((rowId) => {
+    const row = document.getElementById(`row-${rowId}`)!;
+    const boxes: { text: string; r: DOMRect }[] = [];
+    const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent?.trim();
+      if (!text || node.parentElement?.closest(".visually-hidden")) continue; // for screen readers, not drawn
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const r of range.getClientRects()) if (r.width > 1 && r.height > 1) boxes.push({ text: text.slice(0, 40), r });
+    }
+    const out: string[] = [];
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i]!.r;
+        const b = boxes[j]!.r;
+        const x = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+        const y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+        if (x > 1 && y > 1) out.push(`'${boxes[i]!.text}' over '${boxes[j]!.text}'`);
+      }
+    return out;
+  }, id);
+}
+
+test("approved and revoked badge orders at 360 px: no line of a card is drawn over another", async ({ page, request, jsEnabled, uniqueEmail }, info) => {
+  test.setTimeout(60_000);
+  const approved = await placeOrderByApi(request, { tierKey: "t2", name: "Nekesa Approved", email: uniqueEmail("overapp"), phone: "0712 345 678", paymentReference: uniqueCode(info) });
+  await approveOrderByApi(request, approved);
+  const revoked = await placeOrderByApi(request, { tierKey: "t2", name: "Otieno Revoked", email: uniqueEmail("overrev"), phone: "0712 345 678", paymentReference: uniqueCode(info) });
+  await approveOrderByApi(request, revoked);
+  await signInTo(page, "/admin", jsEnabled);
+  await revokeOnScreen(page, revoked, "Paid twice by mistake, refunded in full by M-Pesa", jsEnabled);
+  for (const id of [approved, revoked]) {
+    await page.goto(`/admin/badge-orders?status=approved&q=${id}`);
+    await expect(page.locator(`#row-${id}`)).toContainText(id);
+    if (id === approved) await expect(page.locator(`#row-${id}`)).toContainText("Delivered");
+    expect(await overprintedText(page, id), id).toEqual([]);
+  }
+});
+
+test("a merch order at 360 px is a shorter card: its facts without a label line each, the phone a link a thumb can press", async ({ page, request, jsEnabled, uniqueEmail }, info) => {
+  const id = await placeMerchOrderByApi(request, {
+    customerName: "Wairimu Card",
+    customerEmail: uniqueEmail("mcard"),
+    customerPhone: "0712 345 678",
+    paymentReference: uniqueCode(info),
+    items: [{ itemId: "SL-HOODIE", quantity: 1, color: "Night Blue", size: "M" }],
+  });
+  await signInTo(page, "/admin", jsEnabled);
+  await page.goto(`/admin/merch-orders?q=${id}`);
+  const card = page.locator(`#card-${id}`);
+  await expect(card).toContainText("Wairimu Card");
+  const height = (await card.boundingBox())!.height;
+  // 748 px before (this order), each fact under a label line of its own; 652 px after.
+  expect(height, `the card is ${Math.round(height)} px tall`).toBeLessThanOrEqual(670);
+  await expect(card.getByRole("link", { name: "0712 345 678" })).toHaveAttribute("href", "tel:0712345678");
 });

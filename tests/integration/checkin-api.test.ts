@@ -76,7 +76,7 @@ describe("POST /api/checkin.php", () => {
     expect(row.checked_in_at).toBe(answers[0]!.body.checkedInAt);
   });
 
-  it("a forged or altered ticket, a pending order, an unknown reference: 404 with a message, nobody checked in", async () => {
+  it("a forged or altered ticket, a pending order (not yet approved), an unknown reference: 404 with a message, nobody checked in", async () => {
     const approved = await order();
     const pending = await order({}, false);
     const ticket = entryTicket(approved);
@@ -84,8 +84,9 @@ describe("POST /api/checkin.php", () => {
       [{ token: `${approved}.${"A".repeat(22)}` }, FORGED],
       [{ token: `${pending}${ticket.slice(approved.length)}` }, FORGED],
       [{ token: "anything at all" }, FORGED],
-      [{ token: entryTicket(pending) }, "No approved order with that reference."],
-      [{ reference: pending }, "No approved order with that reference."],
+      // A real order not yet paid for reads differently from a mistyped one.
+      [{ token: entryTicket(pending) }, `${pending} is not yet approved: its payment has not been checked. Look at it under Badge orders.`],
+      [{ reference: pending }, `${pending} is not yet approved: its payment has not been checked. Look at it under Badge orders.`],
       [{ reference: "BO-ZZZZZZ" }, "No approved order with that reference."],
     ];
     for (const [body, message] of cases) {

@@ -49,7 +49,7 @@ export function SiteHeader() {
             <span aria-hidden="true" className="nav-burger" />
             Menu
           </summary>
-          <nav aria-label="Main">
+          <nav aria-label="Main menu">
             <NavItems className="nav-drop" />
           </nav>
         </details>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { firstError, type Reply } from "~/lib/forms";
 import { trackEvent } from "~/lib/track";
@@ -37,6 +37,11 @@ export function EmailForm({ action, hidden = {}, label, buttonLabel, text, serve
   const busy = fetcher.state !== "idle";
   const [email, setEmail] = useState(reply?.status === "error" ? (reply.values?.email ?? "") : "");
   const seen = useRef<Reply<unknown> | undefined>(undefined);
+  // What the reader typed before the scripts arrived is the field's value from here on.
+  const field = useRef<HTMLInputElement>(null);
+  useLayoutEffect(() => {
+    if (field.current && field.current.value !== email) setEmail(field.current.value);
+  }, []);
   useEffect(() => {
     if (fetcher.data && fetcher.data !== seen.current) {
       seen.current = fetcher.data;
@@ -74,6 +79,7 @@ export function EmailForm({ action, hidden = {}, label, buttonLabel, text, serve
           inputMode="email"
           maxLength={254}
           placeholder="you@example.com"
+          ref={field}
           value={email}
           onChange={(e) => {
             setEmail(e.target.value);

@@ -31,6 +31,14 @@ describe("SharePanel, as the server renders it", () => {
     const html = render(["facebook"]);
     expect(html.match(/<li class="js-only"><button type="button"[^>]*>(Share…|Copy link)<\/button><\/li>/g)).toHaveLength(2);
     expect(html).toContain(`href="https://www.facebook.com/sharer/sharer.php?u=https%3A%2F%2Fsite.test%2Fshare%2Fmerchandise%2Ftee.html"`);
-    expect(html).toContain(`<p class="share-status" role="status" aria-live="polite"></p>`);
+    expect(html).toContain(`<p class="share-status" role="status" aria-live="polite" data-ok="Copied"></p>`);
+  });
+
+  it("carries what the boot script needs to answer a tap before the scripts start, and is not yet marked ready", () => {
+    const html = render(["whatsapp"]);
+    expect(html).toContain(`data-share-url="https://site.test/share/merchandise/tee.html" data-share-title="Tee" data-share-text="Tee (KES 1,500)"`);
+    expect(html).not.toContain("data-ready");
+    expect(html).toContain(`data-share="sheet">Share…</button>`);
+    expect(html).toContain(`data-share="copy">Copy link</button>`);
   });
 });

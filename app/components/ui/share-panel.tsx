@@ -1,4 +1,5 @@
-import { useId, useRef, useState } from "react";
+import { useId, useLayoutEffect, useRef, useState } from "react";
+import { useHydrated } from "./form-parts";
 import { copyText, facebookShareUrl, openShareSheet, twitterShareUrl, whatsAppShareUrl } from "~/lib/share";
 
 export type ShareTarget = "whatsapp" | "twitter" | "facebook";
@@ -29,7 +30,11 @@ type Props = {
  * A page's share links: WhatsApp, X or Facebook links work without JavaScript; with it, the
  * device share sheet (falling back to copying; cancelling is silent) and Copy link. Those two
  * are rendered with the page (no shift when it wakes up) and hidden by CSS (`.js-only`,
- * `scripting: none`) when scripts are off.
+ * `scripting: none`, and in Lite mode) when scripts are off. Before the page's scripts start
+ * they are not dead: a few lines of the page's boot script (app/lib/first-paint.server.ts,
+ * `SHARE_BEFORE_START`) answer their tap from the `data-share-*` attributes, show the result
+ * through the status's `data-early` attribute, and leave the panel to this component once it is
+ * marked `data-ready`.
  */
 export function SharePanel({ className, heading, url, title, text, targets, copiedText, onShare }: Props) {
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
@@ -37,6 +42,16 @@ export function SharePanel({ className, heading, url, title, text, targets, copi
   // The copy fallback's helper field goes in here: inside a modal dialog the page is inert.
   const box = useRef<HTMLDivElement>(null);
   const headingId = useId();
+  const hydrated = useHydrated();
+  const statusRef = useRef<HTMLParagraphElement>(null);
+
+  // A copy made before the scripts arrived: its message becomes this component's status.
+  useLayoutEffect(() => {
+    const early = statusRef.current?.getAttribute("data-early");
+    if (!early) return;
+    statusRef.current!.removeAttribute("data-early");
+    setStatus(early === "ok" ? { ok: true, text: copiedText } : { ok: false, text: `Could not copy. The link is ${url}` });
+  }, []);
 
   async function copy() {
     const ok = (await copyText(url, box.current)) !== false;
@@ -58,18 +73,25 @@ export function SharePanel({ className, heading, url, title, text, targets, copi
   }
 
   return (
-    <div className={className} ref={box}>
+    <div
+      className={className}
+      ref={box}
+      data-share-url={url}
+      data-share-title={title}
+      data-share-text={text}
+      data-ready={hydrated ? "" : undefined}
+    >
       <p className={`${className}-title`} id={headingId}>
         {heading}
       </p>
       <ul className={`${className}-row`} aria-labelledby={headingId}>
         <li className="js-only">
-          <button type="button" className="button-ghost button-small" onClick={share}>
+          <button type="button" className="button-ghost button-small" onClick={share} data-share="sheet">
             Share…
           </button>
         </li>
         <li className="js-only">
-          <button type="button" className="button-ghost button-small" onClick={copy}>
+          <button type="button" className="button-ghost button-small" onClick={copy} data-share="copy">
             Copy link
           </button>
         </li>
@@ -91,7 +113,13 @@ export function SharePanel({ className, heading, url, title, text, targets, copi
           );
         })}
       </ul>
-      <p className={status ? `share-status ${status.ok ? "is-ok" : "is-error"}` : "share-status"} role="status" aria-live="polite">
+      <p
+        ref={statusRef}
+        className={status ? `share-status ${status.ok ? "is-ok" : "is-error"}` : "share-status"}
+        role="status"
+        aria-live="polite"
+        data-ok={copiedText}
+      >
         {status?.text}
       </p>
     </div>

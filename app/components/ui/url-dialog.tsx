@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useHydrated } from "./form-parts";
 
 export type CloseDialog = (e?: React.MouseEvent) => void;
@@ -48,13 +48,18 @@ export function dialogControls(opts: {
 
 /**
  * The mechanics of a dialog that is URL state (`?item=`, `?bag=1`, `?tier=`): the server renders
- * it open, so it works as a page without JavaScript; once hydrated it becomes a real modal, and
- * Escape, a click on the backdrop and the close links all close it, after which `onClose` fixes
- * the address.
+ * it open, so it works as a page without JavaScript. A dialog opened once the page has hydrated
+ * (a tap on an item, a tier) becomes a real modal. One that the page arrived with stays the open
+ * dialog the reader has been using: the scripts may arrive while they choose a size or type their
+ * name, and closing it to show it again as a modal would move their focus (and the letters they
+ * type next) to its first control. It keeps its backdrop link, and Escape, a click on that
+ * backdrop and the close links close it; after any close `onClose` fixes the address.
  */
 export function useUrlDialog(onClose: () => void) {
   const ref = useRef<HTMLDialogElement>(null);
   const hydrated = useHydrated();
+  // False on the server and while hydrating: a dialog mounted then came open with the page.
+  const [cameWithPage] = useState(() => !hydrated);
   const mounted = useRef(true);
   const pressedBackdrop = useRef(false);
 
@@ -67,10 +72,10 @@ export function useUrlDialog(onClose: () => void) {
 
   useEffect(() => {
     const dialog = ref.current;
-    if (!hydrated || !dialog || dialog.open) return;
+    if (!hydrated || !dialog || dialog.open || cameWithPage) return;
     if (typeof dialog.showModal === "function") dialog.showModal();
     else dialog.setAttribute("open", "");
-  }, [hydrated]);
+  }, [hydrated, cameWithPage]);
 
   const controls = dialogControls({
     dialog: () => ref.current,
@@ -80,13 +85,27 @@ export function useUrlDialog(onClose: () => void) {
     pressedBackdrop,
   });
 
+  // A modal closes on Escape by itself; the dialog that came with the page is not a modal.
+  const close = controls.close;
+  useEffect(() => {
+    if (!hydrated || !cameWithPage) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && !e.defaultPrevented && ref.current?.open) close();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [hydrated, cameWithPage, close]);
+
   return {
     ref,
     hydrated,
     close: controls.close,
+    /** The dialog is the open (not modal) one the page arrived with: it keeps its backdrop link. */
+    cameWithPage,
     dialogProps: {
       ref,
-      open: hydrated ? undefined : true,
+      // Never taken away by React: the browser's own close() clears it.
+      open: hydrated && !cameWithPage ? undefined : true,
       onClose: controls.onClose,
       onPointerDown: controls.onPointerDown,
       onClick: controls.onClick,
@@ -111,11 +130,11 @@ type Props = {
 
 /** A URL-state dialog (see useUrlDialog); `children` gets the close links' click handler. */
 export function UrlDialog({ id, className, style, labelledBy, backdrop, onClose, children }: Props) {
-  const { hydrated, close, dialogProps } = useUrlDialog(onClose);
+  const { hydrated, close, cameWithPage, dialogProps } = useUrlDialog(onClose);
   return (
     <>
-      {backdrop && !hydrated ? (
-        <a href={backdrop.closeHref} className={backdrop.className} tabIndex={-1} aria-label={backdrop.label} />
+      {backdrop && (!hydrated || cameWithPage) ? (
+        <a href={backdrop.closeHref} className={backdrop.className} tabIndex={-1} aria-label={backdrop.label} onClick={close} />
       ) : null}
       <dialog {...dialogProps} id={id} className={className} style={style} aria-labelledby={labelledBy}>
         {children(close)}

@@ -63,6 +63,15 @@ export const CHECK_IN_MESSAGES = {
   notFound: "No approved order with that reference.",
 } as const;
 
+/** A real order whose payment staff have not approved yet: not a mistyped reference. */
+export const notYetApproved = (id: string) => `${id} is not yet approved: its payment has not been checked. Look at it under Badge orders.`;
+
+/** Why an order cannot be shown at the door: not yet approved, or no such order. */
+export async function missingAtDoor(db: Db, id: string): Promise<string> {
+  const row = await db.selectFrom("badge_orders").select("status").where("id", "=", id).executeTakeFirst();
+  return row?.status === "pending" ? notYetApproved(id) : CHECK_IN_MESSAGES.notFound;
+}
+
 /** `{token}` (the scanned ticket) or `{reference}` (typed at the door), as the API and the screen send them. */
 export const TicketSchema = z.object({ token: z.string({ error: "token must be text." }).trim().min(1, "Scan or type a ticket.").max(100, CHECK_IN_MESSAGES.forged) });
 /** A reference with or without 'BO-', any case, spaces and dashes allowed ('q9j 65j'). */
@@ -116,14 +125,15 @@ function refusalOf(r: Pick<DoorRow, "status" | "rejected_at" | "staff_note" | "b
 
 /**
  * Checks a supporter in by ticket or reference. A revoked badge or a rejected order is refused
- * (RefusedAtDoor, with the reason), before anything is written; a pending or unknown one is
- * not found.
+ * (RefusedAtDoor, with the reason), before anything is written; a pending one is not yet
+ * approved, an unknown one not found.
  */
 export async function checkIn(db: Db, input: CheckInInput, actor: Actor): Promise<CheckInResult> {
   const id = "token" in input ? orderOfTicket(input.token) : input.reference;
   if (!id) throw new DomainError("not_found", CHECK_IN_MESSAGES.forged);
   const row = await db.selectFrom("badge_orders").select(DOOR_COLUMNS).where("id", "=", id).executeTakeFirst();
-  if (!row || row.status === "pending") throw new DomainError("not_found", CHECK_IN_MESSAGES.notFound);
+  if (!row) throw new DomainError("not_found", CHECK_IN_MESSAGES.notFound);
+  if (row.status === "pending") throw new DomainError("not_found", notYetApproved(row.id));
   const entry = doorEntry(row);
   if (entry.refused) throw new RefusedAtDoor({ ...entry, refused: entry.refused });
   const order = { id: row.id, name: row.name, tierName: row.tier_name, hardCopy: row.hard_copy === 1 };

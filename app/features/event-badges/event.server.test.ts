@@ -8,7 +8,7 @@ import { freshApp } from "../../../tests/support/reset";
 import { startSmtpReceiver, type SmtpReceiver } from "../../../tests/support/smtp";
 import { BadgeOrderSchema } from "./badge-order.schema";
 import { attachBadgeAssets, setBadgeOrderStatus, submitBadgeOrder } from "./badge-orders.server";
-import { checkInCounts, findAtDoor, hardCopyList, orderOfTicket, checkIn } from "./check-in.server";
+import { CHECK_IN_MESSAGES, checkInCounts, findAtDoor, hardCopyList, missingAtDoor, orderOfTicket, checkIn } from "./check-in.server";
 import { DEFAULT_EVENT, eventDateText } from "./event";
 import { EventSchema, type EventInput } from "./event.schema";
 import { getEvent, saveEvent } from "./event.server";
@@ -118,6 +118,17 @@ describe("the entry ticket and the door", () => {
     expect(await checkInCounts(db)).toEqual({ arrived: 1, approved: 1 });
     const [hit] = await findAtDoor(db, "Njoroge");
     expect(hit).toMatchObject({ id, hardCopy: true, checkedInAt: first.checkedInAt });
+  });
+
+  it("at the door a pending order reads as not yet approved, an unknown reference as no such order; neither is let in", async () => {
+    const input = BadgeOrderSchema.parse({ tierKey: "t1", name: "Unpaid Yet", email: "unpaid@example.org", paymentReference: nextCode() });
+    const { id } = await submitBadgeOrder(db, input, null);
+    const pending = `${id} is not yet approved: its payment has not been checked. Look at it under Badge orders.`;
+    await expect(checkIn(db, { reference: id }, STAFF)).rejects.toThrow(pending);
+    expect(await missingAtDoor(db, id)).toBe(pending);
+    await expect(checkIn(db, { reference: "BO-ZZZZZZ" }, STAFF)).rejects.toThrow(CHECK_IN_MESSAGES.notFound);
+    expect(await missingAtDoor(db, "BO-ZZZZZZ")).toBe(CHECK_IN_MESSAGES.notFound);
+    expect((await checkInCounts(db)).arrived).toBe(0);
   });
 
   it("the badge table's list holds approved hard-copy requests only, by tier", async () => {

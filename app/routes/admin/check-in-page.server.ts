@@ -10,6 +10,7 @@ import {
   ReferenceSchema,
   TicketSchema,
   CHECK_IN_MESSAGES,
+  missingAtDoor,
   type CheckInInput,
 } from "~/features/event-badges/check-in.server";
 import { readQrFromPhoto } from "~/features/event-badges/ticket-photo.server";
@@ -28,7 +29,7 @@ export async function loadCheckInScreen(request: Request, context: AppLoadContex
   if (ticket) {
     const id = orderOfTicket(ticket);
     const entry = id ? await doorEntryOf(context.db, id) : null;
-    opened = { ticket, entry, problem: id ? (entry ? null : CHECK_IN_MESSAGES.notFound) : CHECK_IN_MESSAGES.forged };
+    opened = { ticket, entry, problem: id ? (entry ? null : await missingAtDoor(context.db, id)) : CHECK_IN_MESSAGES.forged };
   }
   return { counts, q, results, opened };
 }

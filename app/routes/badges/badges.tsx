@@ -73,7 +73,7 @@ export default function Badges({ loaderData, actionData }: Route.ComponentProps)
   const { query, searchText, verifyText, badges, verify, selected, isAdmin } = loaderData;
   return (
     <>
-      <section className="hero badges-hero">
+      <section className="hero badges-hero" data-scripts-start="idle">
         <div className="container">
           <p className="eyebrow">Badge programme</p>
           <h1>Team badges</h1>

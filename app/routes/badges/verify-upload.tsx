@@ -53,7 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function VerifyUploadPage({ actionData }: Route.ComponentProps) {
   return (
-    <section className="section">
+    <section className="section" data-scripts-start="idle">
       <div className="container narrow">
         <p className="eyebrow">Badge verification</p>
         <h1>Verify a badge</h1>

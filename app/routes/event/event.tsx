@@ -118,7 +118,7 @@ export default function EventPage({ actionData, loaderData }: Route.ComponentPro
 
   return (
     <>
-      <section className="hero event-hero" aria-labelledby="event-title">
+      <section className="hero event-hero" aria-labelledby="event-title" data-scripts-start="idle">
         <div className="container">
           <p className="eyebrow">
             <time dateTime={event.time ? `${event.date}T${event.time}` : event.date}>{eventWhenText(event)}</time> · {event.venue} · Fundraising evening

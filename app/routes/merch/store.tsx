@@ -122,7 +122,7 @@ export default function StorePage({ loaderData, actionData }: Route.ComponentPro
   return (
     <>
       {banner ? <OrderPlaced placed={banner} headingRef={bannerRef} /> : null}
-      <section className="hero store-hero" aria-labelledby="store-title">
+      <section className="hero store-hero" aria-labelledby="store-title" data-scripts-start="idle">
         <div className="container">
           <div className="store-hero-top">
             <p className="eyebrow">Pop-up store</p>
@@ -151,7 +151,10 @@ export default function StorePage({ loaderData, actionData }: Route.ComponentPro
         <div className="container">
           <h2 id="catalogue-title">The collection</h2>
           <CatalogueGrid items={items} />
-          <ol className="store-steps" aria-label="How ordering works">
+          <span id="store-steps-title" className="visually-hidden">
+            How ordering works
+          </span>
+          <ol className="store-steps" aria-labelledby="store-steps-title">
             <li>Pick your items and add them to your bag.</li>
             <li>
               Pay the total by M-Pesa: paybill {site.payments.merchPaybill}, account {site.payments.merchAccount}.

@@ -27,7 +27,7 @@ export default function Join() {
   // A form that came back (a plain post reloads at the top) is shown first, above the page.
   const returned = reply?.status === "error";
   const form = (
-    <section className="section" id="apply">
+    <section className="section" id="apply" data-scripts-start="idle">
       <div className="container narrow">
         <JoinForm reply={reply} />
       </div>

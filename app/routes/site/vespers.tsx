@@ -103,7 +103,7 @@ export default function Vespers() {
         </div>
       </section>
 
-      <section className="section render-later section-alt reveal" aria-labelledby="updates-title">
+      <section className="section render-later section-alt reveal" aria-labelledby="updates-title" data-scripts-start="near">
         <div className="container narrow">
           <h2 id="updates-title">Get vespers updates</h2>
           <p>Dates, routes and concert news, straight to your inbox. No spam, and you can leave with one click.</p>

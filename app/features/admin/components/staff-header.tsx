@@ -52,7 +52,7 @@ export function StaffHeader({ signedIn, wrongKeys }: Props) {
                 Menu
               </summary>
               <div className="staff-drop">
-                <nav aria-label="Staff tools">
+                <nav aria-label="Staff tools menu">
                   <StaffLinks />
                 </nav>
                 <button type="submit" form={EVERYWHERE_FORM} className="button-ghost button-small">

@@ -88,10 +88,11 @@ export function ActiveNow({ params, total, error }: { params: ActivityParams; to
 
 export function Kpi({ label, value, note }: { label: string; value: number | null; note: string }) {
   return (
-    <section className="kpi" aria-label={label}>
+    // Not a landmark: two figures may share a label ('Page views' for two periods); its heading names it.
+    <div className="kpi">
       <h2 className="kpi-label">{label}</h2>
       <p className="kpi-value">{value === null ? "–" : value.toLocaleString("en-GB")}</p>
       <p className="kpi-note">{note}</p>
-    </section>
+    </div>
   );
 }

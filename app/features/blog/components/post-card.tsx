@@ -1,3 +1,4 @@
+import { useId } from "react";
 import { Link } from "react-router";
 import { trackEvent } from "~/lib/track";
 import { CoverImage } from "./cover-image";
@@ -14,15 +15,22 @@ export function PostByline({ post }: { post: Pick<PostCard, "author" | "date"> }
 }
 
 export function TagList({ tags }: { tags: string[] }) {
+  const id = useId();
   if (tags.length === 0) return null;
+  // Named by a hidden word: a list may not carry aria-label.
   return (
-    <ul className="post-tags" aria-label="Tags">
+    <>
+      <span id={id} className="visually-hidden">
+        Tags
+      </span>
+      <ul className="post-tags" aria-labelledby={id}>
       {tags.map((t) => (
         <li key={t} className="pill">
           {t}
         </li>
       ))}
-    </ul>
+      </ul>
+    </>
   );
 }
 

@@ -86,7 +86,7 @@ export function ReactionBar({ slug, counts: serverCounts, chosen: serverChosen, 
   }
 
   return (
-    <section className="reactions" id="reactions" aria-labelledby="reactions-title">
+    <section className="reactions" id="reactions" aria-labelledby="reactions-title" data-scripts-start="near">
       <h2 id="reactions-title" className="engage-title">
         React to this post
       </h2>

@@ -134,7 +134,12 @@ function PollCard({ poll }: { poll: PollView }) {
       {grid ? (
         <RatingTable poll={poll} grid={grid} />
       ) : (
-        <ul className="poll-options" aria-label={`Options of ${poll.id}`}>
+        // Named by hidden words: a list may not carry aria-label.
+        <>
+          <span id={`poll-${poll.id.replace(/[^A-Za-z0-9_-]/g, "-")}-options`} className="visually-hidden">
+            Options of {poll.id}
+          </span>
+          <ul className="poll-options" aria-labelledby={`poll-${poll.id.replace(/[^A-Za-z0-9_-]/g, "-")}-options`}>
           {entries.map(([option, count]) => (
             <li key={option} className="poll-option">
               <span>{option}</span>
@@ -144,7 +149,8 @@ function PollCard({ poll }: { poll: PollView }) {
               <span className="num">{n(count)}</span>
             </li>
           ))}
-        </ul>
+          </ul>
+        </>
       )}
     </li>
   );

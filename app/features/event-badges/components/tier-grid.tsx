@@ -58,7 +58,10 @@ function TierCard({ tier, goal, supporters }: { tier: Tier; goal: number; suppor
       </div>
       <div className="tier-card-body">
         <p className="tier-amount">{formatKes(tier.amount)}</p>
-        <ul className="tier-chips" aria-label="Includes">
+        <span id={`${titleId}-includes`} className="visually-hidden">
+          Includes
+        </span>
+        <ul className="tier-chips" aria-labelledby={`${titleId}-includes`}>
           <li>{tier.audience}</li>
           <li>QR Badge</li>
         </ul>

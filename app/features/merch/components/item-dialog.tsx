@@ -1,5 +1,5 @@
 import { ResponsiveImage } from "~/components/ui/responsive-image";
-import { useEffect, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { otherErrors, useFormChecks, useSettledReply } from "~/components/ui/form-checks";
 import { FieldError, Honeypot, useHydrated } from "~/components/ui/form-parts";
@@ -31,10 +31,16 @@ export function ItemDialog({ item, shareUrl, serverReply, onClose, onAdded }: Pr
   const fetcher = useFetcher<Reply>();
   const reply = fetcher.data ?? serverReply;
   const values = reply?.status === "error" ? (reply.values ?? {}) : {};
-  // Choices start at the first option and quantity 1 (the dialog is keyed by item).
-  const [color, setColor] = useState(() => pick(values.color, item.colors.map((c) => c.label)));
-  const [size, setSize] = useState(() => pick(values.size, item.sizes));
-  const [quantity, setQuantity] = useState(values.quantity ?? "1");
+  // Choices start at the first option and quantity 1 (the dialog is keyed by item). The fields
+  // are the page's own (uncontrolled): what the reader chose or typed before the scripts arrived
+  // stays, and these copies, for the colour's name, its picture and the steppers, are read from
+  // the fields when the page hydrates.
+  const [firstColor] = useState(() => pick(values.color, item.colors.map((c) => c.label)));
+  const [firstSize] = useState(() => pick(values.size, item.sizes));
+  const [firstQuantity] = useState(values.quantity ?? "1");
+  const [color, setColor] = useState(firstColor);
+  const [quantity, setQuantity] = useState(firstQuantity);
+  const quantityRef = useRef<HTMLInputElement>(null);
   const busy = fetcher.state !== "idle";
   // Fields changed since the last submit show no (stale) error.
   const { formRef, errorOf, hasClientErrors, showErrors, focusFirstError, onInput, markEdited } = useFormChecks({
@@ -54,6 +60,19 @@ export function ItemDialog({ item, shareUrl, serverReply, onClose, onAdded }: Pr
   const n = Number(quantity);
 
   useEffect(() => trackEvent("merch.item.view", { slug: item.slug }), [item.slug]);
+
+  useLayoutEffect(() => {
+    const form = formRef.current;
+    if (!form) return;
+    const chosen = form.querySelector<HTMLInputElement>('input[name="color"]:checked');
+    if (chosen) setColor(chosen.value);
+    if (quantityRef.current) setQuantity(quantityRef.current.value);
+  }, []);
+
+  function setQuantityField(value: string) {
+    if (quantityRef.current) quantityRef.current.value = value;
+    setQuantity(value);
+  }
 
   // Once per reply, after the page has reloaded the bag (the fetcher is idle again).
   useSettledReply(fetcher, (data) => {
@@ -125,7 +144,7 @@ export function ItemDialog({ item, shareUrl, serverReply, onClose, onAdded }: Pr
                             type="radio"
                             name="color"
                             value={c.label}
-                            checked={color === c.label}
+                            defaultChecked={firstColor === c.label}
                             onChange={() => setColor(c.label)}
                             required
                           />
@@ -143,7 +162,7 @@ export function ItemDialog({ item, shareUrl, serverReply, onClose, onAdded }: Pr
                     <div className="size-list">
                       {item.sizes.map((s) => (
                         <label key={s} className="size-option">
-                          <input type="radio" name="size" value={s} checked={size === s} onChange={() => setSize(s)} required />
+                          <input type="radio" name="size" value={s} defaultChecked={firstSize === s} required />
                           <span>{s}</span>
                         </label>
                       ))}
@@ -159,7 +178,7 @@ export function ItemDialog({ item, shareUrl, serverReply, onClose, onAdded }: Pr
                         type="button"
                         className="qty-step"
                         onClick={() => {
-                          setQuantity(String(clampQuantity(n - 1)));
+                          setQuantityField(String(clampQuantity(n - 1)));
                           markEdited("quantity");
                         }}
                         disabled={!(n > 1)}
@@ -177,9 +196,10 @@ export function ItemDialog({ item, shareUrl, serverReply, onClose, onAdded }: Pr
                       step={1}
                       inputMode="numeric"
                       required
-                      value={quantity}
+                      ref={quantityRef}
+                      defaultValue={firstQuantity}
                       onChange={(e) => setQuantity(e.currentTarget.value)}
-                      onBlur={() => setQuantity(String(clampQuantity(quantity)))}
+                      onBlur={(e) => setQuantityField(String(clampQuantity(e.currentTarget.value)))}
                       aria-invalid={errorOf("quantity") ? true : undefined}
                       aria-describedby={describedBy("quantity")}
                     />
@@ -188,7 +208,7 @@ export function ItemDialog({ item, shareUrl, serverReply, onClose, onAdded }: Pr
                         type="button"
                         className="qty-step"
                         onClick={() => {
-                          setQuantity(String(clampQuantity(n + 1)));
+                          setQuantityField(String(clampQuantity(n + 1)));
                           markEdited("quantity");
                         }}
                         disabled={n >= MAX_LINE_QUANTITY}
