@@ -2,6 +2,7 @@ import path from "node:path";
 import { nairobiInstant } from "./nairobi-time";
 import { checkDarajaEnv, DarajaEnvSchema, stkConfigOf, type StkConfig } from "./daraja-env.server";
 import { site } from "./site";
+import { parseTrustProxy } from "../server/trusted-proxy";
 import { z } from "zod";
 
 const Port = z.coerce
@@ -62,7 +63,10 @@ const EnvSchema = z
   MAIL_FROM: z.string().min(3).optional(),
   ORG_INBOX: z.email({ message: "must be an email address" }).optional(),
   RATE_LIMIT: Switch.default(true),
-  TRUST_PROXY: Switch.default(false),
+  TRUST_PROXY: z
+    .string()
+    .refine((v) => parseTrustProxy(v) !== null, "must be on, off, or the proxy's addresses separated by commas (e.g. 127.0.0.1,::1 or 10.0.0.0/8)")
+    .optional(),
   ANALYTICS_RETENTION_DAYS: z.coerce
     .number({ message: "must be a whole number of days" })
     .int("must be a whole number of days")
@@ -133,6 +137,8 @@ export type Env = {
   orgInbox: string | undefined;
   rateLimit: boolean;
   trustProxy: boolean;
+  /** The proxy addresses whose X-Forwarded-* headers are believed (TRUST_PROXY; loopback for 'on'). */
+  trustedProxies: string[];
   /** Raw analytics events older than this are rolled up into daily counts and deleted. */
   analyticsRetentionDays: number;
   /** Open connections one client address may hold at once (carrier NAT: many phones, one address). */
@@ -201,7 +207,8 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     mailFrom: e.MAIL_FROM,
     orgInbox: e.ORG_INBOX,
     rateLimit: e.RATE_LIMIT,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: (parseTrustProxy(e.TRUST_PROXY) ?? []).length > 0,
+    trustedProxies: parseTrustProxy(e.TRUST_PROXY) ?? [],
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
     connectionsPerAddress: e.CONNECTIONS_PER_ADDRESS,
     mpesaCallbackSecret: e.MPESA_CALLBACK_SECRET,

@@ -36,6 +36,8 @@ import { answeringDatabaseOutages } from "./database-answers.server";
 import { answerHealth } from "./health.server";
 import { answerOtherOrigin, canonicalLocation, postedFromElsewhere } from "./canonical-origin";
 import { keepLogLinesWhole } from "~/lib/log-line.server";
+import { clientAddressOf, fromTrustedProxy, httpsLocation, trustedProxies } from "./trusted-proxy";
+import { settingsNotes } from "./settings-notes";
 
 /** Slow phones: headers are small and must arrive quickly; a 6 MB upload at ~160 kbit/s still fits. */
 export const HEADERS_TIMEOUT_MS = 30_000;
@@ -47,17 +49,6 @@ export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 /** On SIGTERM, how long the requests under way may take to finish before their connections are closed. */
 export const DRAIN_MS = 10_000;
 
-/** The client address: the socket's, or with TRUST_PROXY the last X-Forwarded-For hop. */
-function addressOf(request: Request, socketAddress: string, trustProxy: boolean) {
-  if (trustProxy) {
-    const forwarded = request.headers.get("x-forwarded-for");
-    const hops = forwarded?.split(",").map((s) => s.trim()).filter(Boolean) ?? [];
-    const last = hops[hops.length - 1];
-    if (last && last.length <= 64) return last;
-  }
-  return socketAddress.replace(/^::ffff:/, "");
-}
-
 function announceAdminKey() {
   const info = adminKeyInfo();
   if (info.source === "env") {
@@ -65,8 +56,13 @@ function announceAdminKey() {
     return;
   }
   const inDb = info.file.startsWith("the database");
+  // Printed once, when made: the journal of every later start does not hold the key.
+  if (!info.created) {
+    console.log(`[admin] using the admin key stored in ${info.file} (printed only when it was made; read it there, or set ADMIN_KEY).`);
+    return;
+  }
   // Three entries: the log keeps each entry on one line (lib/log-line.server.ts), a line break included.
-  console.log(`[admin] ${info.created ? "generated a new" : "using the"} admin key stored in ${info.file}${inDb ? "" : " (mode 0600)"}:`);
+  console.log(`[admin] generated a new admin key stored in ${info.file}${inDb ? "" : " (mode 0600)"}:`);
   console.log(`[admin]   ${info.value}`);
   console.log(`[admin] To choose your own, set ADMIN_KEY (16+ characters)${inDb ? "" : " or replace that file"} and restart.`);
 }
@@ -208,6 +204,8 @@ export async function startServer() {
   // Only a PUBLIC_URL someone chose is 'the' address: with none set (http://localhost:PORT), a
   // phone on the same network opening the machine's address is served, not sent to localhost.
   const canonicalRedirects = !!process.env.PUBLIC_URL?.trim();
+  // Forwarded headers are read only on connections from TRUST_PROXY's addresses (trusted-proxy.ts).
+  const proxies = trustedProxies(config.trustedProxies);
 
   /** The app's part: a fetch Request built from PUBLIC_URL, React Router, and the answer streamed back. */
   const app = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
@@ -222,7 +220,7 @@ export async function startServer() {
     });
     let response: Response;
     try {
-      const context = { clientAddress: addressOf(request, req.socket.remoteAddress ?? "", config.trustProxy), db };
+      const context = { clientAddress: clientAddressOf(request.headers.get("x-forwarded-for"), req.socket.remoteAddress, proxies), db };
       const answer = direct(request.method, url.pathname);
       response = await answerScope({ method: request.method, pathname: url.pathname }, () =>
         answer ? asWork(() => answer({ request, context })) : handleRequest(request, context),
@@ -264,7 +262,11 @@ export async function startServer() {
       if (answerHealth(req, res, url, { draining: () => draining, db: () => db })) return;
       // One address for the site: pages opened by another host name go to PUBLIC_URL, and a form
       // posted from another origin is told nothing was saved (canonical-origin.ts).
-      const canonical = canonicalRedirects ? canonicalLocation(req, url, origin, config.trustProxy) : null;
+      const viaProxy = fromTrustedProxy(req.socket.remoteAddress, proxies);
+      // A visitor the proxy let in over plain http goes to https (PUBLIC_URL's scheme).
+      const secure = canonicalRedirects ? httpsLocation(req.method, req.headers["x-forwarded-proto"], viaProxy, url, origin) : null;
+      if (secure) return plainAnswer(res, 301, `This page is at ${secure}\n`, { Location: secure });
+      const canonical = canonicalRedirects ? canonicalLocation(req, url, origin, viaProxy) : null;
       if (canonical) return plainAnswer(res, 301, `This page is at ${canonical}\n`, { Location: canonical, "Cache-Control": "public, max-age=3600" });
       if (postedFromElsewhere(req, origin, !canonicalRedirects)) return answerOtherOrigin(res, url, origin);
       if (req.method === "GET" && answerFromPageCache(req, res, url)) return;
@@ -293,12 +295,13 @@ export async function startServer() {
   server.requestTimeout = REQUEST_TIMEOUT_MS;
   server.timeout = IDLE_TIMEOUT_MS;
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  // Behind a proxy every connection comes from the proxy: the proxy caps its clients instead.
-  if (!config.trustProxy) {
+  // Behind a proxy every connection comes from the proxy: the proxy caps its clients instead;
+  // anyone else reaching the port directly is capped like any client.
+  {
     const connections = new ConnectionCounter(config.connectionsPerAddress);
     server.on("connection", (socket) => {
       const address = (socket.remoteAddress ?? "unknown").replace(/^::ffff:/, "");
-      if (!connections.admit(socket, address)) {
+      if (!fromTrustedProxy(socket.remoteAddress, proxies) && !connections.admit(socket, address)) {
         refused.add(socket);
         const text = "Too many connections from your address. Please try again in a moment.\n";
         socket.end(
@@ -323,6 +326,7 @@ export async function startServer() {
     });
   });
   console.log(`[http] serving ${config.publicUrl} (listening on ${config.host}:${config.port}, pid ${process.pid})`);
+  for (const note of settingsNotes(config, canonicalRedirects)) console.warn(note);
   if (!ready) void keepPreparing();
   // Load the badge renderer's fonts and measurements now, not on the first staff click.
   setTimeout(() => {
