@@ -3,6 +3,7 @@ import { nairobiInstant } from "./nairobi-time";
 import { checkDarajaEnv, DarajaEnvSchema, stkConfigOf, type StkConfig } from "./daraja-env.server";
 import { site } from "./site";
 import { parseTrustProxy } from "../server/trusted-proxy";
+import { AGE_RECIPIENT } from "./backup-crypto.server";
 import { z } from "zod";
 
 const Port = z.coerce
@@ -107,6 +108,11 @@ const EnvSchema = z
     .min(1, "must be at least 1")
     .max(10_000, "must be at most 10000")
     .default(48),
+  BACKUP_RECIPIENTS: z
+    .string()
+    .refine((v) => v.split(",").every((r) => AGE_RECIPIENT.test(r.trim())), "must be age public keys (age1… as age-keygen prints them), separated by commas")
+    .optional(),
+  BACKUP_COMMAND: z.string().max(4000, "must be at most 4000 characters").optional(),
   EVENT_SALES_OPEN: z
     .string()
     .refine((v) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), "must be a date, e.g. 2026-11-01 or 2026-11-01T09:00+03:00")
@@ -161,6 +167,10 @@ export type Env = {
   backupDir: string | undefined;
   backupEveryMs: number;
   backupKeep: number;
+  /** age public keys each backup is encrypted to; empty: backups are not encrypted. */
+  backupRecipients: string[];
+  /** Run by /bin/sh after each backup, with BACKUP_FILE set (a copy off the machine). */
+  backupCommand: string | undefined;
 };
 
 /** '30m' -> 1,800,000: s, m, h or d. */
@@ -224,6 +234,8 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     backupDir: e.BACKUP_DIR ? path.resolve(e.BACKUP_DIR) : undefined,
     backupEveryMs: durationMs(e.BACKUP_EVERY),
     backupKeep: e.BACKUP_KEEP,
+    backupRecipients: e.BACKUP_RECIPIENTS ? e.BACKUP_RECIPIENTS.split(",").map((r) => r.trim()) : [],
+    backupCommand: e.BACKUP_COMMAND?.trim() || undefined,
   };
 }
 

@@ -13,7 +13,7 @@ import { startEventReminders, stopEventReminders } from "~/features/event-badges
 import { startAutoApprove, stopAutoApprove } from "~/features/reconciliation/auto-approve.server";
 import { startStkQueries, stopStkQueries } from "~/features/stk-push/stk-push.server";
 import { startNotifyWorker, stopNotifyWorker } from "~/features/blog/blog.server";
-import { listBackups, restoreBackup, startBackups, stopBackups, takeBackup } from "~/lib/backup.server";
+import { afterBackup, listBackups, restoreBackup, startBackups, stopBackups, takeBackup } from "~/lib/backup.server";
 import { closeDb, getDb, isPostgresUrl, openDatabase, siteDb } from "~/lib/db.server";
 import { answerScope, noteDatabaseError, whenDatabaseUp } from "~/lib/database-health.server";
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "~/lib/database-unavailable";
@@ -406,8 +406,9 @@ export async function backupCommand(args: string[]) {
   if (!dir) throw new Error("Say where the backup goes: set BACKUP_DIR, or run `npm run backup -- DIR`.");
   if (config.databaseUrl) throw new Error("npm run backup copies a SQLite site; on PostgreSQL use pg_dump (README, 'Running on PostgreSQL').");
   process.umask(0o077);
-  const done = await takeBackup({ databasePath: config.databasePath, dataDir: config.dataDir }, dir, config.backupKeep);
-  console.log(`[backup] wrote ${done.file} (${(done.bytes / 1e6).toFixed(1)} MB, ${done.pages} database pages, ${done.ms} ms)`);
+  const done = await takeBackup({ databasePath: config.databasePath, dataDir: config.dataDir }, dir, config.backupKeep, config.backupRecipients);
+  console.log(`[backup] wrote ${done.file} (${(done.bytes / 1e6).toFixed(1)} MB, ${done.pages} database pages, ${done.ms} ms${config.backupRecipients.length ? ", encrypted" : ""})`);
+  await afterBackup(config.backupCommand, done.file, dir);
   const all = listBackups(dir);
   console.log(`[backup] ${all.length} backup${all.length === 1 ? "" : "s"} in ${dir} (keeping the newest ${config.backupKeep})`);
 }
@@ -436,10 +437,12 @@ export async function copyCommand(args: string[]) {
 
 /** `npm run restore -- FILE`: the backup into DATA_DIR, which must be empty (or missing). */
 export async function restoreCommand(args: string[]) {
-  const file = args[0];
-  if (!file) throw new Error("Say which backup to restore: `npm run restore -- FILE` (a site-….tar.gz).");
+  const at = args.indexOf("--identity");
+  const identity = at >= 0 ? args[at + 1] : process.env.BACKUP_IDENTITY_FILE?.trim() || undefined;
+  const file = args.find((a, i) => !a.startsWith("--") && (at < 0 || i !== at + 1));
+  if (!file) throw new Error("Say which backup to restore: `npm run restore -- FILE [--identity KEY_FILE]` (a site-….tar.gz or .tar.gz.age).");
   const config = env();
   process.umask(0o077);
-  const done = await restoreBackup(path.resolve(file), config.dataDir, config.databasePath);
+  const done = await restoreBackup(path.resolve(file), config.dataDir, config.databasePath, identity ? path.resolve(identity) : undefined);
   console.log(`[restore] restored ${file} into ${done.dataDir} (database ${done.databasePath}). Start the site with npm start.`);
 }

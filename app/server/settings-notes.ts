@@ -5,7 +5,7 @@ import type { Env } from "~/lib/env.server";
  * for people, saying what it means. Nothing is wrong with the configuration itself (a bad value
  * stops the start instead); these are the operator's choices to confirm.
  */
-export function settingsNotes(config: Pick<Env, "nodeEnv" | "smtpUrl" | "backupDir" | "databaseUrl" | "publicUrl">, publicUrlSet: boolean): string[] {
+export function settingsNotes(config: Pick<Env, "nodeEnv" | "smtpUrl" | "backupDir" | "databaseUrl" | "publicUrl" | "backupRecipients">, publicUrlSet: boolean): string[] {
   if (config.nodeEnv !== "production") return [];
   const notes: string[] = [];
   if (!publicUrlSet)
@@ -16,5 +16,7 @@ export function settingsNotes(config: Pick<Env, "nodeEnv" | "smtpUrl" | "backupD
     notes.push("[settings] SMTP_URL is not set: no email is sent (kits, receipts, staff notices); each message is only written to DATA_DIR/outbox/.");
   if (!config.backupDir && !config.databaseUrl)
     notes.push("[settings] BACKUP_DIR is not set: no backups are taken; a lost disk loses every order. Set it (README 'Backups').");
+  if (config.backupDir && !config.databaseUrl && !config.backupRecipients.length)
+    notes.push("[settings] BACKUP_RECIPIENTS is not set: backups are not encrypted, and hold every supporter's data, the admin key and the session secret. Set an age public key before copying them off this machine.");
   return notes;
 }

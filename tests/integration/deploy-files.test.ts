@@ -55,7 +55,7 @@ describe.runIf(testDatabaseKind === "sqlite")("deploy/ files", () => {
       expect(at, `${key} in site.env.example`).toBeGreaterThan(0);
       let above = at - 1;
       while (above > 0 && /^#?[A-Z][A-Z0-9_]*=/.test(lines[above]!)) above--;
-      expect(lines[above], `a comment above ${key}`).toMatch(/^# \S/);
+      expect(lines[above], `a comment above ${key}`).toMatch(/^# +\S/);
     }
     const values = Object.fromEntries(lines.filter((l) => /^[A-Z_]+=/.test(l)).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
     const config = parseEnv(values);
