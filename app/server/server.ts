@@ -38,6 +38,7 @@ import { answerOtherOrigin, canonicalLocation, postedFromElsewhere } from "./can
 import { keepLogLinesWhole } from "~/lib/log-line.server";
 import { clientAddressOf, fromTrustedProxy, httpsLocation, trustedProxies } from "./trusted-proxy";
 import { settingsNotes } from "./settings-notes";
+import { limitImageMemory } from "./memory.server";
 
 /** Slow phones: headers are small and must arrive quickly; a 6 MB upload at ~160 kbit/s still fits. */
 export const HEADERS_TIMEOUT_MS = 30_000;
@@ -108,6 +109,7 @@ function answerFromPageCache(req: http.IncomingMessage, res: http.ServerResponse
 
 export async function startServer() {
   keepLogLinesWhole();
+  limitImageMemory();
   let config;
   try {
     config = env();
