@@ -5,6 +5,7 @@ import * as tar from "tar";
 import { sqliteHandleOf, type Db } from "./db.server";
 import { env } from "./env.server";
 import { singleFlight } from "./single-flight";
+import { decryptFile, encryptFile, isAgeFile, readIdentities, runBackupCommand } from "./backup-crypto.server";
 
 /**
  * Backups a small site will actually have: a consistent online snapshot of the database, taken
@@ -15,7 +16,7 @@ import { singleFlight } from "./single-flight";
  * looking like a whole one.
  */
 
-export const BACKUP_PATTERN = /^site-\d{8}T\d{6}\d{3}Z\.tar\.gz$/;
+export const BACKUP_PATTERN = /^site-\d{8}T\d{6}\d{3}Z\.tar\.gz(\.age)?$/;
 const MANIFEST = "backup.json";
 
 export type BackupResult = { file: string; bytes: number; ms: number; pages: number };
@@ -72,19 +73,25 @@ async function snapshotDatabase(source: Source, to: string): Promise<number> {
   }
 }
 
-/** Takes one backup now into `backupDir` and keeps the newest `keep`. */
-export async function takeBackup(source: Source, backupDir: string, keep: number): Promise<BackupResult> {
+/**
+ * Takes one backup now into `backupDir` and keeps the newest `keep`. With `recipients` (age
+ * public keys, BACKUP_RECIPIENTS) it is `site-<time>.tar.gz.age`, encrypted to them, and the
+ * unencrypted tar never reaches the backup folder under its own name.
+ */
+export async function takeBackup(source: Source, backupDir: string, keep: number, recipients: readonly string[] = []): Promise<BackupResult> {
   const started = performance.now();
   fs.mkdirSync(backupDir, { recursive: true, mode: 0o700 });
   const stamp = stampOf(new Date());
   const work = fs.mkdtempSync(path.join(backupDir, ".partial-"));
-  const name = `site-${stamp}.tar.gz`;
+  const name = `site-${stamp}.tar.gz${recipients.length ? ".age" : ""}`;
   const partial = path.join(backupDir, `.${name}.partial`);
+  const tarball = recipients.length ? path.join(work, "backup.tar.gz") : partial;
   try {
     const pages = await snapshotDatabase(source, path.join(work, "site.db"));
     copyFilesBeside(source, backupDir, path.join(work, "files"));
     fs.writeFileSync(path.join(work, MANIFEST), JSON.stringify({ takenAt: new Date().toISOString(), format: 1, pages }, null, 2));
-    await tar.c({ gzip: true, cwd: work, file: partial, portable: true }, [MANIFEST, "site.db", "files"]);
+    await tar.c({ gzip: true, cwd: work, file: tarball, portable: true }, [MANIFEST, "site.db", "files"]);
+    if (recipients.length) await encryptFile(tarball, partial, recipients);
     // Private whatever the process's umask: a backup holds every supporter's data.
     fs.chmodSync(partial, 0o600);
     const fd = fs.openSync(partial, "r");
@@ -123,8 +130,16 @@ export class RestoreError extends Error {}
  * and the files beside it. A folder that holds anything is refused: a restore never mixes two
  * sites' data or overwrites one.
  */
-export async function restoreBackup(file: string, dataDir: string, databasePath = path.join(dataDir, "site.db")) {
+export async function restoreBackup(file: string, dataDir: string, databasePath = path.join(dataDir, "site.db"), identityFile?: string) {
   if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new RestoreError(`No backup file at ${file}.`);
+  const encrypted = isAgeFile(file);
+  let identities: string[] = [];
+  if (encrypted) {
+    if (!identityFile) throw new RestoreError(`${file} is encrypted: give the private key, \`npm run restore -- FILE --identity KEY_FILE\` (or BACKUP_IDENTITY_FILE).`);
+    if (!fs.existsSync(identityFile)) throw new RestoreError(`No key file at ${identityFile}.`);
+    identities = readIdentities(identityFile);
+    if (!identities.length) throw new RestoreError(`${identityFile} holds no age private key (a line AGE-SECRET-KEY-1…).`);
+  }
   if (fs.existsSync(dataDir) && fs.readdirSync(dataDir).length > 0) {
     throw new RestoreError(`${dataDir} is not empty: restore into an empty data folder.`);
   }
@@ -132,8 +147,17 @@ export async function restoreBackup(file: string, dataDir: string, databasePath 
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const work = fs.mkdtempSync(path.join(dataDir, ".restore-"));
   try {
+    let tarball = file;
+    if (encrypted) {
+      tarball = path.join(work, "backup.tar.gz");
+      try {
+        await decryptFile(file, tarball, identities);
+      } catch (e) {
+        throw new RestoreError(`${file} could not be decrypted with the key in ${identityFile} (${e instanceof Error ? e.message : String(e)}).`);
+      }
+    }
     try {
-      await tar.x({ file, cwd: work, strict: true, filter: (p) => p === MANIFEST || p === "site.db" || p.startsWith("files") });
+      await tar.x({ file: tarball, cwd: work, strict: true, filter: (p) => p === MANIFEST || p === "site.db" || p.startsWith("files") });
     } catch (e) {
       throw new RestoreError(`${file} is not a backup this site can read (${e instanceof Error ? e.message : String(e)}).`);
     }
@@ -147,6 +171,7 @@ export async function restoreBackup(file: string, dataDir: string, databasePath 
       check.close();
     }
     const files = path.join(work, "files");
+    if (encrypted) fs.rmSync(tarball, { force: true });
     if (fs.existsSync(files)) for (const name of fs.readdirSync(files)) fs.renameSync(path.join(files, name), path.join(dataDir, name));
     fs.mkdirSync(path.dirname(databasePath), { recursive: true, mode: 0o700 });
     fs.renameSync(db, databasePath);
@@ -155,6 +180,14 @@ export async function restoreBackup(file: string, dataDir: string, databasePath 
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** BACKUP_COMMAND, when set, on the backup just taken: its outcome is logged, never thrown. */
+export async function afterBackup(command: string | undefined, file: string, backupDir: string) {
+  if (!command) return;
+  const r = await runBackupCommand(command, file, backupDir);
+  if (r.ok) console.log(`[backup] BACKUP_COMMAND done for ${path.basename(file)}${r.output ? `: ${r.output.slice(0, 500)}` : ""}`);
+  else console.error(`[backup] BACKUP_COMMAND failed for ${path.basename(file)} (exit ${r.code ?? "none"}); the backup is still in ${backupDir}: ${r.output.slice(0, 2000)}`);
 }
 
 let timer: NodeJS.Timeout | undefined;
@@ -171,8 +204,9 @@ export function startBackups(db: Db) {
   }
   const source = { db, databasePath: config.databasePath, dataDir: config.dataDir };
   runner = singleFlight("backup", async () => {
-    const done = await takeBackup(source, dir, config.backupKeep);
+    const done = await takeBackup(source, dir, config.backupKeep, config.backupRecipients);
     console.log(`[backup] ${path.basename(done.file)}: ${(done.bytes / 1e6).toFixed(1)} MB in ${done.ms} ms (keeping ${config.backupKeep})`);
+    await afterBackup(config.backupCommand, done.file, dir);
   });
   void runner.kick();
   timer = setInterval(() => void runner?.kick(), config.backupEveryMs);

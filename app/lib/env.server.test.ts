@@ -47,6 +47,7 @@ describe("parseEnv", () => {
     expect(env.databasePath).toBe("/tmp/x/other.db");
     expect(env.rateLimit).toBe(false);
     expect(env.trustProxy).toBe(true);
+    expect(env.trustedProxies).toEqual(["127.0.0.0/8", "::1"]);
     expect(env.smtpUrl).toBe("smtps://user:pass@mail.example.org:465");
     expect(env.adminKey).toBe("a-long-enough-admin-key");
   });
@@ -63,6 +64,7 @@ describe("parseEnv", () => {
     ["ADMIN_KEY", "short-key"],
     ["RATE_LIMIT", "maybe"],
     ["TRUST_PROXY", "sometimes"],
+    ["TRUST_PROXY", "10.0.0.0/40"],
   ])("a bad %s (%s) is a ConfigError naming the variable", (name, value) => {
     const e = configError({ [name]: value });
     expect(e.message).toMatch(new RegExp(`^\\s*${name}: `, "m"));

@@ -2,6 +2,8 @@ import path from "node:path";
 import { nairobiInstant } from "./nairobi-time";
 import { checkDarajaEnv, DarajaEnvSchema, stkConfigOf, type StkConfig } from "./daraja-env.server";
 import { site } from "./site";
+import { parseTrustProxy } from "../server/trusted-proxy";
+import { AGE_RECIPIENT } from "./backup-crypto.server";
 import { z } from "zod";
 
 const Port = z.coerce
@@ -62,7 +64,10 @@ const EnvSchema = z
   MAIL_FROM: z.string().min(3).optional(),
   ORG_INBOX: z.email({ message: "must be an email address" }).optional(),
   RATE_LIMIT: Switch.default(true),
-  TRUST_PROXY: Switch.default(false),
+  TRUST_PROXY: z
+    .string()
+    .refine((v) => parseTrustProxy(v) !== null, "must be on, off, or the proxy's addresses separated by commas (e.g. 127.0.0.1,::1 or 10.0.0.0/8)")
+    .optional(),
   ANALYTICS_RETENTION_DAYS: z.coerce
     .number({ message: "must be a whole number of days" })
     .int("must be a whole number of days")
@@ -103,6 +108,11 @@ const EnvSchema = z
     .min(1, "must be at least 1")
     .max(10_000, "must be at most 10000")
     .default(48),
+  BACKUP_RECIPIENTS: z
+    .string()
+    .refine((v) => v.split(",").every((r) => AGE_RECIPIENT.test(r.trim())), "must be age public keys (age1… as age-keygen prints them), separated by commas")
+    .optional(),
+  BACKUP_COMMAND: z.string().max(4000, "must be at most 4000 characters").optional(),
   EVENT_SALES_OPEN: z
     .string()
     .refine((v) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), "must be a date, e.g. 2026-11-01 or 2026-11-01T09:00+03:00")
@@ -133,6 +143,8 @@ export type Env = {
   orgInbox: string | undefined;
   rateLimit: boolean;
   trustProxy: boolean;
+  /** The proxy addresses whose X-Forwarded-* headers are believed (TRUST_PROXY; loopback for 'on'). */
+  trustedProxies: string[];
   /** Raw analytics events older than this are rolled up into daily counts and deleted. */
   analyticsRetentionDays: number;
   /** Open connections one client address may hold at once (carrier NAT: many phones, one address). */
@@ -155,6 +167,10 @@ export type Env = {
   backupDir: string | undefined;
   backupEveryMs: number;
   backupKeep: number;
+  /** age public keys each backup is encrypted to; empty: backups are not encrypted. */
+  backupRecipients: string[];
+  /** Run by /bin/sh after each backup, with BACKUP_FILE set (a copy off the machine). */
+  backupCommand: string | undefined;
 };
 
 /** '30m' -> 1,800,000: s, m, h or d. */
@@ -201,7 +217,8 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     mailFrom: e.MAIL_FROM,
     orgInbox: e.ORG_INBOX,
     rateLimit: e.RATE_LIMIT,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: (parseTrustProxy(e.TRUST_PROXY) ?? []).length > 0,
+    trustedProxies: parseTrustProxy(e.TRUST_PROXY) ?? [],
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
     connectionsPerAddress: e.CONNECTIONS_PER_ADDRESS,
     mpesaCallbackSecret: e.MPESA_CALLBACK_SECRET,
@@ -217,6 +234,8 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     backupDir: e.BACKUP_DIR ? path.resolve(e.BACKUP_DIR) : undefined,
     backupEveryMs: durationMs(e.BACKUP_EVERY),
     backupKeep: e.BACKUP_KEEP,
+    backupRecipients: e.BACKUP_RECIPIENTS ? e.BACKUP_RECIPIENTS.split(",").map((r) => r.trim()) : [],
+    backupCommand: e.BACKUP_COMMAND?.trim() || undefined,
   };
 }
 

@@ -13,7 +13,7 @@ import { startEventReminders, stopEventReminders } from "~/features/event-badges
 import { startAutoApprove, stopAutoApprove } from "~/features/reconciliation/auto-approve.server";
 import { startStkQueries, stopStkQueries } from "~/features/stk-push/stk-push.server";
 import { startNotifyWorker, stopNotifyWorker } from "~/features/blog/blog.server";
-import { listBackups, restoreBackup, startBackups, stopBackups, takeBackup } from "~/lib/backup.server";
+import { afterBackup, listBackups, restoreBackup, startBackups, stopBackups, takeBackup } from "~/lib/backup.server";
 import { closeDb, getDb, isPostgresUrl, openDatabase, siteDb } from "~/lib/db.server";
 import { answerScope, noteDatabaseError, whenDatabaseUp } from "~/lib/database-health.server";
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "~/lib/database-unavailable";
@@ -36,6 +36,9 @@ import { answeringDatabaseOutages } from "./database-answers.server";
 import { answerHealth } from "./health.server";
 import { answerOtherOrigin, canonicalLocation, postedFromElsewhere } from "./canonical-origin";
 import { keepLogLinesWhole } from "~/lib/log-line.server";
+import { clientAddressOf, fromTrustedProxy, httpsLocation, trustedProxies } from "./trusted-proxy";
+import { settingsNotes } from "./settings-notes";
+import { limitImageMemory } from "./memory.server";
 
 /** Slow phones: headers are small and must arrive quickly; a 6 MB upload at ~160 kbit/s still fits. */
 export const HEADERS_TIMEOUT_MS = 30_000;
@@ -47,17 +50,6 @@ export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 /** On SIGTERM, how long the requests under way may take to finish before their connections are closed. */
 export const DRAIN_MS = 10_000;
 
-/** The client address: the socket's, or with TRUST_PROXY the last X-Forwarded-For hop. */
-function addressOf(request: Request, socketAddress: string, trustProxy: boolean) {
-  if (trustProxy) {
-    const forwarded = request.headers.get("x-forwarded-for");
-    const hops = forwarded?.split(",").map((s) => s.trim()).filter(Boolean) ?? [];
-    const last = hops[hops.length - 1];
-    if (last && last.length <= 64) return last;
-  }
-  return socketAddress.replace(/^::ffff:/, "");
-}
-
 function announceAdminKey() {
   const info = adminKeyInfo();
   if (info.source === "env") {
@@ -65,8 +57,13 @@ function announceAdminKey() {
     return;
   }
   const inDb = info.file.startsWith("the database");
+  // Printed once, when made: the journal of every later start does not hold the key.
+  if (!info.created) {
+    console.log(`[admin] using the admin key stored in ${info.file} (printed only when it was made; read it there, or set ADMIN_KEY).`);
+    return;
+  }
   // Three entries: the log keeps each entry on one line (lib/log-line.server.ts), a line break included.
-  console.log(`[admin] ${info.created ? "generated a new" : "using the"} admin key stored in ${info.file}${inDb ? "" : " (mode 0600)"}:`);
+  console.log(`[admin] generated a new admin key stored in ${info.file}${inDb ? "" : " (mode 0600)"}:`);
   console.log(`[admin]   ${info.value}`);
   console.log(`[admin] To choose your own, set ADMIN_KEY (16+ characters)${inDb ? "" : " or replace that file"} and restart.`);
 }
@@ -112,6 +109,7 @@ function answerFromPageCache(req: http.IncomingMessage, res: http.ServerResponse
 
 export async function startServer() {
   keepLogLinesWhole();
+  limitImageMemory();
   let config;
   try {
     config = env();
@@ -208,6 +206,8 @@ export async function startServer() {
   // Only a PUBLIC_URL someone chose is 'the' address: with none set (http://localhost:PORT), a
   // phone on the same network opening the machine's address is served, not sent to localhost.
   const canonicalRedirects = !!process.env.PUBLIC_URL?.trim();
+  // Forwarded headers are read only on connections from TRUST_PROXY's addresses (trusted-proxy.ts).
+  const proxies = trustedProxies(config.trustedProxies);
 
   /** The app's part: a fetch Request built from PUBLIC_URL, React Router, and the answer streamed back. */
   const app = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
@@ -222,7 +222,7 @@ export async function startServer() {
     });
     let response: Response;
     try {
-      const context = { clientAddress: addressOf(request, req.socket.remoteAddress ?? "", config.trustProxy), db };
+      const context = { clientAddress: clientAddressOf(request.headers.get("x-forwarded-for"), req.socket.remoteAddress, proxies), db };
       const answer = direct(request.method, url.pathname);
       response = await answerScope({ method: request.method, pathname: url.pathname }, () =>
         answer ? asWork(() => answer({ request, context })) : handleRequest(request, context),
@@ -264,7 +264,11 @@ export async function startServer() {
       if (answerHealth(req, res, url, { draining: () => draining, db: () => db })) return;
       // One address for the site: pages opened by another host name go to PUBLIC_URL, and a form
       // posted from another origin is told nothing was saved (canonical-origin.ts).
-      const canonical = canonicalRedirects ? canonicalLocation(req, url, origin, config.trustProxy) : null;
+      const viaProxy = fromTrustedProxy(req.socket.remoteAddress, proxies);
+      // A visitor the proxy let in over plain http goes to https (PUBLIC_URL's scheme).
+      const secure = canonicalRedirects ? httpsLocation(req.method, req.headers["x-forwarded-proto"], viaProxy, url, origin) : null;
+      if (secure) return plainAnswer(res, 301, `This page is at ${secure}\n`, { Location: secure });
+      const canonical = canonicalRedirects ? canonicalLocation(req, url, origin, viaProxy) : null;
       if (canonical) return plainAnswer(res, 301, `This page is at ${canonical}\n`, { Location: canonical, "Cache-Control": "public, max-age=3600" });
       if (postedFromElsewhere(req, origin, !canonicalRedirects)) return answerOtherOrigin(res, url, origin);
       if (req.method === "GET" && answerFromPageCache(req, res, url)) return;
@@ -293,12 +297,13 @@ export async function startServer() {
   server.requestTimeout = REQUEST_TIMEOUT_MS;
   server.timeout = IDLE_TIMEOUT_MS;
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  // Behind a proxy every connection comes from the proxy: the proxy caps its clients instead.
-  if (!config.trustProxy) {
+  // Behind a proxy every connection comes from the proxy: the proxy caps its clients instead;
+  // anyone else reaching the port directly is capped like any client.
+  {
     const connections = new ConnectionCounter(config.connectionsPerAddress);
     server.on("connection", (socket) => {
       const address = (socket.remoteAddress ?? "unknown").replace(/^::ffff:/, "");
-      if (!connections.admit(socket, address)) {
+      if (!fromTrustedProxy(socket.remoteAddress, proxies) && !connections.admit(socket, address)) {
         refused.add(socket);
         const text = "Too many connections from your address. Please try again in a moment.\n";
         socket.end(
@@ -323,6 +328,7 @@ export async function startServer() {
     });
   });
   console.log(`[http] serving ${config.publicUrl} (listening on ${config.host}:${config.port}, pid ${process.pid})`);
+  for (const note of settingsNotes(config, canonicalRedirects)) console.warn(note);
   if (!ready) void keepPreparing();
   // Load the badge renderer's fonts and measurements now, not on the first staff click.
   setTimeout(() => {
@@ -402,8 +408,9 @@ export async function backupCommand(args: string[]) {
   if (!dir) throw new Error("Say where the backup goes: set BACKUP_DIR, or run `npm run backup -- DIR`.");
   if (config.databaseUrl) throw new Error("npm run backup copies a SQLite site; on PostgreSQL use pg_dump (README, 'Running on PostgreSQL').");
   process.umask(0o077);
-  const done = await takeBackup({ databasePath: config.databasePath, dataDir: config.dataDir }, dir, config.backupKeep);
-  console.log(`[backup] wrote ${done.file} (${(done.bytes / 1e6).toFixed(1)} MB, ${done.pages} database pages, ${done.ms} ms)`);
+  const done = await takeBackup({ databasePath: config.databasePath, dataDir: config.dataDir }, dir, config.backupKeep, config.backupRecipients);
+  console.log(`[backup] wrote ${done.file} (${(done.bytes / 1e6).toFixed(1)} MB, ${done.pages} database pages, ${done.ms} ms${config.backupRecipients.length ? ", encrypted" : ""})`);
+  await afterBackup(config.backupCommand, done.file, dir);
   const all = listBackups(dir);
   console.log(`[backup] ${all.length} backup${all.length === 1 ? "" : "s"} in ${dir} (keeping the newest ${config.backupKeep})`);
 }
@@ -432,10 +439,12 @@ export async function copyCommand(args: string[]) {
 
 /** `npm run restore -- FILE`: the backup into DATA_DIR, which must be empty (or missing). */
 export async function restoreCommand(args: string[]) {
-  const file = args[0];
-  if (!file) throw new Error("Say which backup to restore: `npm run restore -- FILE` (a site-….tar.gz).");
+  const at = args.indexOf("--identity");
+  const identity = at >= 0 ? args[at + 1] : process.env.BACKUP_IDENTITY_FILE?.trim() || undefined;
+  const file = args.find((a, i) => !a.startsWith("--") && (at < 0 || i !== at + 1));
+  if (!file) throw new Error("Say which backup to restore: `npm run restore -- FILE [--identity KEY_FILE]` (a site-….tar.gz or .tar.gz.age).");
   const config = env();
   process.umask(0o077);
-  const done = await restoreBackup(path.resolve(file), config.dataDir, config.databasePath);
+  const done = await restoreBackup(path.resolve(file), config.dataDir, config.databasePath, identity ? path.resolve(identity) : undefined);
   console.log(`[restore] restored ${file} into ${done.dataDir} (database ${done.databasePath}). Start the site with npm start.`);
 }

@@ -2,7 +2,7 @@
 //
 //   node tests/bench/bench.mjs [--connections 50] [--duration 10] [--warmup 2] [--pages /a,/b]
 //                              [--no-load] [--no-analytics] [--analytics-events N] [--no-ceiling] [--in-place] [--cpu-prof] [--check]
-//                              [--orders-only] [--order-rounds N]
+//                              [--orders-only] [--order-rounds N] [--memory-only]
 //
 // --no-load skips a and b; --in-place serves the checkout's build/ instead of a private snapshot
 // (see server.mjs); --cpu-prof runs the server under `node --cpu-prof` and prints where its main
@@ -29,6 +29,9 @@
 //    database, as f22739e's), and the ratio; then once on the bench's site as the other sections
 //    left it (printed, not budgeted); every 2xx order stored.
 //    --orders-only runs only c's start-up and m (with --cpu-prof: both servers profiled).
+// n. Memory (memory.mjs): supervisor and server process RSS idle after start-up, at the peak of
+//    60 s of mixed load (pages, orders, confirmations, a kit image a second) and after; budgets
+//    for a 1 GB server. Measured first, on the fresh site. --memory-only runs only n.
 // h. Analytics at scale (analytics.mjs): a second site on a data folder holding --analytics-events
 //    (default 1,000,000) tracked events, every /api/analytics.php mode and both staff dashboards
 //    timed. --no-analytics skips it.
@@ -53,6 +56,7 @@ import { pageCeilings } from "./ceiling.mjs";
 import { BASELINE, orderComparison } from "./orders.mjs";
 import { ordersPaidByPush } from "./stk.mjs";
 import { startDarajaFake } from "../support/daraja-fake.mjs";
+import { memoryUnderLoad } from "./memory.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -64,7 +68,7 @@ const BUDGET = {
 const USAGE =
   "usage: node tests/bench/bench.mjs [--connections 50] [--duration 10] [--warmup 2] [--pages /a,/b]\n" +
   "                                  [--no-load] [--no-analytics] [--analytics-events N] [--no-ceiling] [--in-place] [--cpu-prof] [--check]\n" +
-  "                                  [--orders-only] [--order-rounds N]";
+  "                                  [--orders-only] [--order-rounds N] [--memory-only]";
 
 const { args, connections, duration, warmup, pages } = commandArgs(
   USAGE,
@@ -81,6 +85,7 @@ const { args, connections, duration, warmup, pages } = commandArgs(
     "cpu-prof": { type: "boolean", default: false },
     check: { type: "boolean", default: false },
     "orders-only": { type: "boolean", default: false },
+    "memory-only": { type: "boolean", default: false },
     // Three alternating rounds: one 10 s run a side was at the mercy of this shared machine
     // (f22739e alone gave 408-761 req/s and p99 103-303 ms across single runs on one day).
     "order-rounds": { type: "string", default: "3" },
@@ -607,8 +612,12 @@ try {
           }
         : undefined,
     });
-  const printFirstLoad = args["orders-only"] ? () => {} : await firstLoad(site);
-  if (args["orders-only"]) await orders();
+  // Memory first: the idle figure is the fresh site's, before any other section's load.
+  if (!args["orders-only"]) await memoryUnderLoad(site, budget);
+  const printFirstLoad = args["orders-only"] || args["memory-only"] ? () => {} : await firstLoad(site);
+  if (args["memory-only"]) {
+    /* n alone */
+  } else if (args["orders-only"]) await orders();
   else if (!args["no-load"]) {
     const from = monoMicros();
     await getLoad(site);
@@ -624,7 +633,7 @@ try {
     await ordersPaidByPush(site, daraja, budget);
     if (!args["no-ceiling"]) await pageCeilings(site, budget, { pages, connections, duration });
   }
-  if (!args["no-analytics"] && !args["orders-only"]) {
+  if (!args["no-analytics"] && !args["orders-only"] && !args["memory-only"]) {
     await analyticsScale(site, budget, { events: Number(args["analytics-events"]) });
   }
   printFirstLoad();

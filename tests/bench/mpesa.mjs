@@ -31,7 +31,7 @@ function countPayments(site, codes) {
   }
 }
 
-const darajaBody = (TransID, at, i) =>
+export const darajaBody = (TransID, at, i) =>
   JSON.stringify({
     TransactionType: "Pay Bill",
     TransID,

@@ -5,7 +5,8 @@ import sharp from "sharp";
 import { beforeEach, describe, expect, it } from "vitest";
 import { BadgeOrderSchema } from "~/features/event-badges/badge-order.schema";
 import { submitBadgeOrder } from "~/features/event-badges/badge-orders.server";
-import { listBackups, restoreBackup, RestoreError, startBackups, stopBackups, takeBackup } from "~/lib/backup.server";
+import { generateIdentity, identityToRecipient } from "age-encryption";
+import { afterBackup, listBackups, restoreBackup, RestoreError, startBackups, stopBackups, takeBackup } from "~/lib/backup.server";
 import type { Db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { freshApp, testDatabaseKind } from "../support/reset";
@@ -114,5 +115,73 @@ describe.skipIf(testDatabaseKind === "postgres")("backups", () => {
     startBackups(db);
     await stopBackups();
     expect(listBackups(dir)).toHaveLength(1);
+  });
+
+  it("encrypted to BACKUP_RECIPIENTS: nothing readable in the file, restored end to end with the private key, refused without it", async () => {
+    const portrait = await sharp({ create: { width: 300, height: 300, channels: 3, background: "#2b8ae0" } }).png().toBuffer();
+    const placed = await Promise.all(Array.from({ length: 12 }, (_, i) => order(i % 3 === 0 ? portrait : null)));
+    const identity = await generateIdentity();
+    const other = await generateIdentity();
+    const keyFile = path.join(scratch, "backup-key.txt");
+    fs.writeFileSync(keyFile, `# created: by age-keygen\n# public key: ${await identityToRecipient(identity)}\n${identity}\n`);
+    const wrongKey = path.join(scratch, "wrong-key.txt");
+    fs.writeFileSync(wrongKey, `${other}\n`);
+
+    // A secret kept beside the database, as the session secret and a generated admin key are.
+    const secret = `secret-${Math.random().toString(36).slice(2)}-only-the-site-knows`;
+    fs.writeFileSync(path.join(env().dataDir, "test-secret"), secret, { mode: 0o600 });
+    const dir = path.join(scratch, "encrypted");
+    const done = await takeBackup(source(), dir, 5, [await identityToRecipient(identity)]);
+    expect(path.basename(done.file)).toMatch(/^site-\d{8}T\d{9}Z\.tar\.gz\.age$/);
+    expect(listBackups(dir)).toEqual([done.file]);
+    expect(fs.readdirSync(dir)).toEqual([path.basename(done.file)]);
+    expect(fs.statSync(done.file).mode & 0o077).toBe(0);
+    const bytes = fs.readFileSync(done.file);
+    expect(bytes.subarray(0, 22).toString("latin1")).toBe("age-encryption.org/v1\n");
+    // Neither the tar's names nor the secret in clear.
+    for (const clear of ["backup.json", "site.db", secret]) expect(bytes.includes(Buffer.from(clear)), clear).toBe(false);
+
+    await expect(restoreBackup(done.file, path.join(scratch, "no-key"))).rejects.toThrow(/is encrypted: give the private key/);
+    await expect(restoreBackup(done.file, path.join(scratch, "wrong"), undefined, wrongKey)).rejects.toThrow(/could not be decrypted/);
+    const target = path.join(scratch, "restored-encrypted");
+    await restoreBackup(done.file, target, undefined, keyFile);
+    const restored = new Database(path.join(target, "site.db"), { readonly: true });
+    const live = new Database(env().databasePath, { readonly: true });
+    try {
+      for (const table of ["badge_orders", "payment_codes", "outbox", "activity"]) {
+        const count = (d: Database.Database) => (d.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n;
+        expect(count(restored), table).toBe(count(live));
+      }
+      expect(restored.pragma("integrity_check", { simple: true })).toBe("ok");
+    } finally {
+      restored.close();
+      live.close();
+    }
+    expect(fs.readFileSync(path.join(target, "test-secret"), "utf8")).toBe(secret);
+    for (const [i, o] of placed.entries()) expect(fs.readdirSync(path.join(target, "badge-orders")).includes(o.id), o.id).toBe(i % 3 === 0);
+    expect(fs.readdirSync(target).filter((n) => n.startsWith("."))).toEqual([]);
+  });
+
+  it("BACKUP_COMMAND runs after a backup with BACKUP_FILE set; a failing one is logged and the backup kept", async () => {
+    const dir = path.join(scratch, "with-command");
+    const offsite = path.join(scratch, "offsite");
+    fs.mkdirSync(offsite);
+    const { file } = await takeBackup(source(), dir, 5);
+    const logged: string[] = [];
+    const log = console.log;
+    const error = console.error;
+    console.log = (m: string) => void logged.push(m);
+    console.error = (m: string) => void logged.push(m);
+    try {
+      await afterBackup(`cp "$BACKUP_FILE" '${offsite}/' && echo copied`, file, dir);
+      await afterBackup("echo no route to host >&2; exit 3", file, dir);
+    } finally {
+      console.log = log;
+      console.error = error;
+    }
+    expect(fs.readFileSync(path.join(offsite, path.basename(file)))).toEqual(fs.readFileSync(file));
+    expect(logged[0]).toBe(`[backup] BACKUP_COMMAND done for ${path.basename(file)}: copied`);
+    expect(logged[1]).toBe(`[backup] BACKUP_COMMAND failed for ${path.basename(file)} (exit 3); the backup is still in ${dir}: no route to host`);
+    expect(fs.existsSync(file)).toBe(true);
   });
 });

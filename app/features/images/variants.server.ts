@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import pLimit from "p-limit";
 import sharp from "sharp";
 import { keptPromises } from "../../lib/kept-promises.server.ts";
 import { VARIANT_FORMATS, VARIANT_SOURCE, VARIANT_WIDTHS, variantPath, type VariantFormat } from "./responsive.ts";
@@ -77,6 +78,11 @@ export function imageVariant(src: string, width: number, format: VariantFormat):
  * Encodings are kept in `cacheDir` by the original's hash, so a rebuild makes only new ones.
  */
 export async function buildImageVariants(publicDir: string, outDir: string, cacheDir: string) {
+  // One encoding at a time, on libvips' own threads: all of one picture's variants at
+  // once took the build over 800 MB on a fresh cache, more than a 1 GB server has to spare.
+  const encodingTurn = pLimit(1);
+  // Nothing is encoded twice in a build: libvips' operation cache would only hold memory.
+  sharp.cache(false);
   const files: string[] = [];
   const walk = async (dir: string) => {
     for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
@@ -97,7 +103,7 @@ export async function buildImageVariants(publicDir: string, outDir: string, cach
     const hash = createHash("sha256").update(original).digest("hex").slice(0, 16);
     const jobs = VARIANT_WIDTHS.filter((w, i) => w <= originalWidth || i === 0).flatMap((w) => VARIANT_FORMATS.map((f) => ({ w, f })));
     await Promise.all(
-      jobs.map(async ({ w, f }) => {
+      jobs.map(({ w, f }) => encodingTurn(async () => {
         const cached = path.join(cacheDir, `${hash}-${w}.${f}`);
         let bytes: Buffer | null = await fs.readFile(cached).catch(() => null);
         if (!bytes) {
@@ -109,7 +115,7 @@ export async function buildImageVariants(publicDir: string, outDir: string, cach
         await fs.mkdir(path.dirname(out), { recursive: true });
         await fs.writeFile(out, bytes);
         written++;
-      }),
+      })),
     );
   }
   return { written, made };
