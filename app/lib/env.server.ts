@@ -107,6 +107,12 @@ const EnvSchema = z
     .string()
     .refine((v) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), "must be a date, e.g. 2026-11-01 or 2026-11-01T09:00+03:00")
     .optional(),
+  CALLBACKS_QUIET_AFTER: z
+    .string()
+    .regex(/^\d+(s|m|h|d)$/, "must be a duration such as 6h, 90m or 1d")
+    .refine((v) => durationMs(v) >= 60_000, "must be at least 1m")
+    .default("6h"),
+  ALLOW_LOCAL_PUBLIC_URL: Switch.default(false),
   CONNECTIONS_PER_ADDRESS: z.coerce
     .number({ message: "must be a whole number" })
     .int("must be a whole number")
@@ -155,6 +161,12 @@ export type Env = {
   backupDir: string | undefined;
   backupEveryMs: number;
   backupKeep: number;
+  /** Orders pending while no M-Pesa callback has come for this long: /admin/payments and /readyz warn. */
+  callbacksQuietAfterMs: number;
+  /** A production start accepts a missing or local PUBLIC_URL (a site used on one machine or a LAN, the tests). */
+  allowLocalPublicUrl: boolean;
+  /** PUBLIC_URL as set (undefined when unset: publicUrl is then http://localhost:PORT). */
+  publicUrlSet: string | undefined;
 };
 
 /** '30m' -> 1,800,000: s, m, h or d. */
@@ -217,6 +229,9 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     backupDir: e.BACKUP_DIR ? path.resolve(e.BACKUP_DIR) : undefined,
     backupEveryMs: durationMs(e.BACKUP_EVERY),
     backupKeep: e.BACKUP_KEEP,
+    callbacksQuietAfterMs: durationMs(e.CALLBACKS_QUIET_AFTER),
+    allowLocalPublicUrl: e.ALLOW_LOCAL_PUBLIC_URL,
+    publicUrlSet: e.PUBLIC_URL,
   };
 }
 

@@ -36,6 +36,8 @@ import { answeringDatabaseOutages } from "./database-answers.server";
 import { answerHealth } from "./health.server";
 import { answerOtherOrigin, canonicalLocation, postedFromElsewhere } from "./canonical-origin";
 import { keepLogLinesWhole } from "~/lib/log-line.server";
+import { publicUrlRefusal } from "~/lib/public-url.server";
+import { WRITTEN_TO_OUTBOX } from "~/lib/mail-health.server";
 
 /** Slow phones: headers are small and must arrive quickly; a 6 MB upload at ~160 kbit/s still fits. */
 export const HEADERS_TIMEOUT_MS = 30_000;
@@ -122,6 +124,12 @@ export async function startServer() {
     }
     throw e;
   }
+  const refusal = publicUrlRefusal(config);
+  if (refusal) {
+    console.error(`[start] ${refusal}`);
+    process.exit(1);
+  }
+  if (!config.smtpUrl && config.nodeEnv === "production") console.warn(`[mail] no SMTP_URL: every message is kept in ${path.join(config.dataDir, "outbox")} (${WRITTEN_TO_OUTBOX}).`);
   // Data files are this user's alone: new folders 0700, new files 0600 (database, outbox, images).
   process.umask(0o077);
   tightenDataDir(config.dataDir, [

@@ -27,6 +27,8 @@ export function siteEnv(port: number, dataDir: string, extra: Record<string, str
     DATA_DIR: dataDir,
     ADMIN_KEY,
     RATE_LIMIT: "off",
+    // Served on 127.0.0.1 on purpose (a production start refuses a local PUBLIC_URL otherwise).
+    ALLOW_LOCAL_PUBLIC_URL: "on",
     ...extra,
   };
   for (const k of ["SMTP_URL", "DATABASE_PATH", "DATABASE_URL", "ORG_INBOX", "MAIL_FROM", "TRUST_PROXY"]) if (!(k in extra)) delete env[k];

@@ -1,0 +1,37 @@
+import { quietWarning, whenWords, type PaymentArrivals } from "../payment-arrivals";
+
+/** When the last C2B callback, M-Pesa Express answer and statement import arrived, and a warning when callbacks went quiet while orders wait. */
+export function PaymentArrivalsBox({ arrivals }: { arrivals: PaymentArrivals }) {
+  const warning = quietWarning(arrivals);
+  return (
+    <section className="payment-arrivals" aria-label="When M-Pesa last reached the site">
+      {warning ? (
+        <p className="admin-message admin-message-error" role="alert">
+          {warning}
+        </p>
+      ) : null}
+      <ul className="small">
+        <li>
+          Last C2B callback: <span data-arrival="c2b">{whenWords(arrivals.lastC2bCallbackAt)}</span>
+        </li>
+        <li>
+          Last M-Pesa Express (STK) callback: <span data-arrival="stk">{whenWords(arrivals.lastStkCallbackAt)}</span>
+        </li>
+        <li>
+          Last statement import: <span data-arrival="statement">{whenWords(arrivals.lastStatementImportAt)}</span>
+        </li>
+      </ul>
+    </section>
+  );
+}
+
+/** The line beside Approve on an order with no payment seen ('unmatched'). */
+export function NoPaymentSeen({ arrivals }: { arrivals: Pick<PaymentArrivals, "lastC2bCallbackAt" | "lastStkCallbackAt" | "lastStatementImportAt"> }) {
+  const callback = [arrivals.lastC2bCallbackAt, arrivals.lastStkCallbackAt].filter(Boolean).sort().pop() ?? null;
+  return (
+    <p className="small no-payment-seen">
+      <strong>No payment seen yet for this order</strong> (last M-Pesa callback: {whenWords(callback)}; last statement import:{" "}
+      {whenWords(arrivals.lastStatementImportAt)}).
+    </p>
+  );
+}
