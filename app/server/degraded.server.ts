@@ -1,6 +1,6 @@
 import type { Db } from "~/lib/db.server";
 import { mailHealth } from "~/lib/mail-health.server";
-import { paymentArrivals } from "~/features/reconciliation/payment-arrivals.server";
+import { paymentArrivals } from "~/features/received-payments/payment-arrivals.server";
 
 /** A trouble that leaves pages working: /readyz names it in `degraded` and stays 200. */
 export type Signal = { ok: boolean } & Record<string, string | number | boolean | null>;

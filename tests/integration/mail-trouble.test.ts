@@ -179,6 +179,8 @@ describe(`mail in trouble on ${testDatabaseKind}`, () => {
     expect(page).toMatch(/^\s*Mail is not being sent: SMTP_URL is not set/);
     expect(page).toContain("Queued: 0 · Sent: 0 · Written to the outbox folder: not sent; set SMTP_URL: 1 · Failed: 0");
     expect((await readyz(db)).body.detail.mail).toMatchObject({ ok: true, outboxOnly: true });
+    // The staff overview also says when M-Pesa last reached the site.
+    expect(page).toContain("Last C2B callback: never");
   });
 
   it("outside production (a developer's machine) the banner stays away; the count still says written, not sent", async () => {

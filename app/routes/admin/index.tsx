@@ -7,7 +7,7 @@ import { staffOnly } from "~/lib/admin.server";
 import { formatNairobiTime } from "~/lib/nairobi-time";
 import type { loader as shellLoader } from "./layout";
 import { MailCounts, MailNotices } from "~/features/admin/components/mail-state";
-import { PaymentArrivalsBox } from "~/features/reconciliation/components/payment-arrivals";
+import { PaymentArrivalsBox } from "~/features/received-payments/components/payment-arrivals";
 import type { Route } from "./+types/index";
 
 // The one staff screen that draws the sign-in form itself: a wrong key's answer lands here.

@@ -24,7 +24,7 @@ import { callbackRegistration, listCallbacksSetAside } from "~/features/received
 import { getEvent } from "~/features/event-badges/event.server";
 import { salesOpenInstant } from "~/features/event-badges/event";
 import { env } from "~/lib/env.server";
-import { paymentArrivals } from "~/features/reconciliation/payment-arrivals.server";
+import { paymentArrivals } from "~/features/received-payments/payment-arrivals.server";
 import type { Reply } from "~/lib/forms";
 import { staffAction, staffIntent, type StaffContext } from "~/lib/submission.server";
 

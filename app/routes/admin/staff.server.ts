@@ -5,7 +5,7 @@ import { staffSignedIn, staffSignedOut } from "~/features/admin/staff-sessions.s
 import { checkAdminKey, createAdminSessionCookie, destroyAdminSessionCookie, isAdminSession } from "~/lib/admin.server";
 import { outboxSummary } from "~/lib/email.server";
 import { mailHealth } from "~/lib/mail-health.server";
-import { paymentArrivals } from "~/features/reconciliation/payment-arrivals.server";
+import { paymentArrivals } from "~/features/received-payments/payment-arrivals.server";
 import { env } from "~/lib/env.server";
 import { staffAction, staffIntent } from "~/lib/submission.server";
 import { clientAddress } from "~/lib/http.server";

@@ -8,8 +8,8 @@ import { CodeWrongButton, LinkButton, LinkPaymentForm, ReceiptActions, ReceiptRe
 import type { CallbackRegistration, SetAsideRow } from "../../received-payments/c2b-callbacks";
 import { CallbacksSetAside, CallbackSetup, OddParts } from "../../received-payments/components/callback-setup";
 import { formatAmount } from "~/lib/plain-format";
-import type { PaymentArrivals } from "../payment-arrivals";
-import { PaymentArrivalsBox } from "./payment-arrivals";
+import type { PaymentArrivals } from "../../received-payments/payment-arrivals";
+import { PaymentArrivalsBox } from "../../received-payments/components/payment-arrivals";
 
 type Data = {
   counts: { all: number; unclaimed: number };

@@ -26,12 +26,11 @@ export function PaymentArrivalsBox({ arrivals }: { arrivals: PaymentArrivals }) 
 }
 
 /** The line beside Approve on an order with no payment seen ('unmatched'). */
-export function NoPaymentSeen({ arrivals }: { arrivals: Pick<PaymentArrivals, "lastC2bCallbackAt" | "lastStkCallbackAt" | "lastStatementImportAt"> }) {
-  const callback = [arrivals.lastC2bCallbackAt, arrivals.lastStkCallbackAt].filter(Boolean).sort().pop() ?? null;
+export function NoPaymentSeen({ lastSeen }: { lastSeen: { callbackAt: string | null; statementAt: string | null } | undefined }) {
   return (
-    <p className="small no-payment-seen">
-      <strong>No payment seen yet for this order</strong> (last M-Pesa callback: {whenWords(callback)}; last statement import:{" "}
-      {whenWords(arrivals.lastStatementImportAt)}).
-    </p>
+    <span className="order-line small no-payment-seen">
+      <strong>No payment seen yet for this order</strong>
+      {lastSeen ? ` (last M-Pesa callback: ${whenWords(lastSeen.callbackAt)}; last statement import: ${whenWords(lastSeen.statementAt)})` : ""}
+    </span>
   );
 }

@@ -1,6 +1,7 @@
 import type { Db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import type { PaymentArrivals } from "./payment-arrivals";
+import type { PaymentView } from "./payment-state";
 
 /**
  * When M-Pesa last spoke to the site, and whether that silence matters: the last C2B
@@ -42,4 +43,15 @@ export async function paymentArrivals(db: Db, now = new Date()): Promise<Payment
     quietHours: Math.round((config.callbacksQuietAfterMs / 3_600_000) * 100) / 100,
     stale,
   };
+}
+
+/**
+ * The orders of a staff screen, each `unmatched` one told when the last callback and statement
+ * import arrived: 'No payment seen yet' means more when staff see M-Pesa spoke an hour ago.
+ */
+export async function withLastSeen<T extends { payment?: PaymentView }>(db: Db, orders: T[]): Promise<T[]> {
+  if (!orders.some((o) => o.payment?.state === "unmatched")) return orders;
+  const a = await paymentArrivals(db);
+  const lastSeen = { callbackAt: latest(a.lastC2bCallbackAt, a.lastStkCallbackAt), statementAt: a.lastStatementImportAt };
+  return orders.map((o) => (o.payment?.state === "unmatched" ? { ...o, payment: { ...o.payment, lastSeen } } : o));
 }
