@@ -113,6 +113,9 @@ const EnvSchema = z
     .refine((v) => durationMs(v) >= 60_000, "must be at least 1m")
     .default("6h"),
   ALLOW_LOCAL_PUBLIC_URL: Switch.default(false),
+  LOG_FORMAT: z.enum(["text", "json"], { message: "must be text or json" }).default("text"),
+  ACCESS_LOG: Switch.default(false),
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").max(256, "must be at most 256 characters").regex(/^[\x21-\x7e]+$/, "must be printable characters without spaces").optional(),
   CONNECTIONS_PER_ADDRESS: z.coerce
     .number({ message: "must be a whole number" })
     .int("must be a whole number")
@@ -167,6 +170,11 @@ export type Env = {
   allowLocalPublicUrl: boolean;
   /** PUBLIC_URL as set (undefined when unset: publicUrl is then http://localhost:PORT). */
   publicUrlSet: string | undefined;
+  logFormat: "text" | "json";
+  /** One line per request: method, path (no query values, no callback secret), status, ms, bytes, client. */
+  accessLog: boolean;
+  /** GET /metrics answers only `Authorization: Bearer <this>`; unset, /metrics is a 404. */
+  metricsToken: string | undefined;
 };
 
 /** '30m' -> 1,800,000: s, m, h or d. */
@@ -232,6 +240,9 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     callbacksQuietAfterMs: durationMs(e.CALLBACKS_QUIET_AFTER),
     allowLocalPublicUrl: e.ALLOW_LOCAL_PUBLIC_URL,
     publicUrlSet: e.PUBLIC_URL,
+    logFormat: e.LOG_FORMAT,
+    accessLog: e.ACCESS_LOG,
+    metricsToken: e.METRICS_TOKEN,
   };
 }
 

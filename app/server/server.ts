@@ -38,6 +38,8 @@ import { answerOtherOrigin, canonicalLocation, postedFromElsewhere } from "./can
 import { keepLogLinesWhole } from "~/lib/log-line.server";
 import { publicUrlRefusal } from "~/lib/public-url.server";
 import { WRITTEN_TO_OUTBOX } from "~/lib/mail-health.server";
+import { logAccess } from "./access-log";
+import { answerMetrics, countRequest, startMetrics } from "./metrics.server";
 
 /** Slow phones: headers are small and must arrive quickly; a 6 MB upload at ~160 kbit/s still fits. */
 export const HEADERS_TIMEOUT_MS = 30_000;
@@ -205,6 +207,7 @@ export async function startServer() {
       );
     },
   });
+  startMetrics(build, () => db);
   const compress = compression({ threshold: 1024 });
   const security = baseSecurityHeaders(config.publicUrl.startsWith("https://"));
   // Pages are drawn a few at a time; the rest wait their turn (overload.ts). A database that is
@@ -261,6 +264,7 @@ export async function startServer() {
       req.socket.destroy();
       return;
     }
+    if (config.accessLog) logAccess(req, res, { trustProxy: config.trustProxy, secrets: () => [config.mpesaCallbackSecret ?? "", config.metricsToken ?? ""] });
     try {
       for (const [k, v] of Object.entries(security)) res.setHeader(k, v);
       // Draining before exit: this answer is the connection's last.
@@ -269,7 +273,9 @@ export async function startServer() {
       // malformed paths are a 400 here, and the Host header is never used to build a URL.
       const url = requestUrl(req.url, origin);
       if (!url) return plainAnswer(res, 400, "Bad request.");
+      countRequest(req, res, url);
       if (answerHealth(req, res, url, { draining: () => draining, db: () => db })) return;
+      if (answerMetrics(req, res, url, { token: config.metricsToken, workers: config.workers })) return;
       // One address for the site: pages opened by another host name go to PUBLIC_URL, and a form
       // posted from another origin is told nothing was saved (canonical-origin.ts).
       const canonical = canonicalRedirects ? canonicalLocation(req, url, origin, config.trustProxy) : null;

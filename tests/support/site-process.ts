@@ -64,7 +64,8 @@ export async function startSiteProcess(label: string, extra: Record<string, stri
   child.stderr!.on("data", (d) => (output += d));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const started = Date.now();
-  while (!output.includes("[http] serving")) {
+  // The text log's line, or LOG_FORMAT=json's entry for it.
+  while (!output.includes("[http] serving") && !output.includes('"area":"http","message":"serving')) {
     if (child.exitCode !== null) throw new Error(`the site did not start:\n${output}`);
     if (Date.now() - started > 45_000) throw new Error(`the site did not start in 45 s:\n${output}`);
     await new Promise((r) => setTimeout(r, 50));
