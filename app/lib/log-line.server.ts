@@ -26,6 +26,27 @@ const AREA = /^\[([A-Za-z0-9_.-]{1,32})\]\s?/;
  * fields; JSON escapes line breaks, so it stays one line); else text, the level first.
  */
 export function formatEntry(format: "json" | "text", level: LogLevel, args: unknown[], fields: LogFields = {}, now = new Date()): string {
+  return hideSecrets(entryText(format, level, args, fields, now));
+}
+
+let secrets: string[] = [];
+
+/** Values no log line may show (the callback secret, the metrics token, an ADMIN_KEY): written [secret]. */
+export function setLogSecrets(values: (string | undefined)[]) {
+  secrets = values.filter((v): v is string => !!v && v.length >= 8);
+}
+
+// An email address, plain or percent-encoded in a path ('jane%40example.org'), as a log line may quote a URL or an error.
+const ADDRESS = /[A-Za-z0-9._%+-]+(?:@|%40)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/gi;
+
+/** Log text with every secret written [secret] and every email address [address]. */
+export function hideSecrets(text: string): string {
+  let out = text;
+  for (const s of secrets) out = out.split(s).join("[secret]");
+  return out.replace(ADDRESS, "[address]");
+}
+
+function entryText(format: "json" | "text", level: LogLevel, args: unknown[], fields: LogFields, now: Date): string {
   const errors = args.filter((a): a is Error => a instanceof Error);
   if (format === "text") return `${level.toUpperCase()} ${logLine(...args)}`;
   const rest = args.filter((a) => !(a instanceof Error));

@@ -35,7 +35,7 @@ import { ConnectionCounter, plainAnswer, requestUrl, sendResponse, toFetchReques
 import { answeringDatabaseOutages } from "./database-answers.server";
 import { answerHealth } from "./health.server";
 import { answerOtherOrigin, canonicalLocation, postedFromElsewhere } from "./canonical-origin";
-import { keepLogLinesWhole } from "~/lib/log-line.server";
+import { keepLogLinesWhole, setLogSecrets } from "~/lib/log-line.server";
 import { publicUrlRefusal } from "~/lib/public-url.server";
 import { WRITTEN_TO_OUTBOX } from "~/lib/mail-health.server";
 import { logAccess } from "./access-log";
@@ -126,6 +126,7 @@ export async function startServer() {
     }
     throw e;
   }
+  setLogSecrets([config.mpesaCallbackSecret, config.metricsToken, config.adminKey]);
   const refusal = publicUrlRefusal(config);
   if (refusal) {
     console.error(`[start] ${refusal}`);
