@@ -391,7 +391,7 @@ export async function analyticsScale(site, budget, { events = 1_000_000, runs = 
       const buf = Buffer.alloc(fs.fstatSync(fd).size - logFrom);
       fs.readSync(fd, buf, 0, buf.length, logFrom);
       fs.closeSync(fd);
-      rollupLine = buf.toString("utf8").split("\n").find((l) => l.startsWith("[analytics] summarised"));
+      rollupLine = buf.toString("utf8").split("\n").find((l) => l.replace(/^[A-Z]+ /, "").startsWith("[analytics] summarised"));
       if (rollupLine) break;
       if (performance.now() - t1 > 900_000) throw new Error(`the roll-up did not finish in 15 minutes (${JSON.stringify(readState(dbPath))})`);
       await sleep(500);
