@@ -1,7 +1,11 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { answerMetrics } from "./metrics.server";
+import { BadgeOrderSchema } from "~/features/event-badges/badge-order.schema";
+import { submitBadgeOrder } from "~/features/event-badges/badge-orders.server";
+import { enqueueMail } from "~/lib/email.server";
+import { freshApp, testDatabaseKind } from "../../tests/support/reset";
+import { answerMetrics, startMetrics } from "./metrics.server";
 
 async function ask(token: string | undefined, auth?: string) {
   const server = http.createServer((req, res) => {
@@ -29,5 +33,21 @@ describe("GET /metrics", () => {
     const ok = await ask(token, `Bearer ${token}`);
     expect(ok.status).toBe(200);
     expect(ok.text).toContain("# TYPE site_http_requests_total counter");
+  });
+});
+
+describe(`/metrics' database figures on ${testDatabaseKind}`, () => {
+  it("counts orders by kind and status, mail by status, and the database pool", async () => {
+    const db = await freshApp();
+    startMetrics({ routes: {} }, () => db);
+    await submitBadgeOrder(db, BadgeOrderSchema.parse({ tierKey: "t3", name: "Jane", email: "jane@example.org", paymentReference: "TKD4BK8D9T" }), null);
+    await enqueueMail(db, { kind: "test.note", to: "someone@example.org", subject: "s", text: "t" });
+    const token = "metrics-token-0123456789";
+    const { text } = await ask(token, `Bearer ${token}`);
+    expect(text).toContain('site_orders{kind="badge",status="pending"} 1');
+    expect(text).toMatch(/site_mail_messages\{status="queued"\} [12]\n/);
+    expect(text).toContain('site_database_pool_connections{state="total"}');
+    expect(text).toContain("nodejs_eventloop_lag_seconds");
+    expect(text).not.toContain("jane@example.org");
   });
 });
