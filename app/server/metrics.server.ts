@@ -167,7 +167,7 @@ function allMetrics(workers: number): Promise<string | null> {
     const timer = setTimeout(() => {
       waiting.delete(id);
       resolve(null);
-    }, 5_000);
+    }, 10_000);
     waiting.set(id, (text) => {
       clearTimeout(timer);
       resolve(text);
