@@ -50,6 +50,7 @@ export default defineConfig({
         PORT: String(SITE_PORT),
         HOST: "127.0.0.1",
         PUBLIC_URL: BASE_URL,
+        ALLOW_LOCAL_PUBLIC_URL: "on",
         DATA_DIR,
         DATABASE_PATH: "",
         DATABASE_URL: "",

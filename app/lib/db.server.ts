@@ -36,6 +36,7 @@ import * as orderIdempotencyKeys from "../../db/migrations/2026-11-28-30-order-i
 import * as stkPushes from "../../db/migrations/2026-11-28-40-stk-pushes";
 import * as paymentsReceivedAt from "../../db/migrations/2026-11-29-50-payments-received-at";
 import * as stkCallbacksHeld from "../../db/migrations/2026-11-29-60-stk-callbacks-held";
+import * as mailHealth from "../../db/migrations/2026-11-29-61-mail-health";
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import type { DB } from "../database";
 import { withStatementCache } from "./sqlite-statements.server";
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-28-40-stk-pushes": stkPushes,
   "2026-11-29-50-payments-received-at": paymentsReceivedAt,
   "2026-11-29-60-stk-callbacks-held": stkCallbacksHeld,
+  "2026-11-29-61-mail-health": mailHealth,
 };
 
 export type { DB };

@@ -13,6 +13,16 @@ import { getBlob } from "./blob-store.server";
 import { singleFlight } from "./single-flight";
 import { inGroupCommit } from "./group-commit.server";
 import { requestsFirst } from "./loop-watch.server";
+import {
+  isBulkKind,
+  isPermanentRejection,
+  isSuppressed,
+  isTransportFailure,
+  noteMailDelivered,
+  noteMailFailure,
+  suppressAddress,
+  withoutAddresses,
+} from "./mail-health.server";
 
 export type MailAttachment = {
   filename: string;
@@ -61,8 +71,10 @@ export async function enqueueMail(db: Db, msg: MailMessage) {
   return row.id;
 }
 
-// Minutes to wait after each failed attempt; after the last one the message is 'failed'.
-const RETRY_MINUTES = [1, 5, 15, 60, 180, 720];
+// Minutes to wait after each failed attempt; after the last one the message is 'failed'. The
+// first three attempts fall within 5 minutes, so a mail server that is away shows within them
+// (mail-health.server.ts).
+const RETRY_MINUTES = [1, 3, 10, 30, 60, 180, 720];
 export const MAX_ATTEMPTS = RETRY_MINUTES.length + 1;
 
 /**
@@ -120,11 +132,14 @@ async function deliver(
       `${nowIso().replace(/[:.]/g, "-")}-${row.id}-${row.kind.replace(/[^a-z0-9_-]/gi, "")}.eml`,
     );
     fs.writeFileSync(file, (info as unknown as { message: Buffer }).message, { mode: PRIVATE_FILE_MODE });
-    console.log(`[mail] no SMTP_URL: wrote "${row.subject}" to ${path.relative(process.cwd(), file)}`);
-    return `file:${path.basename(file)}`;
+    console.log(`[mail] no SMTP_URL: wrote message ${row.id} (${row.kind}) to ${path.relative(process.cwd(), file)}: not sent`);
+    return { messageId: `file:${path.basename(file)}`, status: "written" as const };
   }
-  return info.messageId ?? "";
+  return { messageId: info.messageId ?? "", status: "sent" as const };
 }
+
+/** A bulk message for an address whose mail server refused mail for good is not sent. */
+export const SUPPRESSED_ERROR = "Not sent: this address's mail server refused mail before; it gets no newsletter or blog notices until it subscribes again.";
 
 const worker = singleFlight("mail", async () => runOnce(await getDb()));
 
@@ -213,19 +228,27 @@ async function runOnce(db: Db) {
       const row = await claimNextMessage(db);
       await marked;
       if (!row) return;
-      let messageId: string;
+      if (isBulkKind(row.kind) && (await isSuppressed(db, row.to_address))) {
+        await db.updateTable("outbox").set({ status: "failed", last_error: SUPPRESSED_ERROR }).where("id", "=", row.id).execute();
+        continue;
+      }
+      let delivered: Awaited<ReturnType<typeof deliver>>;
       try {
-        messageId = await deliver(db, row);
+        delivered = await deliver(db, row);
       } catch (e) {
         const attempts = row.attempts + 1;
-        const wait = RETRY_MINUTES[attempts - 1];
+        // A 5xx to RCPT or DATA ('no such mailbox') will be the same answer tomorrow: failed now.
+        const permanent = isPermanentRejection(e);
+        const wait = permanent ? undefined : RETRY_MINUTES[attempts - 1];
         const error = (e instanceof Error ? e.message : String(e)).slice(0, 500);
-        console.warn(`[mail] message ${row.id} attempt ${attempts} failed: ${error}`);
+        console.warn(`[mail] message ${row.id} attempt ${attempts} ${permanent ? "refused for good" : "failed"} (${row.kind}): ${withoutAddresses(error)}`);
+        if (permanent) await suppressAddress(db, row.to_address, error);
+        else if (isTransportFailure(e)) await noteMailFailure(db, error);
         await db
           .updateTable("outbox")
           .set(
             wait === undefined
-              ? { status: "failed", last_error: error }
+              ? { status: "failed", last_error: permanent ? `Refused by the mail server: ${error}` : error }
               : {
                   status: "queued",
                   last_error: error,
@@ -236,13 +259,14 @@ async function runOnce(db: Db) {
           .execute();
         continue;
       }
-      marked = inGroupCommit(db, (trx) =>
-        trx
+      marked = inGroupCommit(db, async (trx) => {
+        await trx
           .updateTable("outbox")
-          .set({ status: "sent", sent_at: nowIso(), message_id: messageId, last_error: null })
+          .set({ status: delivered.status, sent_at: nowIso(), message_id: delivered.messageId, last_error: null })
           .where("id", "=", row.id)
-          .execute(),
-      );
+          .execute();
+        await noteMailDelivered(trx);
+      });
       // Awaited at the next claim (or below); a failure is the pass's, not an unhandled rejection.
       marked.catch(() => {});
     }
@@ -288,7 +312,7 @@ export async function drainOutbox() {
 /** A random token, for links that must not be guessed. */
 export const randomToken = (bytes = 18) => crypto.randomBytes(bytes).toString("base64url");
 
-/** The outbox's messages counted by status (queued, sending, sent, failed), for the staff home. */
+/** The outbox's messages counted by status (queued, sending, sent, written, failed), for the staff home. */
 export async function outboxSummary(db: Db) {
   const rows = await db
     .selectFrom("outbox")

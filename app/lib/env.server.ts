@@ -117,6 +117,15 @@ const EnvSchema = z
     .string()
     .refine((v) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), "must be a date, e.g. 2026-11-01 or 2026-11-01T09:00+03:00")
     .optional(),
+  CALLBACKS_QUIET_AFTER: z
+    .string()
+    .regex(/^\d+(s|m|h|d)$/, "must be a duration such as 6h, 90m or 1d")
+    .refine((v) => durationMs(v) >= 60_000, "must be at least 1m")
+    .default("6h"),
+  ALLOW_LOCAL_PUBLIC_URL: Switch.default(false),
+  LOG_FORMAT: z.enum(["text", "json"], { message: "must be text or json" }).default("text"),
+  ACCESS_LOG: Switch.default(false),
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").max(256, "must be at most 256 characters").regex(/^[\x21-\x7e]+$/, "must be printable characters without spaces").optional(),
   CONNECTIONS_PER_ADDRESS: z.coerce
     .number({ message: "must be a whole number" })
     .int("must be a whole number")
@@ -171,6 +180,17 @@ export type Env = {
   backupRecipients: string[];
   /** Run by /bin/sh after each backup, with BACKUP_FILE set (a copy off the machine). */
   backupCommand: string | undefined;
+  /** Orders pending while no M-Pesa callback has come for this long: /admin/payments and /readyz warn. */
+  callbacksQuietAfterMs: number;
+  /** A production start accepts a missing or local PUBLIC_URL (a site used on one machine or a LAN, the tests). */
+  allowLocalPublicUrl: boolean;
+  /** PUBLIC_URL as set (undefined when unset: publicUrl is then http://localhost:PORT). */
+  publicUrlSet: string | undefined;
+  logFormat: "text" | "json";
+  /** One line per request: method, path (no query values, no callback secret), status, ms, bytes, client. */
+  accessLog: boolean;
+  /** GET /metrics answers only `Authorization: Bearer <this>`; unset, /metrics is a 404. */
+  metricsToken: string | undefined;
 };
 
 /** '30m' -> 1,800,000: s, m, h or d. */
@@ -236,6 +256,12 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     backupKeep: e.BACKUP_KEEP,
     backupRecipients: e.BACKUP_RECIPIENTS ? e.BACKUP_RECIPIENTS.split(",").map((r) => r.trim()) : [],
     backupCommand: e.BACKUP_COMMAND?.trim() || undefined,
+    callbacksQuietAfterMs: durationMs(e.CALLBACKS_QUIET_AFTER),
+    allowLocalPublicUrl: e.ALLOW_LOCAL_PUBLIC_URL,
+    publicUrlSet: e.PUBLIC_URL,
+    logFormat: e.LOG_FORMAT,
+    accessLog: e.ACCESS_LOG,
+    metricsToken: e.METRICS_TOKEN,
   };
 }
 

@@ -13,7 +13,8 @@ export interface OutboxTable {
   html_body: string | null;
   headers: string;
   attachments: string;
-  status: "queued" | "sending" | "sent" | "failed";
+  /** written: kept as an .eml file in DATA_DIR/outbox because no SMTP_URL is set (not sent). */
+  status: "queued" | "sending" | "sent" | "written" | "failed";
   attempts: number;
   next_attempt_at: string;
   last_error: string | null;
@@ -52,7 +53,25 @@ export interface SeedRunsTable {
   ran_at: string;
 }
 
+/** Addresses bulk mail skips: their mail server refused a message for good. */
+export interface MailSuppressionsTable {
+  address: string;
+  reason: string;
+  suppressed_at: string;
+}
+
+/** One row (id 1): failed delivery attempts in a row, since the last message sent. */
+export interface MailHealthTable {
+  id: number;
+  failures_in_row: number;
+  first_failure_at: string | null;
+  last_failure_at: string | null;
+  last_error: string | null;
+}
+
 export interface InfraTables {
+  mail_suppressions: MailSuppressionsTable;
+  mail_health: MailHealthTable;
   outbox: OutboxTable;
   stored_files: StoredFilesTable;
   site_secrets: SiteSecretsTable;

@@ -2,6 +2,7 @@ import type http from "node:http";
 import { sql } from "kysely";
 import { databaseStatus, runUngated } from "~/lib/database-health.server";
 import { migrationNames, type Db } from "~/lib/db.server";
+import { degradedSignals, type Signal } from "./degraded.server";
 
 /**
  * What a load balancer and an operator ask, answered before the page cache and the router,
@@ -13,6 +14,8 @@ import { migrationNames, type Db } from "~/lib/db.server";
  * The outbox is stuck when a message has been due for more than 15 minutes and nothing has been
  * sent since it fell due: no process is working the queue (a busy one, sending a long
  * newsletter, keeps sending).
+ * Troubles that leave pages working do not make /readyz a 503 (the load balancer keeps
+ * serving): they are named in `degraded`, with their facts in `detail` (degraded.server.ts).
  */
 export type HealthSource = { draining: () => boolean; db: () => Db };
 
@@ -22,7 +25,7 @@ export const OUTBOX_STUCK_MS = 15 * 60_000;
 const REUSE_MS = 1_000;
 
 type Check = { ok: boolean } & Record<string, string | number | boolean>;
-type Readiness = { ok: boolean; failing?: string[]; checks: Record<string, Check> };
+type Readiness = { ok: boolean; failing?: string[]; checks: Record<string, Check>; degraded?: string[]; detail?: Record<string, Signal> };
 
 export function answerHealth(req: http.IncomingMessage, res: http.ServerResponse, url: URL, source: HealthSource): boolean {
   if (url.pathname !== "/healthz" && url.pathname !== "/readyz") return false;
@@ -82,7 +85,11 @@ async function look(db: Db): Promise<Readiness> {
     checks.migrations = { ok: pending === 0 && status.ready, applied: expected.length - pending, expected: expected.length };
   }
   checks.outbox = await outboxCheck(db);
-  return assemble(checks);
+  const detail = await bounded(() => degradedSignals(db));
+  const answer = assemble(checks);
+  if (!detail) return answer;
+  const degraded = Object.entries(detail).filter(([, d]) => !d.ok).map(([name]) => name);
+  return { ...answer, ...(degraded.length ? { degraded } : {}), detail };
 }
 
 async function outboxCheck(db: Db): Promise<Check> {
@@ -93,7 +100,7 @@ async function outboxCheck(db: Db): Promise<Check> {
   if (overdue === null) return { ok: false, error: "could not read the outbox" };
   if (!overdue) return { ok: true };
   const sentSince = await bounded(() =>
-    db.selectFrom("outbox").select("id").where("status", "=", "sent").where("sent_at", ">=", overdue.next_attempt_at).limit(1).executeTakeFirst(),
+    db.selectFrom("outbox").select("id").where("status", "in", ["sent", "written"]).where("sent_at", ">=", overdue.next_attempt_at).limit(1).executeTakeFirst(),
   );
   if (sentSince === null) return { ok: false, error: "could not read the outbox" };
   const minutes = Math.floor((Date.now() - Date.parse(overdue.next_attempt_at)) / 60_000);

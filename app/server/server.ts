@@ -35,7 +35,11 @@ import { ConnectionCounter, plainAnswer, requestUrl, sendResponse, toFetchReques
 import { answeringDatabaseOutages } from "./database-answers.server";
 import { answerHealth } from "./health.server";
 import { answerOtherOrigin, canonicalLocation, postedFromElsewhere } from "./canonical-origin";
-import { keepLogLinesWhole } from "~/lib/log-line.server";
+import { keepLogLinesWhole, setLogSecrets } from "~/lib/log-line.server";
+import { publicUrlRefusal } from "~/lib/public-url.server";
+import { WRITTEN_TO_OUTBOX } from "~/lib/mail-health.server";
+import { logAccess } from "./access-log";
+import { answerMetrics, countRequest, startMetrics } from "./metrics.server";
 import { clientAddressOf, fromTrustedProxy, httpsLocation, trustedProxies } from "./trusted-proxy";
 import { settingsNotes } from "./settings-notes";
 import { limitImageMemory } from "./memory.server";
@@ -120,6 +124,13 @@ export async function startServer() {
     }
     throw e;
   }
+  setLogSecrets([config.mpesaCallbackSecret, config.metricsToken, config.adminKey]);
+  const refusal = publicUrlRefusal(config);
+  if (refusal) {
+    console.error(`[start] ${refusal}`);
+    process.exit(1);
+  }
+  if (!config.smtpUrl && config.nodeEnv === "production") console.warn(`[mail] no SMTP_URL: every message is kept in ${path.join(config.dataDir, "outbox")} (${WRITTEN_TO_OUTBOX}).`);
   // Data files are this user's alone: new folders 0700, new files 0600 (database, outbox, images).
   process.umask(0o077);
   tightenDataDir(config.dataDir, [
@@ -195,6 +206,7 @@ export async function startServer() {
       );
     },
   });
+  startMetrics(build, () => db);
   const compress = compression({ threshold: 1024 });
   const security = baseSecurityHeaders(config.publicUrl.startsWith("https://"));
   // Pages are drawn a few at a time; the rest wait their turn (overload.ts). A database that is
@@ -253,6 +265,7 @@ export async function startServer() {
       req.socket.destroy();
       return;
     }
+    if (config.accessLog) logAccess(req, res, { trustProxy: config.trustProxy, secrets: () => [config.mpesaCallbackSecret ?? "", config.metricsToken ?? ""] });
     try {
       for (const [k, v] of Object.entries(security)) res.setHeader(k, v);
       // Draining before exit: this answer is the connection's last.
@@ -261,7 +274,9 @@ export async function startServer() {
       // malformed paths are a 400 here, and the Host header is never used to build a URL.
       const url = requestUrl(req.url, origin);
       if (!url) return plainAnswer(res, 400, "Bad request.");
+      countRequest(req, res, url);
       if (answerHealth(req, res, url, { draining: () => draining, db: () => db })) return;
+      if (answerMetrics(req, res, url, { token: config.metricsToken, workers: config.workers })) return;
       // One address for the site: pages opened by another host name go to PUBLIC_URL, and a form
       // posted from another origin is told nothing was saved (canonical-origin.ts).
       const viaProxy = fromTrustedProxy(req.socket.remoteAddress, proxies);

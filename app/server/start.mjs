@@ -4,6 +4,7 @@ import cluster from "node:cluster";
 import crypto from "node:crypto";
 import path from "node:path";
 import { RateLimiterClusterMaster } from "rate-limiter-flexible";
+import { AggregatorRegistry } from "prom-client";
 import { ensureBuild, root } from "./ensure-build.mjs";
 
 const workersText = process.env.WORKERS?.trim() || "1";
@@ -50,6 +51,8 @@ cluster.setupPrimary({
 });
 let stopping = false;
 let everServed = false;
+// GET /metrics with several processes: the one asked gets every process's series, summed here.
+const metrics = WORKERS > 1 ? new AggregatorRegistry() : null;
 const recentCrashes = [];
 
 function startWorker() {
@@ -59,6 +62,13 @@ function startWorker() {
   worker.once("listening", () => {
     everServed = true;
   });
+  if (metrics) {
+    worker.on("message", (message) => {
+      if (message?.site !== "metrics-request") return;
+      const answer = (text) => worker.isConnected() && worker.send({ site: "metrics-answer", id: message.id, text });
+      metrics.clusterMetrics().then(answer, () => answer(null));
+    });
+  }
   if (WORKERS > 1) {
     worker.once("online", () => sendSalt(worker));
     worker.on("message", (message) => {

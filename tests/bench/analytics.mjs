@@ -253,7 +253,7 @@ async function startOn({ cwd, dataDir, port, adminKey, logFile }) {
   const origin = `http://127.0.0.1:${port}`;
   const env = { ...process.env };
   for (const k of ["SMTP_URL", "DATABASE_PATH", "TRUST_PROXY", "HOST", "PORT", "PUBLIC_URL", "DATA_DIR", "ANALYTICS_RETENTION_DAYS"]) delete env[k];
-  Object.assign(env, { NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), PUBLIC_URL: origin, DATA_DIR: dataDir, RATE_LIMIT: "off", ADMIN_KEY: adminKey });
+  Object.assign(env, { NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), PUBLIC_URL: origin, ALLOW_LOCAL_PUBLIC_URL: "on", DATA_DIR: dataDir, RATE_LIMIT: "off", ADMIN_KEY: adminKey });
   const log = fs.openSync(logFile, "a");
   const proc = spawn(process.execPath, ["app/server/start.mjs"], { cwd, env, stdio: ["ignore", log, log], detached: true });
   fs.closeSync(log);
@@ -391,7 +391,7 @@ export async function analyticsScale(site, budget, { events = 1_000_000, runs = 
       const buf = Buffer.alloc(fs.fstatSync(fd).size - logFrom);
       fs.readSync(fd, buf, 0, buf.length, logFrom);
       fs.closeSync(fd);
-      rollupLine = buf.toString("utf8").split("\n").find((l) => l.startsWith("[analytics] summarised"));
+      rollupLine = buf.toString("utf8").split("\n").find((l) => l.replace(/^[A-Z]+ /, "").startsWith("[analytics] summarised"));
       if (rollupLine) break;
       if (performance.now() - t1 > 900_000) throw new Error(`the roll-up did not finish in 15 minutes (${JSON.stringify(readState(dbPath))})`);
       await sleep(500);

@@ -153,6 +153,7 @@ async function startOnce({ label = "bench", readyTimeoutMs = 300_000, quiet = fa
     HOST: "127.0.0.1",
     PORT: String(port),
     PUBLIC_URL: origin,
+    ALLOW_LOCAL_PUBLIC_URL: "on",
     DATA_DIR: dataDir,
     RATE_LIMIT: "off",
     ADMIN_KEY: adminKey,

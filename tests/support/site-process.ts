@@ -27,6 +27,8 @@ export function siteEnv(port: number, dataDir: string, extra: Record<string, str
     DATA_DIR: dataDir,
     ADMIN_KEY,
     RATE_LIMIT: "off",
+    // Served on 127.0.0.1 on purpose (a production start refuses a local PUBLIC_URL otherwise).
+    ALLOW_LOCAL_PUBLIC_URL: "on",
     ...extra,
   };
   for (const k of ["SMTP_URL", "DATABASE_PATH", "DATABASE_URL", "ORG_INBOX", "MAIL_FROM", "TRUST_PROXY"]) if (!(k in extra)) delete env[k];
@@ -62,7 +64,8 @@ export async function startSiteProcess(label: string, extra: Record<string, stri
   child.stderr!.on("data", (d) => (output += d));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const started = Date.now();
-  while (!output.includes("[http] serving")) {
+  // The text log's line, or LOG_FORMAT=json's entry for it.
+  while (!output.includes("[http] serving") && !output.includes('"area":"http","message":"serving')) {
     if (child.exitCode !== null) throw new Error(`the site did not start:\n${output}`);
     if (Date.now() - started > 45_000) throw new Error(`the site did not start in 45 s:\n${output}`);
     await new Promise((r) => setTimeout(r, 50));

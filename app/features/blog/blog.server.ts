@@ -412,5 +412,5 @@ export async function notificationStatus(db: Db, id: number) {
     .groupBy("status")
     .execute();
   const by = Object.fromEntries(rows.map((r) => [r.status, Number(r.c)]));
-  return { id, slug: n.slug, recipients: n.recipients, queued: n.queued, sent: by.sent ?? 0, failed: by.failed ?? 0 };
+  return { id, slug: n.slug, recipients: n.recipients, queued: n.queued, sent: by.sent ?? 0, ...(by.written ? { written: by.written } : {}), failed: by.failed ?? 0 };
 }

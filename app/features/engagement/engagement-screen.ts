@@ -26,7 +26,8 @@ export type Block<T> = { ok: true; rows: T } | { ok: false; error: string };
 
 export type ReactionRow = { slug: string; counts: ReactionCounts; total: number };
 export type PollView = { id: string; question: string; options: Record<string, number> };
-export type SubscriberRow = { email: string; status: string; source: string; createdAt: string };
+/** mailRefusedAt: when the address's mail server refused a message for good (no bulk mail until it subscribes again). */
+export type SubscriberRow = { email: string; status: string; source: string; createdAt: string; mailRefusedAt?: string };
 
 /** What the poll form's reply carries: what was typed, so a refused form keeps it (JavaScript off too), or the poll made. */
 export type PollResult = {

@@ -3,6 +3,7 @@ import { logAction } from "~/features/activity/activity.server";
 import { allPolls, allReactionCounts, ensurePoll } from "~/features/blog/blog.server";
 import type { Actor } from "~/lib/actor";
 import { listSubscribers } from "~/features/newsletter/newsletter.server";
+import { suppressionsOf } from "~/lib/mail-health.server";
 import { type Db } from "~/lib/db.server";
 import {
   ENGAGEMENT_MESSAGES as M,
@@ -35,7 +36,14 @@ export const pollRows = async (db: Db): Promise<PollView[]> => (await allPolls(d
 
 export async function subscriberRows(db: Db): Promise<SubscriberRow[]> {
   const rows = await listSubscribers(db, SUBSCRIBER_LIMIT);
-  return rows.map((s) => ({ email: s.email, status: s.status, source: s.source, createdAt: s.created_at }));
+  const refused = await suppressionsOf(db, rows.map((s) => s.email));
+  return rows.map((s) => ({
+    email: s.email,
+    status: s.status,
+    source: s.source,
+    createdAt: s.created_at,
+    ...(refused.has(s.email.trim().toLowerCase()) ? { mailRefusedAt: refused.get(s.email.trim().toLowerCase()) } : {}),
+  }));
 }
 
 export async function loadEngagementData(db: Db) {

@@ -7,7 +7,7 @@ export const ORDER_NOT_FOUND = "Order not found.";
  * The kit email's fate (spec: an ok flag and a detail text), plus its state: a message that is
  * still queued or being retried is neither delivered nor finally failed.
  */
-export type Delivery = { ok: boolean; detail: string; state: "queued" | "sent" | "retrying" | "failed" } | null;
+export type Delivery = { ok: boolean; detail: string; state: "queued" | "sent" | "written" | "retrying" | "failed" } | null;
 
 /** The order as staff read it (spec section 3, 'Badge order as read by admin'). */
 export type BadgeOrderView = {

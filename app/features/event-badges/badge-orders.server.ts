@@ -8,6 +8,7 @@ import { lockedForUpdate } from "~/lib/dialect.server";
 import type { Actor } from "~/lib/actor";
 import { logAction } from "../activity/activity.server";
 import { enqueueMail, kickMailWorker, MAX_ATTEMPTS, randomToken } from "~/lib/email.server";
+import { WRITTEN_TO_OUTBOX } from "~/lib/mail-words";
 import { deleteBlobs, getBlob, hasBlob, putBlob } from "~/lib/blob-store.server";
 import { DomainError } from "~/lib/domain-error";
 import { absoluteUrl } from "~/lib/http.server";
@@ -51,6 +52,7 @@ type DeliveryRow = Pick<Selectable<OutboxTable>, "status" | "last_error" | "sent
 function deliveryOf(row: DeliveryRow): Delivery {
   if (!row) return null;
   if (row.status === "sent") return { ok: true, state: "sent", detail: `Emailed ${formatNairobiTimeEat(row.sent_at)}` };
+  if (row.status === "written") return { ok: false, state: "written", detail: `${WRITTEN_TO_OUTBOX} (${formatNairobiTimeEat(row.sent_at)})` };
   if (row.status === "failed") return { ok: false, state: "failed", detail: row.last_error ?? "unknown" };
   if (row.last_error) {
     return {

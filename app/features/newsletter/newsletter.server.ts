@@ -2,6 +2,7 @@ import type { Selectable } from "kysely";
 import type { Db } from "~/lib/db.server";
 import { nowIso } from "~/lib/db.server";
 import { enqueueMail, kickMailWorker, randomToken } from "~/lib/email.server";
+import { clearSuppression } from "~/lib/mail-health.server";
 import { absoluteUrl } from "~/lib/http.server";
 import { welcomeEmail } from "./emails/welcome";
 import type { SubscribeInput } from "./newsletter.schema";
@@ -22,6 +23,8 @@ export async function subscribe(db: Db, input: Pick<SubscribeInput, "email" | "s
     .transaction()
     .execute(async (trx) => {
       const now = nowIso();
+      // Subscribing again is asking for mail again: an address its server once refused gets it.
+      await clearSuppression(trx, input.email);
       const existing = await trx
         .selectFrom("subscribers")
         .select(["id", "status", "token"])

@@ -51,6 +51,8 @@ export type PaymentView = {
   reversedAt?: string;
   /** Present (true) only when staff marked the order's typed code as wrong (the supporter was emailed). */
   codeWrong?: true;
+  /** Present only on staff screens for an `unmatched` order: when M-Pesa last reached the site (payment-arrivals.server.ts). */
+  lastSeen?: { callbackAt: string | null; statementAt: string | null };
 };
 
 export const PAYMENT_STATES: readonly PaymentState[] = ["verified", "short", "over", "early", "reversed", "unmatched", "not_found"];

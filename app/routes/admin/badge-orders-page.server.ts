@@ -1,4 +1,5 @@
 import type { AppLoadContext } from "react-router";
+import { withLastSeen } from "~/features/received-payments/payment-arrivals.server";
 import { z } from "zod";
 import type { Db } from "~/lib/db.server";
 import type { Actor } from "~/lib/actor";
@@ -68,7 +69,7 @@ export async function loadBadgeOrdersScreen(request: Request, context: AppLoadCo
   });
   const orders = filter.status === "all" ? matches : matches.filter((o) => o.status === filter.status);
   const found = filter.q ? foundByStatus(matches) : null;
-  return { filter, filterError: error, orders, found, actionPath: screenHref(filter), loadedAt: Date.now() };
+  return { filter, filterError: error, orders: await withLastSeen(context.db, orders), found, actionPath: screenHref(filter), loadedAt: Date.now() };
 }
 
 type RowInput = z.output<typeof RowSchema>;

@@ -6,6 +6,8 @@ import { STAFF_HOME, STAFF_SCREENS, staffMeta, type StaffHandle } from "~/featur
 import { staffOnly } from "~/lib/admin.server";
 import { formatNairobiTime } from "~/lib/nairobi-time";
 import type { loader as shellLoader } from "./layout";
+import { MailCounts, MailNotices } from "~/features/admin/components/mail-state";
+import { PaymentArrivalsBox } from "~/features/received-payments/components/payment-arrivals";
 import type { Route } from "./+types/index";
 
 // The one staff screen that draws the sign-in form itself: a wrong key's answer lands here.
@@ -35,6 +37,7 @@ export default function AdminHome({ loaderData, actionData }: Route.ComponentPro
   const asking = actionData?.result?.confirm === "sign-out-everywhere" ? actionData.result.returnTo : null;
   return (
     <>
+      <MailNotices health={loaderData.mailHealth} notSent={loaderData.mailNotSent} />
       {asking !== null ? (
         // 'Sign out everywhere' asks first, saying what it does; 'Cancel' goes back to the screen it came from.
         <Form method="post" action={STAFF_HOME} className="form-card sign-out-everywhere">
@@ -63,9 +66,9 @@ export default function AdminHome({ loaderData, actionData }: Route.ComponentPro
         ))}
       </ul>
       <h2>Mail</h2>
-      <p>
-        Queued: {loaderData.mail.queued ?? 0} · Sent: {loaderData.mail.sent ?? 0} · Failed: {loaderData.mail.failed ?? 0}
-      </p>
+      <MailCounts counts={loaderData.mail} />
+      <h2>Payments</h2>
+      <PaymentArrivalsBox arrivals={loaderData.arrivals} />
       <h2>Recent activity</h2>
       {loaderData.activity.length === 0 ? (
         <p>No activity yet.</p>

@@ -1,4 +1,5 @@
 import type { AppLoadContext } from "react-router";
+import { withLastSeen } from "~/features/received-payments/payment-arrivals.server";
 import { z } from "zod";
 import { PAYMENT_STATES, type PaymentState } from "~/features/received-payments/payment-state";
 import { orderRowAction } from "~/lib/staff-flows.server";
@@ -21,7 +22,7 @@ export async function loadMerchOrdersScreen(request: Request, context: AppLoadCo
   let orders: MerchOrderView[] = [];
   let loadError: string | null = null;
   try {
-    orders = await listMerchOrders(context.db, q || undefined, { payment: payment || undefined, verifiedFirst: true });
+    orders = await withLastSeen(context.db, await listMerchOrders(context.db, q || undefined, { payment: payment || undefined, verifiedFirst: true }));
   } catch (e) {
     console.error("[merch-admin] listing orders failed", e);
     loadError = M.loadFailed;

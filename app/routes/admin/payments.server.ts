@@ -24,6 +24,7 @@ import { callbackRegistration, listCallbacksSetAside } from "~/features/received
 import { getEvent } from "~/features/event-badges/event.server";
 import { salesOpenInstant } from "~/features/event-badges/event";
 import { env } from "~/lib/env.server";
+import { paymentArrivals } from "~/features/received-payments/payment-arrivals.server";
 import type { Reply } from "~/lib/forms";
 import { staffAction, staffIntent, type StaffContext } from "~/lib/submission.server";
 
@@ -32,7 +33,7 @@ const MAX_BYTES = 8 * 1024 * 1024;
 
 export async function loadPaymentsScreen(context: AppLoadContext) {
   const db = context.db;
-  const [counts, unclaimed, received, mismatches, imports, setAside, reversedApprovals, event] = await Promise.all([
+  const [counts, unclaimed, received, mismatches, imports, setAside, reversedApprovals, event, arrivals] = await Promise.all([
     countReceivedPayments(db),
     listReceivedPayments(db, { unclaimed: true, limit: 100 }),
     listReceivedPayments(db, { limit: 100 }),
@@ -41,6 +42,7 @@ export async function loadPaymentsScreen(context: AppLoadContext) {
     listCallbacksSetAside(db, 100),
     listApprovedThenReversed(db),
     getEvent(db),
+    paymentArrivals(db),
   ]);
   const likely: LikelyOrders = Object.fromEntries(await likelyOrdersFor(db, unclaimed.map((p) => ({ code: p.code, amount: p.amount, paidAt: p.paidAt }))));
   return {
@@ -58,6 +60,7 @@ export async function loadPaymentsScreen(context: AppLoadContext) {
     reversedApprovals,
     // Why a verified payment is listed as a mismatch: when the badge sales opened.
     salesOpenedAt: salesOpenInstant(event) ?? env().eventSalesOpen,
+    arrivals,
   };
 }
 

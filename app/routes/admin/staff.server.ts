@@ -4,6 +4,9 @@ import { listActivity } from "~/features/activity/activity.server";
 import { staffSignedIn, staffSignedOut } from "~/features/admin/staff-sessions.server";
 import { checkAdminKey, createAdminSessionCookie, destroyAdminSessionCookie, isAdminSession } from "~/lib/admin.server";
 import { outboxSummary } from "~/lib/email.server";
+import { mailHealth } from "~/lib/mail-health.server";
+import { paymentArrivals } from "~/features/received-payments/payment-arrivals.server";
+import { env } from "~/lib/env.server";
 import { staffAction, staffIntent } from "~/lib/submission.server";
 import { clientAddress } from "~/lib/http.server";
 import { safeReturnPath } from "~/lib/return-path";
@@ -99,5 +102,9 @@ export async function loadStaffHome(context: AppLoadContext) {
   return {
     activity: (await listActivity(context.db, { limit: 20 })).reverse(),
     mail: await outboxSummary(context.db),
+    mailHealth: await mailHealth(context.db),
+    /** No SMTP_URL while serving for real: nothing leaves the machine. */
+    mailNotSent: env().nodeEnv === "production" && !env().smtpUrl,
+    arrivals: await paymentArrivals(context.db),
   };
 }

@@ -84,6 +84,8 @@ export type NotifyStatus = {
   recipients: number;
   queued: number;
   sent: number;
+  /** Kept as files in the outbox folder (no SMTP_URL): not sent. */
+  written?: number;
   failed: number;
 };
 
@@ -111,7 +113,7 @@ export const countText = (n: number, one: string, many = `${one}s`) => `${n} ${n
 export const notifiedText = (recipients: number) => `${countText(recipients, "subscriber")} queued`;
 
 /** Still sending when fewer messages are queued, sent or failed than there are recipients. */
-export const notifyPending = (s: NotifyStatus) => s.queued < s.recipients || s.sent + s.failed < s.queued;
+export const notifyPending = (s: NotifyStatus) => s.queued < s.recipients || s.sent + (s.written ?? 0) + s.failed < s.queued;
 
 /** The id of a post's notify form (and its fetcher key): the button sits in the editor form and names it. */
 export const notifyFormId = (slug: string) => `notify-${slug}`;

@@ -1,4 +1,5 @@
 import { ConfirmBox } from "~/components/ui/confirm-box";
+import { WRITTEN_TO_OUTBOX } from "~/lib/mail-words";
 import { useEffect, useRef, useState } from "react";
 import type { Reply } from "~/lib/forms";
 import { useFetcher, useRevalidator } from "react-router";
@@ -249,6 +250,14 @@ function NotifyCounts({ status: s }: { status: NotifyStatus }) {
     <>
       Last notified {formatNairobiTimeEat(s.createdAt)}: {countText(s.recipients, "subscriber")} ·{" "}
       <span className="count">{s.queued} queued</span> · <span className="count count-sent">{s.sent} sent</span> ·{" "}
+      {s.written ? (
+        <>
+          <span className="count count-written">
+            {s.written} {WRITTEN_TO_OUTBOX}
+          </span>{" "}
+          ·{" "}
+        </>
+      ) : null}
       <span className={s.failed ? "count count-failed" : "count"}>{s.failed} failed</span>
       {sending ? <span className="sending"> (sending…)</span> : null}
     </>

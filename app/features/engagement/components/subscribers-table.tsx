@@ -25,6 +25,12 @@ export function SubscribersTable({ block }: { block: Block<SubscriberRow[]> }) {
               </th>
               <td>
                 <span className={s.status === "active" ? "pill pill-approved" : "pill pill-rejected"}>{s.status}</span>
+                {s.mailRefusedAt ? (
+                  <span className="small mail-refused">
+                    {" "}
+                    Mail refused {formatNairobiTime(s.mailRefusedAt)}: no newsletter or blog notices until it subscribes again
+                  </span>
+                ) : null}
               </td>
               <td data-label="Source">
                 <code>{s.source}</code>

@@ -75,5 +75,6 @@ export function deliveryText(delivery: BadgeOrderView["delivery"]) {
   if (!delivery) return null;
   if (delivery.state === "sent") return `Delivered: ${delivery.detail}`;
   if (delivery.state === "queued") return `Email queued: ${delivery.detail}`;
+  if (delivery.state === "written") return delivery.detail;
   return `Failed (${delivery.detail || "unknown"})`;
 }

@@ -10,6 +10,7 @@ import {
   type PaymentView,
 } from "../payment-state";
 import { formatAmount } from "~/lib/plain-format";
+import { NoPaymentSeen } from "./payment-arrivals";
 
 /** An order's M-Pesa prompt (STK push), when one was sent: what the order lists add as `payment.stk`. */
 type PromptFacts = { state: string; sentAt: string; resultCode: string | null; resultDesc: string };
@@ -87,6 +88,9 @@ export function PaymentTag({ payment, amount, orderId }: { payment: PaymentView 
  * row's form, so it works without JavaScript.
  */
 export function PaymentCheckbox({ payment, id }: { payment: PaymentView | undefined; id: string }) {
+  // No payment seen anywhere stays approvable without the tick (a site with no M-Pesa records,
+  // the old client): staff are told so, with when M-Pesa last reached the site.
+  if (payment?.state === "unmatched") return <NoPaymentSeen lastSeen={payment.lastSeen} />;
   if (!needsPaymentCheck(payment)) return null;
   return (
     <label className="payment-check" htmlFor={id}>

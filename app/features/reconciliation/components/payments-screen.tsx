@@ -8,6 +8,8 @@ import { CodeWrongButton, LinkButton, LinkPaymentForm, ReceiptActions, ReceiptRe
 import type { CallbackRegistration, SetAsideRow } from "../../received-payments/c2b-callbacks";
 import { CallbacksSetAside, CallbackSetup, OddParts } from "../../received-payments/components/callback-setup";
 import { formatAmount } from "~/lib/plain-format";
+import type { PaymentArrivals } from "../../received-payments/payment-arrivals";
+import { PaymentArrivalsBox } from "../../received-payments/components/payment-arrivals";
 
 type Data = {
   counts: { all: number; unclaimed: number };
@@ -35,6 +37,8 @@ type Data = {
   callbacks: CallbackRegistration;
   setAside: SetAsideRow[];
   salesOpenedAt: string | null;
+  /** When the last callbacks and statement import arrived. */
+  arrivals?: PaymentArrivals;
 };
 
 const STATEMENT_ANCHOR = "statement-preview";
@@ -84,6 +88,7 @@ export function PaymentsScreen({
         {d.callbacks.shortcodes.length > 1 ? "Numbers" : "Paybill"} {d.callbacks.shortcodes.join(", ")} · {d.counts.all} payments received · {d.counts.unclaimed} unclaimed · Daraja callbacks{" "}
         {d.callbacksOn ? "on" : "off (set MPESA_CALLBACK_SECRET)"} · automatic approval of verified orders {d.autoApprove ? "on" : "off"}
       </p>
+      {d.arrivals ? <PaymentArrivalsBox arrivals={d.arrivals} /> : null}
       <ReceiptReply reply={receipts} />
 
       <section aria-labelledby="import-title" className="form-card">
