@@ -204,6 +204,14 @@ class WriterFirstSqliteDialect extends SqliteDialect {
       if (typeof last === "object") await last.value;
       else if (last !== "done") throw new Error("could not begin a transaction");
     };
+    // SQLite ends a transaction by itself on some failures (SQLITE_FULL, SQLITE_IOERR, …): a
+    // ROLLBACK then fails with 'no transaction is active', and Kysely would throw that instead
+    // of the real error (a 500 where the disk being full is a 503).
+    const rollback = driver.rollbackTransaction.bind(driver);
+    driver.rollbackTransaction = async (connection) => {
+      if (!sqlite.inTransaction) return;
+      await rollback(connection);
+    };
     return driver;
   }
 

@@ -13,6 +13,7 @@ import { getBlob } from "./blob-store.server";
 import { singleFlight } from "./single-flight";
 import { inGroupCommit } from "./group-commit.server";
 import { requestsFirst } from "./loop-watch.server";
+import { noteDiskFull } from "./disk-space.server";
 
 export type MailAttachment = {
   filename: string;
@@ -119,12 +120,30 @@ async function deliver(
       dir,
       `${nowIso().replace(/[:.]/g, "-")}-${row.id}-${row.kind.replace(/[^a-z0-9_-]/gi, "")}.eml`,
     );
-    fs.writeFileSync(file, (info as unknown as { message: Buffer }).message, { mode: PRIVATE_FILE_MODE });
+    writeWhole(file, (info as unknown as { message: Buffer }).message);
     console.log(`[mail] no SMTP_URL: wrote "${row.subject}" to ${path.relative(process.cwd(), file)}`);
     return `file:${path.basename(file)}`;
   }
   return info.messageId ?? "";
 }
+
+/**
+ * Writes the file under a temporary name, then renames it: a disk that fills up mid-write leaves
+ * no empty or cut-off .eml (the temporary file is removed and the message is tried again).
+ */
+function writeWhole(file: string, content: Buffer) {
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(temp, content, { mode: PRIVATE_FILE_MODE });
+    fs.renameSync(temp, file);
+  } catch (e) {
+    fs.rmSync(temp, { force: true });
+    throw e;
+  }
+}
+
+/** A message that could not be written for want of space is tried again this soon, its attempts not counted. */
+export const NO_SPACE_RETRY_MS = 15_000;
 
 const worker = singleFlight("mail", async () => runOnce(await getDb()));
 
@@ -217,9 +236,20 @@ async function runOnce(db: Db) {
       try {
         messageId = await deliver(db, row);
       } catch (e) {
+        const error = (e instanceof Error ? e.message : String(e)).slice(0, 500);
+        if (noteDiskFull(e)) {
+          // Nothing wrong with the message: the disk is full. Tried again soon, not counted.
+          console.warn(`[mail] message ${row.id} could not be written (no space left); trying again in ${NO_SPACE_RETRY_MS / 1000} s`);
+          await db
+            .updateTable("outbox")
+            .set({ status: "queued", attempts: row.attempts, last_error: error, next_attempt_at: new Date(Date.now() + NO_SPACE_RETRY_MS).toISOString() })
+            .where("id", "=", row.id)
+            .execute();
+          setTimeout(() => void kickMailWorker(), NO_SPACE_RETRY_MS + 100).unref();
+          continue;
+        }
         const attempts = row.attempts + 1;
         const wait = RETRY_MINUTES[attempts - 1];
-        const error = (e instanceof Error ? e.message : String(e)).slice(0, 500);
         console.warn(`[mail] message ${row.id} attempt ${attempts} failed: ${error}`);
         await db
           .updateTable("outbox")

@@ -54,7 +54,7 @@ describe.runIf(testDatabaseKind === "sqlite")("health endpoints and shutdown of 
     expect(ready.headers.get("etag")).toBeNull();
     const body = (await ready.json()) as { ok: boolean; checks: Record<string, { ok: boolean }> };
     expect(body.ok).toBe(true);
-    expect(Object.keys(body.checks)).toEqual(["serving", "database", "migrations", "outbox"]);
+    expect(Object.keys(body.checks)).toEqual(["serving", "database", "migrations", "outbox", "disk"]);
     // Load balancers asking many times a second, with the limits on: every answer 200 (ten at a
     // time: 256 connections at once from one address is the connection cap's business).
     const statuses: number[] = [];
