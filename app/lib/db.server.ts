@@ -37,13 +37,13 @@ import * as stkPushes from "../../db/migrations/2026-11-28-40-stk-pushes";
 import * as paymentsReceivedAt from "../../db/migrations/2026-11-29-50-payments-received-at";
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import type { DB } from "../database";
-import { withStatementCache } from "./sqlite-statements.server";
+import { SqliteFile } from "./sqlite-reopen.server";
 import { markDatabaseReady, noteDatabaseError, runUngated, unwatchDatabase, watchDatabase } from "./database-health.server";
 import { isDatabaseUnavailable } from "./database-unavailable";
 import { ensurePrivateDir } from "./files.server";
 export { isPostgres } from "./dialect.server";
 import { env } from "./env.server";
-import { probeSqlite, SQLITE_BUSY_TIMEOUT_MS, waitingAtMost, WatchedDialect } from "./watched-database.server";
+import { SQLITE_BUSY_TIMEOUT_MS, waitingAtMost, WatchedDialect } from "./watched-database.server";
 
 // The server build bundles app code, so migrations are listed here, in order, rather than
 // found by scanning a folder at run time.
@@ -136,16 +136,21 @@ function openPostgres(url: string, poolSize: number, watched: boolean): Db {
 /** Opens a SQLite database file with the settings every connection here uses. */
 function openSqlite(file: string, watched = false): Db {
   if (file !== ":memory:") ensurePrivateDir(path.dirname(file));
-  const sqlite = new Database(file);
-  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
-  useWal(sqlite);
-  // FULL: a record the visitor was told is saved is on disk before the answer goes out.
-  sqlite.pragma("synchronous = FULL");
-  sqlite.pragma("foreign_keys = ON");
-  const dialect = new WriterFirstSqliteDialect(sqlite);
+  const open = () => {
+    const sqlite = new Database(file);
+    sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+    useWal(sqlite);
+    // FULL: a record the visitor was told is saved is on disk before the answer goes out.
+    sqlite.pragma("synchronous = FULL");
+    sqlite.pragma("foreign_keys = ON");
+    return sqlite;
+  };
+  // The site's own file can be opened again while it serves (app/lib/sqlite-reopen.server.ts).
+  const sqliteFile = new SqliteFile(open);
+  const dialect = new WriterFirstSqliteDialect(sqliteFile);
   const db = new Kysely<DB>({ dialect: watched ? new WatchedDialect(dialect) : dialect });
-  handles.set(db, sqlite);
-  if (watched) watchDatabase(() => probeSqlite(sqlite));
+  handles.set(db, sqliteFile);
+  if (watched) watchDatabase(() => sqliteFile.probe());
   return db;
 }
 
@@ -176,8 +181,8 @@ function useWal(sqlite: Database.Database) {
  * cure, when another process (WORKERS, or `npm run backup` beside the server) wrote in between.
  */
 class WriterFirstSqliteDialect extends SqliteDialect {
-  constructor(private readonly sqlite: Database.Database) {
-    super({ database: withStatementCache(sqlite) });
+  constructor(private readonly file: SqliteFile) {
+    super({ database: file.database });
   }
 
   /**
@@ -190,8 +195,9 @@ class WriterFirstSqliteDialect extends SqliteDialect {
    */
   override createDriver(): Driver {
     const driver = super.createDriver();
-    const sqlite = this.sqlite;
+    const file = this.file;
     driver.beginTransaction = async (connection) => {
+      const sqlite = file.handle;
       const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
       for (let wait = 250; Date.now() < deadline; wait = 25) {
         const tried = waitingAtMost(sqlite, wait, () => sqlite.exec("begin immediate"));
@@ -209,7 +215,7 @@ class WriterFirstSqliteDialect extends SqliteDialect {
     // of the real error (a 500 where the disk being full is a 503).
     const rollback = driver.rollbackTransaction.bind(driver);
     driver.rollbackTransaction = async (connection) => {
-      if (!sqlite.inTransaction) return;
+      if (!file.handle.inTransaction) return;
       await rollback(connection);
     };
     return driver;
@@ -245,7 +251,7 @@ class MigrationLockingSqliteAdapter extends SqliteAdapter {
   }
 }
 
-const handles = new WeakMap<Db, Database.Database>();
+const handles = new WeakMap<Db, SqliteFile>();
 const pools = new WeakMap<Db, { pool: pg.Pool; url: string }>();
 
 /** The pg pool (and its URL) behind a PostgreSQL database opened here, for the shared rate limits and the change bus. */
@@ -257,7 +263,7 @@ export function postgresPoolOf(db: Db): { pool: pg.Pool; url: string } | undefin
 export function sqliteHandleOf(db: Db): Database.Database {
   const handle = handles.get(db);
   if (!handle) throw new Error("not a SQLite database opened by openDatabase");
-  return handle;
+  return handle.handle;
 }
 
 export async function migrateToLatest(db: Db) {
