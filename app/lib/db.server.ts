@@ -38,6 +38,7 @@ import * as paymentsReceivedAt from "../../db/migrations/2026-11-29-50-payments-
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import type { DB } from "../database";
 import { SqliteFile } from "./sqlite-reopen.server";
+import { DeadlineClient } from "./postgres-deadline.server";
 import { markDatabaseReady, noteDatabaseError, runUngated, unwatchDatabase, watchDatabase } from "./database-health.server";
 import { isDatabaseUnavailable } from "./database-unavailable";
 import { ensurePrivateDir } from "./files.server";
@@ -115,6 +116,9 @@ function openPostgres(url: string, poolSize: number, watched: boolean): Db {
     statement_timeout: 30_000,
     lock_timeout: 10_000,
     idle_in_transaction_session_timeout: 60_000,
+    // The site's queries answer within QUERY_DEADLINE_MS or are given up on here, even when the
+    // server itself cannot answer (app/lib/postgres-deadline.server.ts).
+    ...(watched ? { Client: DeadlineClient } : {}),
   });
   // A connection the server drops (a restart, an idle timeout) must not end the process: idle
   // ones are the pool's 'error', checked-out ones (between a transaction's statements) the
