@@ -36,6 +36,7 @@ import { answeringDatabaseOutages } from "./database-answers.server";
 import { answerHealth } from "./health.server";
 import { answerOtherOrigin, canonicalLocation, postedFromElsewhere } from "./canonical-origin";
 import { keepLogLinesWhole } from "~/lib/log-line.server";
+import { cutSlowBodies } from "./slow-body";
 
 /** Slow phones: headers are small and must arrive quickly; a 6 MB upload at ~160 kbit/s still fits. */
 export const HEADERS_TIMEOUT_MS = 30_000;
@@ -253,6 +254,8 @@ export async function startServer() {
       req.socket.destroy();
       return;
     }
+    // A body that trickles in is cut with 408 (slow-body.ts).
+    cutSlowBodies(req, res);
     try {
       for (const [k, v] of Object.entries(security)) res.setHeader(k, v);
       // Draining before exit: this answer is the connection's last.
