@@ -34,7 +34,7 @@ import { runSeeds } from "../../db/seed";
 import { ConnectionCounter, plainAnswer, requestUrl, sendResponse, toFetchRequest } from "./edge";
 import { answeringDatabaseOutages } from "./database-answers.server";
 import { answerHealth } from "./health.server";
-import { answerOtherOrigin, canonicalLocation, postedFromElsewhere } from "./canonical-origin";
+import { answerOtherOrigin, CANONICAL_REDIRECT_HEADERS, canonicalLocation, postedFromElsewhere } from "./canonical-origin";
 import { keepLogLinesWhole } from "~/lib/log-line.server";
 import { cutSlowBodies } from "./slow-body";
 
@@ -268,7 +268,7 @@ export async function startServer() {
       // One address for the site: pages opened by another host name go to PUBLIC_URL, and a form
       // posted from another origin is told nothing was saved (canonical-origin.ts).
       const canonical = canonicalRedirects ? canonicalLocation(req, url, origin, config.trustProxy) : null;
-      if (canonical) return plainAnswer(res, 301, `This page is at ${canonical}\n`, { Location: canonical, "Cache-Control": "public, max-age=3600" });
+      if (canonical) return plainAnswer(res, 301, `This page is at ${canonical}\n`, { Location: canonical, ...CANONICAL_REDIRECT_HEADERS });
       if (postedFromElsewhere(req, origin, !canonicalRedirects)) return answerOtherOrigin(res, url, origin);
       if (req.method === "GET" && answerFromPageCache(req, res, url)) return;
       // @ts-expect-error compression's types expect Express objects; it works on node:http.
