@@ -394,6 +394,8 @@ export async function startServer() {
 
 export { build };
 export { importLegacyCommand } from "~/features/legacy-import/command.server";
+/** The command-line tools print as the server logs: one line per entry, control characters escaped. */
+export { keepLogLinesWhole };
 
 /**
  * `npm run backup [-- DIR]`: one backup now, into DIR or BACKUP_DIR, of the database at

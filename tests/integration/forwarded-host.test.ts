@@ -65,7 +65,8 @@ describe.runIf(testDatabaseKind === "sqlite")("forwarded host and cross-site for
     );
 
   it("refuses a form whose browser says cross-site, or whose Referer is another origin when there is no Origin", async () => {
-    for (const headers of [{ "Sec-Fetch-Site": "cross-site" }, { Referer: "http://evil.example/page" }, { "Sec-Fetch-Site": "cross-site", Origin: origin }]) {
+    const refused: Record<string, string>[] = [{ "Sec-Fetch-Site": "cross-site" }, { Referer: "http://evil.example/page" }, { "Sec-Fetch-Site": "cross-site", Origin: origin }];
+    for (const headers of refused) {
       const r = await subscribe(headers);
       expect(r.status, JSON.stringify(headers)).toBe(403);
       expect(r.body).toContain(OTHER_ORIGIN_MESSAGE.replace("'", "&#39;"));
