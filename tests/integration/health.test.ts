@@ -110,6 +110,7 @@ describe.runIf(testDatabaseKind === "sqlite")("health endpoints and shutdown of 
     // DRAIN_MS (10 s) for the requests under way, then the rest of the shutdown.
     expect(took).toBeGreaterThanOrEqual(9_000);
     expect(took).toBeLessThan(20_000);
-    expect(await stalled.closed, "the stalled request's connection was closed, unanswered").toBe("");
+    // Closed unanswered by the drain, or cut first as a body that stopped arriving (408).
+    expect(await stalled.closed, "the stalled request's connection was closed, unanswered or 408").toMatch(/^(|HTTP\/1\.1 408 [^]*)$/);
   }, 90_000);
 });
