@@ -20,7 +20,9 @@ export function cutSlowBodies(req: http.IncomingMessage, res: http.ServerRespons
   const timer = setInterval(() => {
     if (req.complete || socket.destroyed || res.writableFinished) return clearInterval(timer);
     const now = socket.bytesRead;
-    if (now - seen >= BODY_MIN_BYTES) {
+    // Bytes already here and not yet taken by the site (the request waits its turn): the wait
+    // is the site's, not the sender's.
+    if (now - seen >= BODY_MIN_BYTES || req.readableLength > 0) {
       seen = now;
       return;
     }
