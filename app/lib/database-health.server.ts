@@ -44,6 +44,9 @@ export function unwatchDatabase() {
 
 export const runUngated = <T>(work: () => Promise<T>): Promise<T> => ungated.run(true, work);
 
+/** Whether the caller runs inside runUngated (migrations, the readiness check). */
+export const runsUngated = () => ungated.getStore() === true;
+
 /** Throws DatabaseUnavailableError when a request should not touch the database now. */
 export function assertDatabaseOpen() {
   if (!state.watching || ungated.getStore()) return;

@@ -39,13 +39,14 @@ import * as stkCallbacksHeld from "../../db/migrations/2026-11-29-60-stk-callbac
 import * as mailHealth from "../../db/migrations/2026-11-29-61-mail-health";
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import type { DB } from "../database";
-import { withStatementCache } from "./sqlite-statements.server";
+import { SqliteFile } from "./sqlite-reopen.server";
+import { DeadlineClient } from "./postgres-deadline.server";
 import { markDatabaseReady, noteDatabaseError, runUngated, unwatchDatabase, watchDatabase } from "./database-health.server";
 import { isDatabaseUnavailable } from "./database-unavailable";
 import { ensurePrivateDir } from "./files.server";
 export { isPostgres } from "./dialect.server";
 import { env } from "./env.server";
-import { probeSqlite, SQLITE_BUSY_TIMEOUT_MS, waitingAtMost, WatchedDialect } from "./watched-database.server";
+import { SQLITE_BUSY_TIMEOUT_MS, waitingAtMost, WatchedDialect } from "./watched-database.server";
 
 // The server build bundles app code, so migrations are listed here, in order, rather than
 // found by scanning a folder at run time.
@@ -119,6 +120,9 @@ function openPostgres(url: string, poolSize: number, watched: boolean): Db {
     statement_timeout: 30_000,
     lock_timeout: 10_000,
     idle_in_transaction_session_timeout: 60_000,
+    // The site's queries answer within QUERY_DEADLINE_MS or are given up on here, even when the
+    // server itself cannot answer (app/lib/postgres-deadline.server.ts).
+    ...(watched ? { Client: DeadlineClient } : {}),
   });
   // A connection the server drops (a restart, an idle timeout) must not end the process: idle
   // ones are the pool's 'error', checked-out ones (between a transaction's statements) the
@@ -140,16 +144,21 @@ function openPostgres(url: string, poolSize: number, watched: boolean): Db {
 /** Opens a SQLite database file with the settings every connection here uses. */
 function openSqlite(file: string, watched = false): Db {
   if (file !== ":memory:") ensurePrivateDir(path.dirname(file));
-  const sqlite = new Database(file);
-  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
-  useWal(sqlite);
-  // FULL: a record the visitor was told is saved is on disk before the answer goes out.
-  sqlite.pragma("synchronous = FULL");
-  sqlite.pragma("foreign_keys = ON");
-  const dialect = new WriterFirstSqliteDialect(sqlite);
+  const open = () => {
+    const sqlite = new Database(file);
+    sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+    useWal(sqlite);
+    // FULL: a record the visitor was told is saved is on disk before the answer goes out.
+    sqlite.pragma("synchronous = FULL");
+    sqlite.pragma("foreign_keys = ON");
+    return sqlite;
+  };
+  // The site's own file can be opened again while it serves (app/lib/sqlite-reopen.server.ts).
+  const sqliteFile = new SqliteFile(open);
+  const dialect = new WriterFirstSqliteDialect(sqliteFile);
   const db = new Kysely<DB>({ dialect: watched ? new WatchedDialect(dialect) : dialect });
-  handles.set(db, sqlite);
-  if (watched) watchDatabase(() => probeSqlite(sqlite));
+  handles.set(db, sqliteFile);
+  if (watched) watchDatabase(() => sqliteFile.probe());
   return db;
 }
 
@@ -180,8 +189,8 @@ function useWal(sqlite: Database.Database) {
  * cure, when another process (WORKERS, or `npm run backup` beside the server) wrote in between.
  */
 class WriterFirstSqliteDialect extends SqliteDialect {
-  constructor(private readonly sqlite: Database.Database) {
-    super({ database: withStatementCache(sqlite) });
+  constructor(private readonly file: SqliteFile) {
+    super({ database: file.database });
   }
 
   /**
@@ -194,8 +203,9 @@ class WriterFirstSqliteDialect extends SqliteDialect {
    */
   override createDriver(): Driver {
     const driver = super.createDriver();
-    const sqlite = this.sqlite;
+    const file = this.file;
     driver.beginTransaction = async (connection) => {
+      const sqlite = file.handle;
       const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
       for (let wait = 250; Date.now() < deadline; wait = 25) {
         const tried = waitingAtMost(sqlite, wait, () => sqlite.exec("begin immediate"));
@@ -207,6 +217,14 @@ class WriterFirstSqliteDialect extends SqliteDialect {
       const last = waitingAtMost(sqlite, 0, () => connection.executeQuery(CompiledQuery.raw("begin immediate")));
       if (typeof last === "object") await last.value;
       else if (last !== "done") throw new Error("could not begin a transaction");
+    };
+    // SQLite ends a transaction by itself on some failures (SQLITE_FULL, SQLITE_IOERR, …): a
+    // ROLLBACK then fails with 'no transaction is active', and Kysely would throw that instead
+    // of the real error (a 500 where the disk being full is a 503).
+    const rollback = driver.rollbackTransaction.bind(driver);
+    driver.rollbackTransaction = async (connection) => {
+      if (!file.handle.inTransaction) return;
+      await rollback(connection);
     };
     return driver;
   }
@@ -241,7 +259,7 @@ class MigrationLockingSqliteAdapter extends SqliteAdapter {
   }
 }
 
-const handles = new WeakMap<Db, Database.Database>();
+const handles = new WeakMap<Db, SqliteFile>();
 const pools = new WeakMap<Db, { pool: pg.Pool; url: string }>();
 
 /** The pg pool (and its URL) behind a PostgreSQL database opened here, for the shared rate limits and the change bus. */
@@ -253,7 +271,7 @@ export function postgresPoolOf(db: Db): { pool: pg.Pool; url: string } | undefin
 export function sqliteHandleOf(db: Db): Database.Database {
   const handle = handles.get(db);
   if (!handle) throw new Error("not a SQLite database opened by openDatabase");
-  return handle;
+  return handle.handle;
 }
 
 export async function migrateToLatest(db: Db) {

@@ -23,6 +23,7 @@ import {
   suppressAddress,
   withoutAddresses,
 } from "./mail-health.server";
+import { noteDiskFull } from "./disk-space.server";
 
 export type MailAttachment = {
   filename: string;
@@ -131,7 +132,7 @@ async function deliver(
       dir,
       `${nowIso().replace(/[:.]/g, "-")}-${row.id}-${row.kind.replace(/[^a-z0-9_-]/gi, "")}.eml`,
     );
-    fs.writeFileSync(file, (info as unknown as { message: Buffer }).message, { mode: PRIVATE_FILE_MODE });
+    writeWhole(file, (info as unknown as { message: Buffer }).message);
     console.log(`[mail] no SMTP_URL: wrote message ${row.id} (${row.kind}) to ${path.relative(process.cwd(), file)}: not sent`);
     return { messageId: `file:${path.basename(file)}`, status: "written" as const };
   }
@@ -140,6 +141,24 @@ async function deliver(
 
 /** A bulk message for an address whose mail server refused mail for good is not sent. */
 export const SUPPRESSED_ERROR = "Not sent: this address's mail server refused mail before; it gets no newsletter or blog notices until it subscribes again.";
+
+/**
+ * Writes the file under a temporary name, then renames it: a disk that fills up mid-write leaves
+ * no empty or cut-off .eml (the temporary file is removed and the message is tried again).
+ */
+function writeWhole(file: string, content: Buffer) {
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(temp, content, { mode: PRIVATE_FILE_MODE });
+    fs.renameSync(temp, file);
+  } catch (e) {
+    fs.rmSync(temp, { force: true });
+    throw e;
+  }
+}
+
+/** A message that could not be written for want of space is tried again this soon, its attempts not counted. */
+export const NO_SPACE_RETRY_MS = 15_000;
 
 const worker = singleFlight("mail", async () => runOnce(await getDb()));
 
@@ -236,11 +255,22 @@ async function runOnce(db: Db) {
       try {
         delivered = await deliver(db, row);
       } catch (e) {
+        const error = (e instanceof Error ? e.message : String(e)).slice(0, 500);
+        if (noteDiskFull(e)) {
+          // Nothing wrong with the message: the disk is full. Tried again soon, not counted.
+          console.warn(`[mail] message ${row.id} could not be written (no space left); trying again in ${NO_SPACE_RETRY_MS / 1000} s`);
+          await db
+            .updateTable("outbox")
+            .set({ status: "queued", attempts: row.attempts, last_error: error, next_attempt_at: new Date(Date.now() + NO_SPACE_RETRY_MS).toISOString() })
+            .where("id", "=", row.id)
+            .execute();
+          setTimeout(() => void kickMailWorker(), NO_SPACE_RETRY_MS + 100).unref();
+          continue;
+        }
         const attempts = row.attempts + 1;
         // A 5xx to RCPT or DATA ('no such mailbox') will be the same answer tomorrow: failed now.
         const permanent = isPermanentRejection(e);
         const wait = permanent ? undefined : RETRY_MINUTES[attempts - 1];
-        const error = (e instanceof Error ? e.message : String(e)).slice(0, 500);
         console.warn(`[mail] message ${row.id} attempt ${attempts} ${permanent ? "refused for good" : "failed"} (${row.kind}): ${withoutAddresses(error)}`);
         if (permanent) await suppressAddress(db, row.to_address, error);
         else if (isTransportFailure(e)) await noteMailFailure(db, error);

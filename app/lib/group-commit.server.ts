@@ -102,9 +102,15 @@ class GroupCommitter {
             await sql`release savepoint ${point}`.execute(trx);
             outcomes.push({ ok: true, value });
           } catch (error) {
-            // Only this write is undone; a failure of the rollback itself fails the batch.
-            await sql`rollback to savepoint ${point}`.execute(trx);
-            await sql`release savepoint ${point}`.execute(trx);
+            // Only this write is undone; a failure of the rollback itself fails the batch, with
+            // the write's own error: when SQLite has already ended the whole transaction (the
+            // disk is full) the savepoint is gone, and 'no such savepoint' would hide why.
+            try {
+              await sql`rollback to savepoint ${point}`.execute(trx);
+              await sql`release savepoint ${point}`.execute(trx);
+            } catch {
+              throw error;
+            }
             outcomes.push({ ok: false, error });
           }
         }

@@ -17,13 +17,16 @@ function canonicalJson(value: unknown): string {
 
 /**
  * A JSON call's `Idempotency-Key` header with a hash of the body it came with, or undefined
- * when none was sent. A key that is empty, too long or not printable ASCII is a 400.
+ * when none was sent. A key that is empty, too long or not printable ASCII is a 400. The key is
+ * the caller's own (`caller`: its address): the same key from another caller is another key,
+ * and says nothing about the first caller's order.
  */
-export function idempotencyOf(request: Request, body: Record<string, unknown>): { key: string; bodyHash: string } | undefined {
+export function idempotencyOf(request: Request, body: Record<string, unknown>, caller: string): { key: string; bodyHash: string } | undefined {
   const key = request.headers.get("idempotency-key");
   if (key === null) return undefined;
   if (!PRINTABLE.test(key)) throw new HttpError(400, IDEMPOTENCY_KEY_INVALID);
-  return { key, bodyHash: crypto.createHash("sha256").update(canonicalJson(body)).digest("hex") };
+  const scope = crypto.createHash("sha256").update(`idempotency-caller:${caller}`).digest("hex").slice(0, 16);
+  return { key: `${scope}:${key}`, bodyHash: crypto.createHash("sha256").update(canonicalJson(body)).digest("hex") };
 }
 
 /** Checked before the body is read: a bad key costs nothing. */

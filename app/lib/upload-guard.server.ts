@@ -17,8 +17,12 @@ export const LARGE_BODY_BYTES = 256 * 1024;
 export const LARGE_BODIES_AT_ONCE = 8;
 export const BODY_TOO_LARGE = "Request body is too large.";
 export const BUSY_RECEIVING = "The site is receiving many pictures right now. Please try again in a moment.";
+/** Large bodies one address may send at once: slow senders on one address cannot take every slot. */
+export const LARGE_BODIES_PER_ADDRESS = 2;
+export const BUSY_FROM_ADDRESS = "Your pictures are still being received. Please wait for them to finish, then try again.";
 
 let largeInFlight = 0;
+const largeByAddress = new Map<string, number>();
 
 export type BodySlot = { release: () => void };
 
@@ -41,14 +45,21 @@ export async function admitPublicBody(
   if (!counted.ok) {
     throw new HttpError(429, tooManyMessage(counted.retryAfterSeconds), { "Retry-After": String(counted.retryAfterSeconds) });
   }
+  const address = clientAddress(context);
+  const fromAddress = largeByAddress.get(address) ?? 0;
+  if (fromAddress >= LARGE_BODIES_PER_ADDRESS) throw new HttpError(429, BUSY_FROM_ADDRESS, { "Retry-After": "5" });
   if (largeInFlight >= LARGE_BODIES_AT_ONCE) throw new HttpError(503, BUSY_RECEIVING, { "Retry-After": "5" });
   largeInFlight += 1;
+  largeByAddress.set(address, fromAddress + 1);
   let released = false;
   return {
     release: () => {
       if (released) return;
       released = true;
       largeInFlight -= 1;
+      const left = (largeByAddress.get(address) ?? 1) - 1;
+      if (left > 0) largeByAddress.set(address, left);
+      else largeByAddress.delete(address);
     },
   };
 }

@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
-import type { DatabaseConnection, Dialect, Driver, Kysely } from "kysely";
+import type { CompiledQuery, DatabaseConnection, Dialect, Driver, Kysely } from "kysely";
 import { assertDatabaseOpen, noteDatabaseError } from "./database-health.server";
+import { noteDiskFull, noteWriteCommitted } from "./disk-space.server";
 
 /**
  * The parts of the site's database that watch for it being away (app/lib/database-health.server.ts)
@@ -86,10 +87,13 @@ export class WatchedDialect implements Dialect {
       if (!watchedConnections.has(connection)) {
         watchedConnections.add(connection);
         const execute = connection.executeQuery.bind(connection);
-        connection.executeQuery = async (query) => {
+        connection.executeQuery = async <R>(query: CompiledQuery) => {
           try {
-            return await execute(query);
+            const result = await execute<R>(query);
+            if (/^\s*commit\b/i.test(query.sql)) noteWriteCommitted();
+            return result;
           } catch (e) {
+            noteDiskFull(e);
             noteDatabaseError(e);
             throw e;
           }

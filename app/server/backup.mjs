@@ -9,6 +9,8 @@ const [command, ...args] = process.argv.slice(2);
 ensureBuild(command);
 process.env.NODE_ENV = "production";
 const server = await import(pathToFileURL(entry).href);
+// What the tool prints comes from files and arguments: control characters are escaped, as in the server's log.
+server.keepLogLinesWhole();
 try {
   if (command === "restore") await server.restoreCommand(args);
   else if (command === "copy") await server.copyCommand(args);

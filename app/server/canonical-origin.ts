@@ -11,10 +11,14 @@ import { site } from "~/lib/site";
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The host name a request was addressed to (X-Forwarded-Host behind a trusted proxy), or null. */
+/**
+ * The host name a request was addressed to (X-Forwarded-Host behind a trusted proxy), or null.
+ * Read from the same hop as the client address (the last of X-Forwarded-For): the value the
+ * proxy in front of the site added. Earlier values are whatever the client wrote.
+ */
 function requestedHostname(req: IncomingMessage, trustProxy: boolean): string | null {
   const forwarded = trustProxy ? req.headers["x-forwarded-host"] : undefined;
-  const raw = (typeof forwarded === "string" ? forwarded.split(",")[0] : trustProxy ? undefined : req.headers.host)?.trim();
+  const raw = (typeof forwarded === "string" ? forwarded.split(",").at(-1) : trustProxy ? undefined : req.headers.host)?.trim();
   if (!raw || raw.length > 255) return null;
   try {
     const url = new URL(`http://${raw}`);
@@ -23,6 +27,12 @@ function requestedHostname(req: IncomingMessage, trustProxy: boolean): string | 
     return null;
   }
 }
+
+/**
+ * The canonical redirect's headers: never kept by a shared cache (it depends on headers a cache
+ * does not key on, Host and X-Forwarded-Host).
+ */
+export const CANONICAL_REDIRECT_HEADERS = { "Cache-Control": "no-store" } as const;
 
 /** The canonical URL to send a GET or HEAD to when it came by another host name, else null. */
 export function canonicalLocation(req: IncomingMessage, url: URL, publicOrigin: string, trustProxy: boolean): string | null {
@@ -43,12 +53,29 @@ export function canonicalLocation(req: IncomingMessage, url: URL, publicOrigin: 
  */
 export function postedFromElsewhere(req: IncomingMessage, publicOrigin: string, sameAddressCounts = false): boolean {
   if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return false;
+  // The browser's own word: a form another site's page sent.
+  if (String(req.headers["sec-fetch-site"] ?? "").trim().toLowerCase() === "cross-site") return true;
   const origin = req.headers.origin;
-  if (typeof origin !== "string" || origin.trim() === publicOrigin) return false;
+  // No Origin (older browsers, some form posts): the Referer, when there is one, says the page.
+  const referer = req.headers.referer;
+  if (typeof origin !== "string") return typeof referer === "string" && referer.trim() !== "" && notHere(originOf(referer), req, publicOrigin, sameAddressCounts);
+  return notHere(origin.trim(), req, publicOrigin, sameAddressCounts);
+}
+
+function originOf(address: string): string {
+  try {
+    return new URL(address.trim()).origin;
+  } catch {
+    return "null";
+  }
+}
+
+function notHere(origin: string, req: IncomingMessage, publicOrigin: string, sameAddressCounts: boolean): boolean {
+  if (origin === publicOrigin) return false;
   if (!sameAddressCounts) return true;
   const host = req.headers.host;
   try {
-    return !host || new URL(origin.trim()).host !== host.trim().toLowerCase();
+    return !host || new URL(origin).host !== host.trim().toLowerCase();
   } catch {
     return true; // "null" and anything that is not an address
   }

@@ -70,7 +70,7 @@ describe(`health and readiness on ${testDatabaseKind}`, () => {
     expect(r.status).toBe(200);
     expect(r.headers.get("cache-control")).toBe("no-store");
     expect(r.body!.ok).toBe(true);
-    expect(Object.keys(r.body!.checks)).toEqual(["serving", "database", "migrations", "outbox"]);
+    expect(Object.keys(r.body!.checks)).toEqual(["serving", "database", "migrations", "outbox", "disk"]);
     for (const check of Object.values(r.body!.checks) as { ok: boolean }[]) expect(check.ok).toBe(true);
     expect(r.body!.checks.migrations.applied).toBe(r.body!.checks.migrations.expected);
     // HEAD: the same status, no body.

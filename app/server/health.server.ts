@@ -3,13 +3,16 @@ import { sql } from "kysely";
 import { databaseStatus, runUngated } from "~/lib/database-health.server";
 import { migrationNames, type Db } from "~/lib/db.server";
 import { degradedSignals, type Signal } from "./degraded.server";
+import { diskCheck } from "~/lib/disk-space.server";
+import { env } from "~/lib/env.server";
 
 /**
  * What a load balancer and an operator ask, answered before the page cache and the router,
  * never cached, never rate-limited, never counted as a page view, with nothing personal in it:
  * - GET /healthz: this process serves (200), or is draining on its way out (503).
  * - GET /readyz: it can do its work: it is not draining, the database answers, every migration
- *   this build knows has run, and the outbox is not stuck. 200 `{ok:true, checks}`, else 503
+ *   this build knows has run, the outbox is not stuck, and the disk has room (DATA_DIR's free
+ *   space not under DISK_MIN_FREE_MB, no 'disk full' from the database since its last commit). 200 `{ok:true, checks}`, else 503
  *   with `failing` naming the checks that failed.
  * The outbox is stuck when a message has been due for more than 15 minutes and nothing has been
  * sent since it fell due: no process is working the queue (a busy one, sending a long
@@ -73,6 +76,7 @@ async function look(db: Db): Promise<Readiness> {
   if (!checks.database.ok) {
     checks.migrations = { ok: false, error: "not checked: no database" };
     checks.outbox = { ok: false, error: "not checked: no database" };
+    checks.disk = await diskCheck(env().dataDir);
     return assemble(checks);
   }
   const expected = migrationNames();
@@ -85,6 +89,7 @@ async function look(db: Db): Promise<Readiness> {
     checks.migrations = { ok: pending === 0 && status.ready, applied: expected.length - pending, expected: expected.length };
   }
   checks.outbox = await outboxCheck(db);
+  checks.disk = await diskCheck(env().dataDir);
   const detail = await bounded(() => degradedSignals(db));
   const answer = assemble(checks);
   if (!detail) return answer;

@@ -7,6 +7,8 @@ import { ensureBuild, entry } from "./ensure-build.mjs";
 ensureBuild("import");
 process.env.NODE_ENV = "production";
 const server = await import(pathToFileURL(entry).href);
+// What the tool prints comes from files and arguments: control characters are escaped, as in the server's log.
+server.keepLogLinesWhole();
 try {
   await server.importLegacyCommand(process.argv.slice(2));
   process.exit(0);

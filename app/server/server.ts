@@ -34,7 +34,7 @@ import { runSeeds } from "../../db/seed";
 import { ConnectionCounter, plainAnswer, requestUrl, sendResponse, toFetchRequest } from "./edge";
 import { answeringDatabaseOutages } from "./database-answers.server";
 import { answerHealth } from "./health.server";
-import { answerOtherOrigin, canonicalLocation, postedFromElsewhere } from "./canonical-origin";
+import { answerOtherOrigin, CANONICAL_REDIRECT_HEADERS, canonicalLocation, postedFromElsewhere } from "./canonical-origin";
 import { keepLogLinesWhole, setLogSecrets } from "~/lib/log-line.server";
 import { publicUrlRefusal } from "~/lib/public-url.server";
 import { WRITTEN_TO_OUTBOX } from "~/lib/mail-health.server";
@@ -43,6 +43,7 @@ import { answerMetrics, countRequest, startMetrics } from "./metrics.server";
 import { clientAddressOf, fromTrustedProxy, httpsLocation, trustedProxies } from "./trusted-proxy";
 import { settingsNotes } from "./settings-notes";
 import { limitImageMemory } from "./memory.server";
+import { cutSlowBodies } from "./slow-body";
 
 /** Slow phones: headers are small and must arrive quickly; a 6 MB upload at ~160 kbit/s still fits. */
 export const HEADERS_TIMEOUT_MS = 30_000;
@@ -266,6 +267,8 @@ export async function startServer() {
       return;
     }
     if (config.accessLog) logAccess(req, res, { trustProxy: config.trustProxy, secrets: () => [config.mpesaCallbackSecret ?? "", config.metricsToken ?? ""] });
+    // A body that trickles in is cut with 408 (slow-body.ts).
+    cutSlowBodies(req, res);
     try {
       for (const [k, v] of Object.entries(security)) res.setHeader(k, v);
       // Draining before exit: this answer is the connection's last.
@@ -284,7 +287,7 @@ export async function startServer() {
       const secure = canonicalRedirects ? httpsLocation(req.method, req.headers["x-forwarded-proto"], viaProxy, url, origin) : null;
       if (secure) return plainAnswer(res, 301, `This page is at ${secure}\n`, { Location: secure });
       const canonical = canonicalRedirects ? canonicalLocation(req, url, origin, viaProxy) : null;
-      if (canonical) return plainAnswer(res, 301, `This page is at ${canonical}\n`, { Location: canonical, "Cache-Control": "public, max-age=3600" });
+      if (canonical) return plainAnswer(res, 301, `This page is at ${canonical}\n`, { Location: canonical, ...CANONICAL_REDIRECT_HEADERS });
       if (postedFromElsewhere(req, origin, !canonicalRedirects)) return answerOtherOrigin(res, url, origin);
       if (req.method === "GET" && answerFromPageCache(req, res, url)) return;
       // @ts-expect-error compression's types expect Express objects; it works on node:http.
@@ -412,6 +415,8 @@ export async function startServer() {
 
 export { build };
 export { importLegacyCommand } from "~/features/legacy-import/command.server";
+/** The command-line tools print as the server logs: one line per entry, control characters escaped. */
+export { keepLogLinesWhole };
 
 /**
  * `npm run backup [-- DIR]`: one backup now, into DIR or BACKUP_DIR, of the database at

@@ -55,10 +55,12 @@ const merch = (fields: Record<string, unknown> = {}) => ({
   ...fields,
 });
 
-const postBadge = (body: unknown, headers: Record<string, string> = {}) =>
-  badgeOrdersApi.action(args(jsonPost("/api/badge_orders.php", body, headers), nextIp()));
-const postMerch = (body: unknown, headers: Record<string, string> = {}) =>
-  merchOrdersApi.action(args(jsonPost("/api/merch_orders.php", body, headers), nextIp()));
+/** One caller's address, for the Idempotency-Key cases (a key is its caller's own). */
+const CALLER = "10.43.9.9";
+const postBadge = (body: unknown, headers: Record<string, string> = {}, ip = nextIp()) =>
+  badgeOrdersApi.action(args(jsonPost("/api/badge_orders.php", body, headers), ip));
+const postMerch = (body: unknown, headers: Record<string, string> = {}, ip = nextIp()) =>
+  merchOrdersApi.action(args(jsonPost("/api/merch_orders.php", body, headers), ip));
 
 async function apiError(res: Response, status: number) {
   const { body } = await readJson<ApiError>(res);
@@ -105,16 +107,37 @@ describe("POST /api/badge_orders.php sent again", () => {
 
   it("an Idempotency-Key: the same key and body answer the stored order, another body is a 409", async () => {
     const key = { "Idempotency-Key": "c0ffee-order-1" };
-    const first = await readJson<{ id: string; orderUrl: string }>(await postBadge(badge(), key));
+    const first = await readJson<{ id: string; orderUrl: string }>(await postBadge(badge(), key, CALLER));
     expect(first.status).toBe(200);
     // Keys in another order are the same body.
     const { paymentReference, ...rest } = badge();
-    const again = await readJson(await postBadge({ paymentReference, ...rest }, key));
+    const again = await readJson(await postBadge({ paymentReference, ...rest }, key, CALLER));
     expect([again.status, again.body]).toEqual([200, { ok: true, id: first.body.id, orderUrl: first.body.orderUrl, replayed: true, message: ORDER_REPLAYED }]);
-    expect(await apiError(await postBadge(badge({ paymentReference: "QAZ1234567" }), key), 409)).toBe(IDEMPOTENCY_KEY_REUSED);
+    expect(await apiError(await postBadge(badge({ paymentReference: "QAZ1234567" }), key, CALLER), 409)).toBe(IDEMPOTENCY_KEY_REUSED);
     expect(await count("badge_orders")).toBe(1);
     await drainOutbox();
     expect(smtp.messages).toHaveLength(1);
+  });
+
+  it("an Idempotency-Key is the caller's own: another caller's same key places its own order and learns nothing", async () => {
+    const key = { "Idempotency-Key": "shared-key-1" };
+    expect((await postBadge(badge(), key, "10.43.0.1")).status).toBe(200);
+    const other = await readJson<{ id: string; replayed?: boolean }>(
+      await postBadge(badge({ name: "Amani Otieno", email: "amani@example.org", paymentReference: "QAZ1234567" }), key, "10.43.0.2"),
+    );
+    expect(other.status).toBe(200);
+    expect(other.body.replayed).toBeUndefined();
+    expect(await count("badge_orders")).toBe(2);
+  });
+
+  it("an Idempotency-Key expires after a day: then it is a new key", async () => {
+    const key = { "Idempotency-Key": "old-key-1" };
+    expect((await postBadge(badge(), key, CALLER)).status).toBe(200);
+    await db.updateTable("order_idempotency_keys").set({ created_at: new Date(Date.now() - 25 * 3600_000).toISOString() }).execute();
+    const later = await postBadge(badge({ name: "Amani Otieno", email: "amani@example.org", paymentReference: "QAZ1234567" }), key, CALLER);
+    expect(later.status).toBe(200);
+    expect(await count("badge_orders")).toBe(2);
+    expect((await db.selectFrom("order_idempotency_keys").selectAll().execute()).length).toBe(1);
   });
 
   it.each([
@@ -152,10 +175,10 @@ describe("POST /api/merch_orders.php sent again", () => {
 
   it("an Idempotency-Key: repeat answered, another body a 409, a bad key a 400", async () => {
     const key = { "Idempotency-Key": "merch-7" };
-    const first = await readJson<{ id: string; orderUrl: string }>(await postMerch(merch(), key));
-    const again = await readJson(await postMerch(merch(), key));
+    const first = await readJson<{ id: string; orderUrl: string }>(await postMerch(merch(), key, CALLER));
+    const again = await readJson(await postMerch(merch(), key, CALLER));
     expect([again.status, again.body]).toEqual([200, { ok: true, id: first.body.id, orderUrl: first.body.orderUrl, replayed: true, message: ORDER_REPLAYED }]);
-    expect(await apiError(await postMerch(merch({ paymentReference: "QAZ1234567" }), key), 409)).toBe(IDEMPOTENCY_KEY_REUSED);
+    expect(await apiError(await postMerch(merch({ paymentReference: "QAZ1234567" }), key, CALLER), 409)).toBe(IDEMPOTENCY_KEY_REUSED);
     expect(await apiError(await postMerch(merch({ paymentReference: "QAZ7654321" }), { "Idempotency-Key": "x".repeat(101) }), 400)).toBe(IDEMPOTENCY_KEY_INVALID);
     expect(await count("merch_orders")).toBe(1);
   });

@@ -76,6 +76,13 @@ export async function startTestPostgres({ durable = false, own = false } = {}) {
       run("pg_ctl", ["-D", dataDir, "-m", "fast", "-w", "stop"]);
     },
     resume: start,
+    /** A frozen server: SIGSTOP to the postmaster and every backend (no answer, no refusal) until `thaw()`. */
+    freeze() {
+      signalCluster(dataDir, "SIGSTOP");
+    },
+    thaw() {
+      signalCluster(dataDir, "SIGCONT");
+    },
     /** A crash: the server stops at once (pg_ctl stop -m immediate), to recover from its log at `resume()`. */
     crash() {
       run("pg_ctl", ["-D", dataDir, "-m", "immediate", "-w", "stop"]);
@@ -89,4 +96,22 @@ export async function startTestPostgres({ durable = false, own = false } = {}) {
       fs.rmSync(base, { recursive: true, force: true });
     },
   };
+}
+
+/** Sends `signal` to the cluster's postmaster and all its children. */
+function signalCluster(dataDir, signal) {
+  const postmaster = Number(fs.readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+  const children = execFileSync("ps", ["-o", "pid=", "--ppid", String(postmaster)], { encoding: "utf8" })
+    .split("\n")
+    .map((l) => Number(l.trim()))
+    .filter((n) => n > 0);
+  // The postmaster first when stopping (it starts no new backend), last when resuming.
+  const order = signal === "SIGSTOP" ? [postmaster, ...children] : [...children, postmaster];
+  for (const pid of order) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      /* ended meanwhile */
+    }
+  }
 }

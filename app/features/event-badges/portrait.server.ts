@@ -50,7 +50,8 @@ export async function processPortrait(source: Uint8Array | StoredPortrait): Prom
   // The header alone says the format and size: a picture refused here is never decoded.
   let meta: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
   try {
-    meta = await sharp(input).metadata();
+    // No pixel limit for the header: the size is judged below, with its own sentence.
+    meta = await sharp(input, { limitInputPixels: false }).metadata();
   } catch {
     throw new DomainError("invalid", PORTRAIT_TYPE_MESSAGE);
   }

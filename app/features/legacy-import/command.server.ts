@@ -16,8 +16,13 @@ DIR is the old site's public/ folder (the one holding data/, open/badges/ and sh
  * or DATABASE_PATH / DATA_DIR as `npm start` uses them). A line per file, then a summary.
  */
 export async function importLegacyCommand(args: string[]) {
+  // The log is one entry per line (control characters escaped, app/lib/log-line.server.ts):
+  // text of several lines is printed a line at a time.
+  const print = (text: string) => {
+    for (const line of text.split("\n")) console.log(line);
+  };
   if (args.includes("--badges-help")) {
-    console.log(BADGES_FILE_HELP);
+    print(BADGES_FILE_HELP);
     return;
   }
   const dryRun = args.includes("--dry-run");
@@ -25,7 +30,10 @@ export async function importLegacyCommand(args: string[]) {
   const badgesFile = at >= 0 ? args[at + 1] : undefined;
   if (at >= 0 && (!badgesFile || badgesFile.startsWith("--"))) throw new Error("Say which file: --badges FILE.");
   const dir = args.find((a, i) => !a.startsWith("--") && !(at >= 0 && i === at + 1));
-  if (!dir) throw new Error(`Say which folder to import.\n${IMPORT_USAGE}`);
+  if (!dir) {
+    print(IMPORT_USAGE);
+    throw new Error("Say which folder to import.");
+  }
   const config = env();
   process.umask(0o077);
   console.log(`[import] the old site at ${path.resolve(dir)} into ${config.databaseUrl ? "the PostgreSQL database at DATABASE_URL" : config.databasePath}${dryRun ? " (dry run: nothing is written)" : ""}`);
@@ -34,13 +42,14 @@ export async function importLegacyCommand(args: string[]) {
     let badgesMissing = false;
     const report = await importLegacySite(db, dir, {
       dryRun,
-      badgesFile: badgesFile ? path.resolve(badgesFile) : undefined,
+      // A relative name is in the folder being imported, as the default file is.
+      badgesFile: badgesFile ? path.resolve(dir, badgesFile) : undefined,
       onFile: (r) => {
         if (r.records === "team badges" && r.missing) badgesMissing = true;
         for (const line of describeFile(r, dryRun)) console.log(`[import] ${line}`);
       },
     });
-    if (badgesMissing) console.log(`\n${BADGES_FILE_HELP}\n`);
+    if (badgesMissing) print(`\n${BADGES_FILE_HELP}\n`);
     console.log(
       `[import] ${dryRun ? "dry run" : "done"}: ${report.added} ${dryRun ? "would be added" : "added"}, ${report.skipped} already here, ${report.refused} refused` +
         (dryRun ? ". Nothing was written; run again without --dry-run to import." : report.added > 0 ? ". Running it again adds nothing." : "."),

@@ -31,9 +31,19 @@ export class OrderReplay extends Error {
   }
 }
 
-/** The body hash and order kept with an Idempotency-Key, if any. */
+/** How long an Idempotency-Key answers for its order; after that it is a new key. */
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60_000;
+const keptSince = () => new Date(Date.now() - IDEMPOTENCY_KEY_TTL_MS).toISOString();
+
+/** The body hash and order kept with an Idempotency-Key (not yet expired), if any. */
 const storedKey = (db: Db, kind: OrderKind, key: string) =>
-  db.selectFrom("order_idempotency_keys").select(["body_hash", "order_id"]).where("kind", "=", kind).where("idem_key", "=", key).executeTakeFirst();
+  db
+    .selectFrom("order_idempotency_keys")
+    .select(["body_hash", "order_id"])
+    .where("kind", "=", kind)
+    .where("idem_key", "=", key)
+    .where("created_at", ">=", keptSince())
+    .executeTakeFirst();
 
 /**
  * Before any work: the order an earlier request with this key placed (the same body), or a
@@ -72,6 +82,8 @@ export async function claimCodeForOrder(
 
 /** Keeps an Idempotency-Key with its order; the same key and body again is an OrderReplay. */
 export async function keepIdempotencyKey(trx: Db, kind: OrderKind, idempotency: Idempotency, orderId: string) {
+  // Expired keys are forgotten as new ones are kept.
+  await trx.deleteFrom("order_idempotency_keys").where("created_at", "<", keptSince()).execute();
   const res = await trx
     .insertInto("order_idempotency_keys")
     .values({ kind, idem_key: idempotency.key, body_hash: idempotency.bodyHash, order_id: orderId, created_at: nowIso() })

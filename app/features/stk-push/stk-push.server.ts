@@ -29,6 +29,7 @@ import type { StkPushesTable } from "./stk-push.tables";
 /** At most this many prompts per order, and per phone, in WINDOW_MS. */
 export const PUSHES_PER_WINDOW = 3;
 export const WINDOW_MS = 10 * 60_000;
+export const PHONE_PROMPTS_REFUSED = "We cannot send an M-Pesa prompt to this phone number right now. Please pay by paybill now, or try again later.";
 /** Per address (several orders from one connection): a looser net over the two above. */
 export const ADDRESS_RULE = { points: 10, durationSeconds: 600 };
 /** A push with no callback after this long is asked about (due from the moment its row is written). */
@@ -139,6 +140,9 @@ export async function sendStkPush(db: Db, input: { kind: OrderKind; orderId: str
         .limit(PUSHES_PER_WINDOW)
         .execute();
       if (recent.length >= PUSHES_PER_WINDOW) {
+        // A phone number is someone's: whoever types it is told neither how many prompts it got
+        // nor when, only that the site will not prompt it now.
+        if (column === "phone") return { state: "refused" as const, retryAfterSeconds: WINDOW_MS / 1000, message: PHONE_PROMPTS_REFUSED };
         const oldest = Date.parse(recent[recent.length - 1]!.sent_at);
         const retryAfterSeconds = Math.max(1, Math.ceil((oldest + WINDOW_MS - now.getTime()) / 1000));
         return {

@@ -31,7 +31,9 @@ export async function processBadgeImage(bytes: Uint8Array): Promise<Buffer> {
   if (bytes.byteLength > BADGE_IMAGE_MAX_BYTES) throw new DomainError("too_large", PORTRAIT_SIZE_MESSAGE, "image");
   let meta: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
   try {
-    meta = await sharp(bytes).metadata();
+    // Only the header is read: no pixel limit here (sharp's default refuses a huge picture as if
+    // it were no picture at all); the size is judged below, with its own sentence.
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch {
     throw new DomainError("invalid", PORTRAIT_TYPE_MESSAGE, "image");
   }

@@ -90,7 +90,7 @@ async function post(request: Request, context: AppLoadContext, body: Record<stri
   const portrait = portraitDataUrl
     ? await processPortrait(decodeImageDataUrl(portraitDataUrl, PORTRAIT_MAX_BYTES, PORTRAIT_SIZE_MESSAGE))
     : null;
-  const placed = await submitBadgeOrder(db, input, portrait, { idempotency: idempotencyOf(request, body) });
+  const placed = await submitBadgeOrder(db, input, portrait, { idempotency: idempotencyOf(request, body, clientAddress(context)) });
   const stk = await promptNewOrder(db, "badge", placed.id, placed.payment, clientAddress(context));
   return jsonResponse({ ok: true, id: placed.id, ...replayNote(placed, absoluteUrl), ...(stk ? { stk } : {}) });
 }

@@ -27,7 +27,7 @@ const api = jsonApi({
     const taken = await acceptJson(request, context, MerchOrderApiSchema, { name: "merch-order", rule: limits.merchOrder }, { maxBytes: 64 * 1024 });
     if (!taken) return jsonResponse({ ok: true, id: null });
     const { input, submission } = taken;
-    const idempotency = idempotencyOf(request, submission.fields);
+    const idempotency = idempotencyOf(request, submission.fields, clientAddress(context));
     // Paying now: "phone" names the number to prompt when customerPhone is not sent.
     const customerPhone = input.payWith === "stk" ? input.customerPhone || input.phone || "" : input.customerPhone;
     const placed = await submitMerchOrder(context.db, { ...input, customerPhone }, input.items.map(toLine), {
