@@ -224,7 +224,9 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const e = result.data;
   const dataDir = path.resolve(e.DATA_DIR);
   return {
-    nodeEnv: e.NODE_ENV,
+    // `npm start` runs the production build everywhere; a deployed site is one the operator started
+    // with NODE_ENV=production (start.mjs keeps what was given as OPERATOR_NODE_ENV).
+    nodeEnv: process.env.OPERATOR_NODE_ENV ?? e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),

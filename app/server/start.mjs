@@ -15,6 +15,9 @@ if (!(WORKERS >= 1 && WORKERS <= 64)) {
 }
 
 ensureBuild("start");
+// The server always runs React's production build; whether this is a deployed site (where a missing
+// or local PUBLIC_URL stops the start) is the operator's NODE_ENV=production, as the deploy's unit sets.
+process.env.OPERATOR_NODE_ENV ??= process.env.NODE_ENV ?? "";
 process.env.NODE_ENV = "production";
 
 // With several server processes, what must be the same in all of them lives here, in memory
