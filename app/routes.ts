@@ -86,6 +86,7 @@ export default [
   route("api/merch_orders.php", "routes/api/merch-orders.ts"),
   route("api/event_progress.php", "routes/api/event-progress.ts"),
   route("api/checkin.php", "routes/api/checkin.ts"),
+  route("api/people.php", "routes/api/people.ts"),
 
   route("api/pay/c2b/:kind/:secret", "routes/api/mpesa-c2b.ts", { id: "pay-c2b" }),
   route("api/mpesa/c2b/:kind/:secret", "routes/api/mpesa-c2b.ts"),
