@@ -60,11 +60,13 @@ export default [
     route("admin/team-badges", "routes/admin/team-badges.tsx"),
     route("admin/activity", "routes/admin/activity.tsx"),
     route("admin/engagement", "routes/admin/engagement.tsx"),
+    route("admin/people", "routes/admin/people.tsx"),
     route("blogs/admin", "routes/blog/admin.tsx"),
     route("merchandise/admin", "routes/merch/admin.tsx"),
   ]),
   route("admin/badge-orders/:id/:file", "routes/admin/badge-order-asset.ts"),
   route("admin/check-in/portrait/:file", "routes/admin/check-in-portrait.ts"),
+  route("admin/people/export", "routes/admin/people-export.ts"),
 
   // The JSON calls existing clients depend on (spec section 7)
   route("api/send.php", "routes/api/send.ts"),

@@ -10,7 +10,7 @@ import { DomainError } from "~/lib/domain-error";
 import { randomToken } from "~/lib/email.server";
 import { clearPageCache } from "~/lib/page-cache.server";
 import { escapeLike } from "~/lib/sql.server";
-import { ERASE_NEEDS_CONTACT_MESSAGE, NOBODY_FOUND_MESSAGE, PERSON_QUERY_MESSAGE, personKeyOf, type PersonKey } from "./people";
+import { ERASE_NEEDS_CONTACT_MESSAGE, NOBODY_FOUND_MESSAGE, PERSON_QUERY_MESSAGE, personKeyOf, type Holding, type Identifiers, type PersonFound, type PersonKey } from "./people";
 
 /**
  * One person's data across every table that holds personal data: found by an email address,
@@ -18,13 +18,6 @@ import { ERASE_NEEDS_CONTACT_MESSAGE, NOBODY_FOUND_MESSAGE, PERSON_QUERY_MESSAGE
  * kept without the person. Data functions take the database first and know nothing of Request.
  */
 
-/** What identifies the person: lower-cased emails, the nine digits of each phone, names as written. */
-export type Identifiers = { emails: string[]; phones: string[]; names: string[] };
-
-/** One record that holds some of the person's data, as staff see it in the search. */
-export type Holding = { place: string; table: string; ref: string; holds: string[]; detail: string };
-
-export type PersonFound = { key: PersonKey; identifiers: Identifiers; holdings: Holding[]; files: string[] };
 
 type AnyDb = Kysely<any>;
 

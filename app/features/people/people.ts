@@ -5,6 +5,14 @@
 
 export type PersonKey = { kind: "email"; email: string } | { kind: "phone"; phone: string } | { kind: "name"; name: string };
 
+/** What identifies the person: lower-cased emails, the nine digits of each phone, names as written. */
+export type Identifiers = { emails: string[]; phones: string[]; names: string[] };
+
+/** One record that holds some of the person's data, as staff see it in the search. */
+export type Holding = { place: string; table: string; ref: string; holds: string[]; detail: string };
+
+export type PersonFound = { key: PersonKey; identifiers: Identifiers; holdings: Holding[]; files: string[] };
+
 /** What a search may be at most; longer is no one's email, phone or name. */
 export const PERSON_QUERY_MAX = 120;
 

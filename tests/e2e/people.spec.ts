@@ -1,0 +1,59 @@
+import fs from "node:fs";
+import { strFromU8, unzipSync } from "fflate";
+import { approveOrderByApi, badgeOrderById, placeOrderByApi, portraitImage, signInTo, uniqueCode } from "../support/e2e-badges";
+import { subscriberByEmail } from "../support/e2e-db";
+import { expect, test } from "../support/e2e-fixtures";
+
+/** Staff on a phone find one person, download everything held about them, then erase it. */
+test.use({ viewport: { width: 360, height: 740 } });
+
+test("staff find a person by phone in another spelling, download their data as a ZIP and erase it after confirming", async ({
+  page,
+  request,
+  jsEnabled,
+  uniqueEmail,
+}, info) => {
+  const email = uniqueEmail("people");
+  // A number of this test's own (the site is shared with the other tests).
+  const typed = `07${jsEnabled ? 1 : 2}${String(Date.now()).slice(-7)}`;
+  const searched = `+254 ${typed.slice(1, 4)}-${typed.slice(4, 7)}-${typed.slice(7)}`;
+  const portrait = `data:image/png;base64,${(await portraitImage("png", 600, 600)).buffer.toString("base64")}`;
+  const id = await placeOrderByApi(request, { tierKey: "t1", name: "Wanjiku Mwangi Test", email, phone: typed, paymentReference: uniqueCode(info), portraitDataUrl: portrait });
+  await approveOrderByApi(request, id);
+  expect((await request.post("/api/subscribe.php", { data: { email, source: "people-test" } })).status()).toBe(200);
+
+  const main = await signInTo(page, "/admin/people", jsEnabled);
+  await main.getByLabel("Find a person").fill(searched);
+  await main.getByRole("button", { name: "Find" }).click();
+  const table = main.getByRole("table");
+  const orderRow = table.getByRole("row").filter({ hasText: "Badge order" });
+  await expect(orderRow).toContainText(id);
+  await expect(orderRow).toContainText("name, email, phone");
+  await expect(orderRow).toContainText("portrait, badge kit");
+  await expect(table.getByRole("row").filter({ hasText: "Mail" }).first()).toBeVisible();
+  await expect(table).toContainText("Newsletter subscription");
+
+  const [download] = await Promise.all([page.waitForEvent("download"), main.getByRole("link", { name: "Download everything (ZIP)" }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^personal-data-\d{4}-\d{2}-\d{2}\.zip$/);
+  const zip = unzipSync(new Uint8Array(fs.readFileSync(await download.path())));
+  const records = JSON.parse(strFromU8(zip["records.json"]!)).records as Record<string, { id?: unknown; email?: string }[]>;
+  expect(records.badge_orders!.map((r) => r.id)).toEqual([id]);
+  expect(records.subscribers!.map((r) => r.email)).toEqual([email]);
+  expect(zip[`files/${id}-portrait.png`]!.length).toBeGreaterThan(100);
+  expect(zip[`files/${id}-badge.png`]).toBeDefined();
+
+  // Erase asks first, naming what goes.
+  await main.getByRole("button", { name: "Erase this person…" }).click();
+  const ask = main.getByRole("group");
+  await expect(ask).toContainText(/^Erase everything held about this phone number\?/);
+  await expect(ask).toContainText(`Badge order ${id}: name, email, phone`);
+  await expect(ask).toContainText(`File ${id}-portrait.png`);
+  await ask.getByRole("button", { name: "Yes, erase this person" }).click();
+  await expect(main.getByRole("status")).toContainText("Erased. 1 order(s) kept without the person");
+
+  expect(badgeOrderById(id)).toMatchObject({ email: "", phone: "", name: "(erased)", portrait_file: null, status: "approved" });
+  expect(subscriberByEmail(email)).toBeUndefined();
+  await main.getByLabel("Find a person").fill(email);
+  await main.getByRole("button", { name: "Find" }).click();
+  await expect(main.getByText("Nothing on record for that search.")).toBeVisible();
+});
