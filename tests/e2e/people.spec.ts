@@ -3,6 +3,7 @@ import { strFromU8, unzipSync } from "fflate";
 import { approveOrderByApi, badgeOrderById, placeOrderByApi, portraitImage, signInTo, uniqueCode } from "../support/e2e-badges";
 import { subscriberByEmail } from "../support/e2e-db";
 import { expect, test } from "../support/e2e-fixtures";
+import { waitForMail } from "../support/e2e-mail";
 
 /** Staff on a phone find one person, download everything held about them, then erase it. */
 test.use({ viewport: { width: 360, height: 740 } });
@@ -56,4 +57,23 @@ test("staff find a person by phone in another spelling, download their data as a
   await main.getByLabel("Find a person").fill(email);
   await main.getByRole("button", { name: "Find" }).click();
   await expect(main.getByText("Nothing on record for that search.")).toBeVisible();
+});
+
+test("a visitor asks for their data at /privacy/my-data; the link mailed to them downloads it", async ({ page, request, uniqueEmail }) => {
+  const email = uniqueEmail("mydata");
+  expect((await request.post("/api/subscribe.php", { data: { email, source: "people-test" } })).status()).toBe(200);
+  await page.goto("/privacy/my-data");
+  const main = page.getByRole("main");
+  await main.getByLabel("Email address").fill(email);
+  await main.getByLabel("A copy of my data").check();
+  await main.getByRole("button", { name: "Send me the link" }).click();
+  await expect(main.getByRole("status")).toContainText("If we hold anything for that address, a link valid for 24 hours is on its way to it.");
+  await expect(main).not.toContainText("people-test");
+
+  const mail = await waitForMail((m) => m.to.includes(email) && /Your data/.test(m.subject));
+  const link = /https?:\/\/\S+\/privacy\/my-data\/download\?token=\S+/.exec(mail.text)![0];
+  const [download] = await Promise.all([page.waitForEvent("download"), page.goto(link).catch(() => null)]);
+  const zip = unzipSync(new Uint8Array(fs.readFileSync(await download.path())));
+  const records = JSON.parse(strFromU8(zip["records.json"]!)).records as Record<string, { email?: string; source?: string }[]>;
+  expect(records.subscribers).toEqual([expect.objectContaining({ email, source: "people-test" })]);
 });

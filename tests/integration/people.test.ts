@@ -22,12 +22,16 @@ import { FALLBACK_CATALOGUE } from "~/features/merch/merch";
 import { getBadgeOrder } from "~/features/reconciliation/orders.server";
 import { sendStkPush } from "~/features/stk-push/stk-push.server";
 import { forgetDarajaTokensForTests } from "~/features/stk-push/daraja-client.server";
-import { findPerson } from "~/features/people/people.server";
+import { erasePerson, findPerson } from "~/features/people/people.server";
+import { downloadMyData, openMyDataLink, pendingEraseRequests, requestMyData, sendEraseRequest } from "~/features/people/data-requests.server";
+import * as myDataPage from "~/routes/site/my-data";
+import * as myDataDownload from "~/routes/site/my-data-download";
+import { MY_DATA_SENT } from "~/routes/site/my-data";
 import { staff } from "~/lib/actor";
 import { isPostgres, type Db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { plainKitPng } from "../support/kit-png";
-import { args, get, jsonPost } from "../support/http";
+import { args, formPost, get, jsonPost } from "../support/http";
 import { freshApp } from "../support/reset";
 
 const SECRET = "stk-callback-secret-0123456789";
@@ -222,5 +226,50 @@ describe("one person's data: find, export, erase", () => {
     // Nothing left to find or erase.
     expect((await findPerson(db, EMAIL)).holdings).toEqual([]);
     expect((await people({ action: "erase", email: EMAIL })).status).toBe(404);
+  });
+});
+
+describe("a person's own request from /privacy/my-data", () => {
+  const mailsTo = (to: string) => db.selectFrom("outbox").selectAll().where("to_address", "=", to).where("kind", "like", "people.%").execute();
+  const tokenIn = (text: string, path: string) => new URL(new RegExp(`https?://\\S+${path}\\?token=\\S+`).exec(text)![0]).searchParams.get("token")!;
+
+  it("mails a 24-hour link to that address only; the link downloads the same ZIP; whoever typed it sees the same words either way", async () => {
+    await aPersonWithEverything();
+    const ask = (email: string) => myDataPage.action(args(formPost("/privacy/my-data", { email, kind: "export" })));
+    expect(await ask(EMAIL)).toEqual({ ok: true, message: MY_DATA_SENT });
+    expect(await ask("nobody@example.org")).toEqual({ ok: true, message: MY_DATA_SENT });
+    expect(await mailsTo("nobody@example.org")).toEqual([]);
+    const [mail] = await mailsTo(EMAIL);
+    expect(mail).toMatchObject({ kind: "people.export-link", subject: expect.stringContaining("Your data") });
+    const token = tokenIn(mail!.text_body, "/privacy/my-data/download");
+
+    const download = (t: string) => myDataDownload.loader({ ...args(get(`/privacy/my-data/download?token=${encodeURIComponent(t)}`)), params: {} } as never) as Promise<Response>;
+    const res = await download(token);
+    expect(res.status).toBe(200);
+    const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+    expect(JSON.parse(strFromU8(files["records.json"]!)).records.subscribers).toEqual([expect.objectContaining({ email: EMAIL })]);
+    expect(Object.keys(files).some((f) => f.endsWith("-portrait.png"))).toBe(true);
+    expect((await download("not-a-token")).status).toBe(404);
+    // A day later the link leads nowhere.
+    expect(await downloadMyData(db, token, new Date(Date.now() + 24 * 3_600_000 + 1000))).toBeNull();
+  });
+
+  it("a request to erase reaches staff as a request to confirm; the erasure closes it", async () => {
+    await aPersonWithEverything();
+    await requestMyData(db, { email: EMAIL, kind: "erase" });
+    const [mail] = await mailsTo(EMAIL);
+    const token = tokenIn(mail!.text_body, "/privacy/my-data/erase");
+    // Opening the link changes nothing (mail scanners open links); the press sends it.
+    expect(await openMyDataLink(db, token)).toEqual({ state: "erase", token, sent: false });
+    expect(await pendingEraseRequests(db)).toEqual([]);
+    expect(await sendEraseRequest(db, token)).toBe(true);
+    expect(await pendingEraseRequests(db)).toEqual([{ email: EMAIL, confirmedAt: expect.any(String) }]);
+    const staffMail = await db.selectFrom("outbox").selectAll().where("kind", "=", "people.erase-request").executeTakeFirstOrThrow();
+    expect(staffMail.to_address).not.toBe(EMAIL);
+    expect(staffMail.text_body).not.toContain(EMAIL);
+    // Nothing is erased until staff do it.
+    expect((await findPerson(db, EMAIL)).holdings.length).toBeGreaterThan(5);
+    await erasePerson(db, EMAIL, staff("10.0.0.42"), "staff screen");
+    expect(await pendingEraseRequests(db)).toEqual([]);
   });
 });

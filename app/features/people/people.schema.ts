@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EmailField } from "~/lib/validation";
 import { PERSON_QUERY_MAX } from "./people";
 
 /** POST /api/people.php: `{action, email}` or `{action, phone}`. */
@@ -15,4 +16,10 @@ export const PeopleFormSchema = z.object({
   intent: z.enum(["export", "erase"]),
   q: z.string().trim().min(1, "Type an email address, a phone number or a name.").max(PERSON_QUERY_MAX),
   confirm: z.string().optional(),
+});
+
+/** /privacy/my-data: the address to mail the link to, and what the person asks for. */
+export const MyDataSchema = z.object({
+  email: EmailField,
+  kind: z.enum(["export", "erase"], { error: "Choose a copy of your data or erasure." }).default("export"),
 });

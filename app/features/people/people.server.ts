@@ -419,6 +419,8 @@ export async function erasePerson(db: Db, query: string, actor: Actor, via: stri
       await t.updateTable("outbox").set(set).where("id", "=", Number(r.id)).execute();
       counts.mails++;
     }
+    // The person's own requests from /privacy/my-data are answered by this erasure.
+    if (ids.emails.length) await t.deleteFrom("data_requests").where("email", "in", ids.emails).execute();
     for (const r of rows.team_badges ?? []) await t.updateTable("team_badges").set({ holder_email: "" }).where("id", "=", String(r.id)).execute();
     for (const r of rows.mpesa_statement_drafts ?? []) await t.deleteFrom("mpesa_statement_drafts").where("id", "=", String(r.id)).execute();
     // Mentions anywhere else in free text: the identifier is replaced, the record stays.

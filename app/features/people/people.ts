@@ -44,3 +44,7 @@ export function personKeyOf(query: string): PersonKey | null {
 /** What an erasure takes away, said to staff before they confirm. */
 export const ERASE_TAKES =
   "Names, email addresses, phone numbers, portraits, badge kits, mail bodies, wall entries, applications and subscriptions go. Order references, amounts, dates, M-Pesa receipts and payment states stay, without the person.";
+
+/** The person's own page for their data, and how long a link it mails works. */
+export const MY_DATA_PATH = "/privacy/my-data";
+export const LINK_HOURS = 24;

@@ -4,6 +4,8 @@ import { data } from "react-router";
 import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
 import { ERASE_TAKES, PERSON_QUERY_MAX, personKeyOf, type PersonFound } from "~/features/people/people";
 import { erasePerson, findPerson } from "~/features/people/people.server";
+import { pendingEraseRequests } from "~/features/people/data-requests.server";
+import { formatNairobiTimeEat } from "~/lib/nairobi-time";
 import { staffOnly } from "~/lib/admin.server";
 import { DomainError } from "~/lib/domain-error";
 import type { Reply } from "~/lib/forms";
@@ -22,17 +24,18 @@ export const handle: StaffHandle = {
 
 export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
-type Loaded = { q: string; found: PersonFound | null; error: string | null; canErase: boolean };
+type Loaded = { q: string; found: PersonFound | null; error: string | null; canErase: boolean; requests: { email: string; confirmedAt: string }[] };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   return staffOnly(context.db, request, async (): Promise<Loaded> => {
     const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, PERSON_QUERY_MAX);
-    if (!q) return { q, found: null, error: null, canErase: false };
+    const requests = await pendingEraseRequests(context.db);
+    if (!q) return { q, found: null, error: null, canErase: false, requests };
     try {
       const found = await findPerson(context.db, q);
-      return { q, found, error: null, canErase: found.key.kind !== "name" && found.holdings.length > 0 };
+      return { q, found, error: null, canErase: found.key.kind !== "name" && found.holdings.length > 0, requests };
     } catch (e) {
-      if (e instanceof DomainError) return { q, found: null, error: e.message, canErase: false };
+      if (e instanceof DomainError) return { q, found: null, error: e.message, canErase: false, requests };
       throw e;
     }
   });
@@ -111,6 +114,20 @@ export default function AdminPeople({ loaderData: d, actionData }: Route.Compone
         <p className="admin-message admin-message-error" role="alert">
           {d.error}
         </p>
+      ) : null}
+
+      {d.requests.length ? (
+        <section aria-labelledby="erase-requests">
+          <h2 id="erase-requests">Requests to erase, to confirm</h2>
+          <p className="muted">Each person confirmed from their own mailbox. Open one, check what is held, and erase it.</p>
+          <ul>
+            {d.requests.map((r) => (
+              <li key={r.email}>
+                <a href={screenHref(r.email)}>{r.email}</a> (asked {formatNairobiTimeEat(r.confirmedAt)})
+              </li>
+            ))}
+          </ul>
+        </section>
       ) : null}
 
       {d.found ? <Holdings found={d.found} /> : null}
