@@ -19,6 +19,7 @@ import { answerScope, noteDatabaseError, whenDatabaseUp } from "~/lib/database-h
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "~/lib/database-unavailable";
 import { copySqliteToPostgres } from "~/lib/copy-database.server";
 import { startSharedState, stopSharedState } from "~/lib/shared-state.server";
+import { startRetention, stopRetention } from "~/features/people/retention.server";
 import { requireSharedSecrets } from "~/lib/secrets.server";
 import { drainOutbox, startMailWorker, stopMailWorker } from "~/lib/email.server";
 import { ConfigError, env } from "~/lib/env.server";
@@ -340,6 +341,8 @@ export async function startServer() {
     // M-Pesa Express prompts whose result callback did not come are asked about (stkpushquery).
     startStkQueries(db);
     startBackups(db);
+    // Personal data past its retention period is removed, daily.
+    startRetention(db);
   });
 
   const shutdown = async (reason: string, code = 0) => {
@@ -360,6 +363,7 @@ export async function startServer() {
     await stopAutoApprove();
     await stopStkQueries();
     await stopBackups();
+    await stopRetention();
     await Promise.race([drainOutbox(), new Promise((r) => setTimeout(r, 5000))]);
     stopMailWorker();
     await stopNotifyWorker();

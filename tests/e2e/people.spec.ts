@@ -24,9 +24,12 @@ test("staff find a person by phone in another spelling, download their data as a
   expect((await request.post("/api/subscribe.php", { data: { email, source: "people-test" } })).status()).toBe(200);
 
   const main = await signInTo(page, "/admin/people", jsEnabled);
+  const rules = main.getByRole("table").filter({ has: page.getByRole("columnheader", { name: "Kept for" }) });
+  await expect(rules.getByRole("row").filter({ hasText: "Supporters' portraits and badge kits" })).toContainText("90 days after the event");
+  await expect(rules.getByRole("row").filter({ hasText: "Join applications" })).toContainText("2 years after they are sent");
   await main.getByLabel("Find a person").fill(searched);
   await main.getByRole("button", { name: "Find" }).click();
-  const table = main.getByRole("table");
+  const table = main.getByRole("table").filter({ has: page.getByRole("columnheader", { name: "Holds" }) });
   const orderRow = table.getByRole("row").filter({ hasText: "Badge order" });
   await expect(orderRow).toContainText(id);
   await expect(orderRow).toContainText("name, email, phone");

@@ -5,6 +5,8 @@ import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
 import { ERASE_TAKES, PERSON_QUERY_MAX, personKeyOf, type PersonFound } from "~/features/people/people";
 import { erasePerson, findPerson } from "~/features/people/people.server";
 import { pendingEraseRequests } from "~/features/people/data-requests.server";
+import { retentionStatus } from "~/features/people/retention.server";
+import { periodWords } from "~/features/people/retention";
 import { formatNairobiTimeEat } from "~/lib/nairobi-time";
 import { staffOnly } from "~/lib/admin.server";
 import { DomainError } from "~/lib/domain-error";
@@ -24,18 +26,26 @@ export const handle: StaffHandle = {
 
 export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
-type Loaded = { q: string; found: PersonFound | null; error: string | null; canErase: boolean; requests: { email: string; confirmedAt: string }[] };
+type Loaded = {
+  q: string;
+  found: PersonFound | null;
+  error: string | null;
+  canErase: boolean;
+  requests: { email: string; confirmedAt: string }[];
+  retention: Awaited<ReturnType<typeof retentionStatus>>;
+};
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   return staffOnly(context.db, request, async (): Promise<Loaded> => {
     const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, PERSON_QUERY_MAX);
     const requests = await pendingEraseRequests(context.db);
-    if (!q) return { q, found: null, error: null, canErase: false, requests };
+    const retention = await retentionStatus(context.db);
+    if (!q) return { q, found: null, error: null, canErase: false, requests, retention };
     try {
       const found = await findPerson(context.db, q);
-      return { q, found, error: null, canErase: found.key.kind !== "name" && found.holdings.length > 0, requests };
+      return { q, found, error: null, canErase: found.key.kind !== "name" && found.holdings.length > 0, requests, retention };
     } catch (e) {
-      if (e instanceof DomainError) return { q, found: null, error: e.message, canErase: false, requests };
+      if (e instanceof DomainError) return { q, found: null, error: e.message, canErase: false, requests, retention };
       throw e;
     }
   });
@@ -182,6 +192,33 @@ export default function AdminPeople({ loaderData: d, actionData }: Route.Compone
           )}
         </section>
       ) : null}
+
+      <section aria-labelledby="retention-title">
+        <h2 id="retention-title">Retention rules</h2>
+        <p className="muted">Run daily. Periods are set with the RETENTION_*_DAYS settings.</p>
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th scope="col">What</th>
+              <th scope="col">Kept for</th>
+              <th scope="col">Last run</th>
+              <th scope="col">Removed then</th>
+            </tr>
+          </thead>
+          <tbody>
+            {d.retention.map((r) => (
+              <tr key={r.key}>
+                <td data-label="What">{r.what}</td>
+                <td data-label="Kept for">
+                  {periodWords(r.days)} {r.after}
+                </td>
+                <td data-label="Last run">{r.ranAt ? formatNairobiTimeEat(r.ranAt) : "Not yet"}</td>
+                <td data-label="Removed then">{r.removed ?? "–"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
     </div>
   );
 }
