@@ -48,3 +48,4 @@ export const ERASE_TAKES =
 /** The person's own page for their data, and how long a link it mails works. */
 export const MY_DATA_PATH = "/privacy/my-data";
 export const LINK_HOURS = 24;
+
