@@ -395,6 +395,7 @@ export async function startServer() {
 
 export { build };
 export { importLegacyCommand } from "~/features/legacy-import/command.server";
+export { rotateSecretsCommand } from "~/lib/rotate-secrets.server";
 
 /**
  * `npm run backup [-- DIR]`: one backup now, into DIR or BACKUP_DIR, of the database at
