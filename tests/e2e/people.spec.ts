@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import { strFromU8, unzipSync } from "fflate";
 import { approveOrderByApi, badgeOrderById, placeOrderByApi, portraitImage, signInTo, uniqueCode } from "../support/e2e-badges";
-import { subscriberByEmail } from "../support/e2e-db";
-import { expect, test } from "../support/e2e-fixtures";
+import { applicationsByEmail, subscriberByEmail } from "../support/e2e-db";
+import { expect, hydrated, test } from "../support/e2e-fixtures";
 import { waitForMail } from "../support/e2e-mail";
 
 /** Staff on a phone find one person, download everything held about them, then erase it. */
@@ -79,4 +79,42 @@ test("a visitor asks for their data at /privacy/my-data; the link mailed to them
   const zip = unzipSync(new Uint8Array(fs.readFileSync(await download.path())));
   const records = JSON.parse(strFromU8(zip["records.json"]!)).records as Record<string, { email?: string; source?: string }[]>;
   expect(records.subscribers).toEqual([expect.objectContaining({ email, source: "people-test" })]);
+});
+
+test("/privacy names the controller, processors, periods and the Commissioner; the join form cannot be sent without the consent tick", async ({
+  page,
+  request,
+  jsEnabled,
+  uniqueEmail,
+}) => {
+  await page.goto("/privacy");
+  const privacy = page.getByRole("main");
+  await expect(privacy).toContainText("The data controller is Street Light Outreach");
+  await expect(privacy).toContainText("Safaricom PLC (M-Pesa)");
+  await expect(privacy).toContainText("Our mail provider");
+  await expect(privacy).toContainText("Supporters' portraits and badge kits: 90 days after the event.");
+  await expect(privacy).toContainText("Join applications, unless staff keep one: 2 years after they are sent.");
+  await expect(privacy).toContainText("Office of the Data Protection Commissioner");
+  await expect(privacy.getByRole("link", { name: "/privacy/my-data" })).toBeVisible();
+
+  const email = uniqueEmail("consent");
+  await page.goto("/join");
+  const form = page.locator("form.join-form");
+  await expect(form).toContainText("for up to 2 years");
+  if (jsEnabled) await hydrated(form.getByRole("button", { name: "Send application" }));
+  await form.getByLabel("Full name").fill("Consent Tester");
+  await form.getByLabel("Email", { exact: true }).fill(email);
+  await form.getByRole("button", { name: "Send application" }).click();
+  // The browser refuses (the tick is required), with or without scripts; nothing is stored.
+  await expect(page).toHaveURL(/\/join$/);
+  expect(await form.getByRole("checkbox", { name: /I agree that this application/ }).evaluate((el: HTMLInputElement) => el.validity.valueMissing)).toBe(true);
+  expect(applicationsByEmail(email)).toHaveLength(0);
+  // And the server refuses a post without it.
+  const res = await request.post("/join", { form: { name: "Consent Tester", email, role: "DevOps" }, maxRedirects: 0 });
+  expect(res.status()).toBe(400);
+  expect(applicationsByEmail(email)).toHaveLength(0);
+  await form.getByRole("checkbox", { name: /I agree that this application/ }).check();
+  await form.getByRole("button", { name: "Send application" }).click();
+  await expect(page).toHaveURL(/\/join\/thanks$/);
+  expect(applicationsByEmail(email)).toMatchObject([{ consent_version: "2026-11-29", source: "join" }]);
 });
