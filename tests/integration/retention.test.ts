@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { subscribe, unsubscribe } from "~/features/newsletter/newsletter.server";
+import { importSubscriber } from "~/features/newsletter/newsletter-import.server";
 import { submitApplication } from "~/features/applications/applications.server";
 import { ApplicationSchema } from "~/features/applications/applications.schema";
 import { BadgeOrderSchema } from "~/features/event-badges/badge-order.schema";
@@ -93,6 +94,9 @@ describe("retention rules", () => {
     expect(await isForgottenAddress(db, "GONE@example.org")).toBe(true);
     expect(await isForgottenAddress(db, "stays@example.org")).toBe(false);
     expect(JSON.stringify(await db.selectFrom("forgotten_addresses").selectAll().execute())).not.toContain("gone@");
+    // An import of the old site's list does not add the forgotten address again.
+    expect(await importSubscriber(db, { email: "gone@example.org", source: "legacy", status: "active", createdAt: today.toISOString() })).toBe("exists");
+    expect((await state(p)).subscribers).toEqual(["stays@example.org"]);
 
     // 91 days on: portraits and kits, typed phones and payers' details go; the accounts stay.
     const quarter = await runRetention(db, at(91));
