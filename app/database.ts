@@ -7,6 +7,7 @@ import type { EventBadgesTables } from "./features/event-badges/event-badges.tab
 import type { LegacyImportTables } from "./features/legacy-import/legacy-import.tables";
 import type { MerchTables } from "./features/merch/merch.tables";
 import type { NewsletterTables } from "./features/newsletter/newsletter.tables";
+import type { PeopleTables } from "./features/people/people.tables";
 import type { PaymentCodesTables } from "./features/payment-codes/payment-codes.tables";
 import type { ReceivedPaymentsTables } from "./features/received-payments/received-payments.tables";
 import type { StkPushTables } from "./features/stk-push/stk-push.tables";
@@ -29,6 +30,7 @@ export interface DB
     MerchTables,
     NewsletterTables,
     PaymentCodesTables,
+    PeopleTables,
     ReceivedPaymentsTables,
     StkPushTables,
     TeamBadgesTables,

@@ -7,6 +7,9 @@ export default [
   route("join", "routes/site/join.tsx"),
   route("join/thanks", "routes/site/join-thanks.tsx"),
   route("privacy", "routes/site/privacy.tsx"),
+  route("privacy/my-data", "routes/site/my-data.tsx"),
+  route("privacy/my-data/download", "routes/site/my-data-download.ts"),
+  route("privacy/my-data/erase", "routes/site/my-data-erase.tsx"),
   route("lite", "routes/site/lite.ts"),
   route("vespers", "routes/site/vespers.tsx"),
   route("ministry", "routes/site/ministry.tsx"),
@@ -60,11 +63,13 @@ export default [
     route("admin/team-badges", "routes/admin/team-badges.tsx"),
     route("admin/activity", "routes/admin/activity.tsx"),
     route("admin/engagement", "routes/admin/engagement.tsx"),
+    route("admin/people", "routes/admin/people.tsx"),
     route("blogs/admin", "routes/blog/admin.tsx"),
     route("merchandise/admin", "routes/merch/admin.tsx"),
   ]),
   route("admin/badge-orders/:id/:file", "routes/admin/badge-order-asset.ts"),
   route("admin/check-in/portrait/:file", "routes/admin/check-in-portrait.ts"),
+  route("admin/people/export", "routes/admin/people-export.ts"),
 
   // The JSON calls existing clients depend on (spec section 7)
   route("api/send.php", "routes/api/send.ts"),
@@ -86,6 +91,7 @@ export default [
   route("api/merch_orders.php", "routes/api/merch-orders.ts"),
   route("api/event_progress.php", "routes/api/event-progress.ts"),
   route("api/checkin.php", "routes/api/checkin.ts"),
+  route("api/people.php", "routes/api/people.ts"),
 
   route("api/pay/c2b/:kind/:secret", "routes/api/mpesa-c2b.ts", { id: "pay-c2b" }),
   route("api/mpesa/c2b/:kind/:secret", "routes/api/mpesa-c2b.ts"),

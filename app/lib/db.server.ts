@@ -37,6 +37,7 @@ import * as stkPushes from "../../db/migrations/2026-11-28-40-stk-pushes";
 import * as paymentsReceivedAt from "../../db/migrations/2026-11-29-50-payments-received-at";
 import * as stkCallbacksHeld from "../../db/migrations/2026-11-29-60-stk-callbacks-held";
 import * as mailHealth from "../../db/migrations/2026-11-29-61-mail-health";
+import * as personalData from "../../db/migrations/2026-11-29-60-personal-data";
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import type { DB } from "../database";
 import { SqliteFile } from "./sqlite-reopen.server";
@@ -75,6 +76,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-29-50-payments-received-at": paymentsReceivedAt,
   "2026-11-29-60-stk-callbacks-held": stkCallbacksHeld,
   "2026-11-29-61-mail-health": mailHealth,
+  "2026-11-29-60-personal-data": personalData,
 };
 
 export type { DB };

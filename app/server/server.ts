@@ -19,6 +19,7 @@ import { answerScope, noteDatabaseError, whenDatabaseUp } from "~/lib/database-h
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "~/lib/database-unavailable";
 import { copySqliteToPostgres } from "~/lib/copy-database.server";
 import { startSharedState, stopSharedState } from "~/lib/shared-state.server";
+import { startRetention, stopRetention } from "~/features/people/retention.server";
 import { requireSharedSecrets } from "~/lib/secrets.server";
 import { drainOutbox, startMailWorker, stopMailWorker } from "~/lib/email.server";
 import { ConfigError, env } from "~/lib/env.server";
@@ -364,6 +365,8 @@ export async function startServer() {
     // M-Pesa Express prompts whose result callback did not come are asked about (stkpushquery).
     startStkQueries(db);
     startBackups(db);
+    // Personal data past its retention period is removed, daily.
+    startRetention(db);
   });
 
   const shutdown = async (reason: string, code = 0) => {
@@ -384,6 +387,7 @@ export async function startServer() {
     await stopAutoApprove();
     await stopStkQueries();
     await stopBackups();
+    await stopRetention();
     await Promise.race([drainOutbox(), new Promise((r) => setTimeout(r, 5000))]);
     stopMailWorker();
     await stopNotifyWorker();
@@ -417,6 +421,7 @@ export { build };
 export { importLegacyCommand } from "~/features/legacy-import/command.server";
 /** The command-line tools print as the server logs: one line per entry, control characters escaped. */
 export { keepLogLinesWhole };
+export { rotateSecretsCommand } from "~/lib/rotate-secrets.server";
 
 /**
  * `npm run backup [-- DIR]`: one backup now, into DIR or BACKUP_DIR, of the database at

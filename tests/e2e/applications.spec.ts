@@ -78,6 +78,7 @@ test("join: apply with a chosen role, land on /join/thanks, notice mail arrives"
   await form.getByLabel("Phone (optional)").fill("+254 700 111 222");
   await role.selectOption("Media / Video");
   await form.getByLabel("Message (optional)").fill("I edit short films on weekends.");
+  await form.getByRole("checkbox", { name: /I agree that this application/ }).check();
   if (jsEnabled) {
     const release = await holdPosts(page, "/join");
     await submit.click();
@@ -140,6 +141,7 @@ test("join: invalid name and email are refused with the spec's messages, typed v
   await emailField.fill(typedEmail);
   await form.getByLabel("Preferred role").selectOption("DevOps");
   await form.getByLabel("Message (optional)").fill("Keep this message.");
+  await form.getByRole("checkbox", { name: /I agree that this application/ }).check();
   await submit.click();
 
   await expect(form.getByText("Please enter your full name.", { exact: true })).toBeVisible();
@@ -176,7 +178,7 @@ test("join: the 6th application from one address in 10 minutes is refused, with 
   // X-Forwarded-For as the page); each is a redirect to /join/thanks.
   for (let i = 1; i <= 5; i++) {
     const res = await request.post("/join", {
-      form: { name: `Limit Tester ${i}`, email, role: "DevOps", message: `Attempt ${i}` },
+      form: { name: `Limit Tester ${i}`, email, role: "DevOps", message: `Attempt ${i}`, consent: "yes" },
       maxRedirects: 0,
     });
     expect(res.status(), `application ${i} is accepted`).toBe(302);
@@ -192,6 +194,7 @@ test("join: the 6th application from one address in 10 minutes is refused, with 
   await form.getByLabel("Email", { exact: true }).fill(email);
   await form.getByLabel("Preferred role").selectOption("Writer / Content");
   await form.getByLabel("Message (optional)").fill("Attempt 6");
+  await form.getByRole("checkbox", { name: /I agree that this application/ }).check();
   await submit.click();
 
   const status = form.getByRole("status");

@@ -15,6 +15,7 @@ const SCREENS = [
   ["Blog editor", "/blogs/admin"],
   ["Activity & analytics", "/admin/activity"],
   ["Engagement", "/admin/engagement"],
+  ["People's data", "/admin/people"],
 ] as const;
 
 // 'Sign out everywhere' ends every staff session on the server, those of the other browser

@@ -1,3 +1,4 @@
+import { CONSENT_VERSION, JOIN_CONSENT_MESSAGE } from "~/lib/data-notices";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as home from "~/routes/site/home";
 import * as join from "~/routes/site/join";
@@ -25,6 +26,7 @@ beforeEach(async () => {
 const applications = () => db.selectFrom("applications").selectAll().orderBy("id").execute();
 
 const joinFields = {
+  consent: "yes",
   name: "  Jane Wanjiru ",
   email: "Jane@Example.org",
   role: "Media / Video",
@@ -97,9 +99,20 @@ describe("the join form (POST /join)", () => {
     expect(mail.text).toContain("Message: I film street vespers.");
   });
 
+  it("cannot be sent without the explicit consent tick; a sent one keeps the wording's version, time and source", async () => {
+    const { consent: _c, ...unticked } = joinFields;
+    const r = reply(await join.action(args(formPost("/join", unticked))));
+    expect(r.status).toBe(400);
+    expect(r.data.fieldErrors?.consent).toEqual([JOIN_CONSENT_MESSAGE]);
+    expect(await applications()).toHaveLength(0);
+    await thrown(join.action(args(formPost("/join", joinFields))));
+    const [row] = await db.selectFrom("applications").select(["consent_version", "consent_at", "source"]).execute();
+    expect(row).toEqual({ consent_version: CONSENT_VERSION, consent_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), source: "join" });
+  });
+
   it("phone and message are optional", async () => {
     const res = await thrown(
-      join.action(args(formPost("/join", { name: "Otieno", email: "o@example.org", role: "DevOps", source: "join" }))),
+      join.action(args(formPost("/join", { name: "Otieno", email: "o@example.org", role: "DevOps", source: "join", consent: "yes" }))),
     );
     expect(res.headers.get("Location")).toBe("/join/thanks");
     expect(await applications()).toMatchObject([{ name: "Otieno", role: "DevOps", phone: "", message: "" }]);

@@ -12,6 +12,8 @@ type Props = {
   label: string;
   buttonLabel: string;
   text: EmailFormText;
+  /** A line under the form: what it keeps, why and for how long. */
+  notice?: React.ReactNode;
   /** The page's own action reply, when the form was posted without JavaScript. */
   serverReply?: Reply<unknown>;
   className?: string;
@@ -30,7 +32,7 @@ type Props = {
  * disabled while sending (never for an empty field: the check says what is missing), the
  * pending label, and the field cleared on success.
  */
-export function EmailForm({ action, hidden = {}, label, buttonLabel, text, serverReply, className, buttonClassName, trackAs, anchor }: Props) {
+export function EmailForm({ action, hidden = {}, label, buttonLabel, text, serverReply, className, buttonClassName, trackAs, anchor, notice }: Props) {
   const fetcher = useFetcher<Reply<unknown>>();
   const id = useId();
   const reply = fetcher.data ?? serverReply;
@@ -97,6 +99,7 @@ export function EmailForm({ action, hidden = {}, label, buttonLabel, text, serve
         {reply?.status === "success" ? text.success : text.failure}
         {failed && reply?.message ? <span className="status-detail"> {reply.message}</span> : null}
       </FormStatus>
+      {notice}
     </fetcher.Form>
   );
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ApplicationSchema, HeroSchema, JoinSchema } from "./applications.schema";
 import { JOIN_ROLES } from "./roles";
 
-const valid = { name: "Jane Wanjiru", email: "jane@example.org", role: "DevOps" };
+const valid = { name: "Jane Wanjiru", email: "jane@example.org", role: "DevOps", consent: "yes" };
 
 function firstMessage(result: { success: boolean; error?: { issues: { message: string; path: PropertyKey[] }[] } }, field: string) {
   return result.error?.issues.find((i) => i.path[0] === field)?.message;
@@ -56,6 +56,7 @@ describe("the join form's rules", () => {
       phone: "",
       message: "",
       source: "join",
+      consent: "yes",
     });
   });
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { nameTooLongMessage } from "~/lib/rules";
 import { EmailField, fullNameField, PhoneField, SourceField } from "~/lib/validation";
 
+import { JOIN_CONSENT_MESSAGE } from "~/lib/data-notices";
 import { APPLICATION_MESSAGE_MAX_LENGTH, APPLICATION_NAME_MAX_LENGTH as NAME_MAX } from "./messages";
 import { ALL_ROLES, GENERAL_INTEREST, JOIN_ROLES } from "./roles";
 
@@ -22,11 +23,15 @@ export const ApplicationSchema = z.object({
 });
 export type ApplicationInput = z.output<typeof ApplicationSchema>;
 
-/** The /join form: a full name and one of the nine roles are required. */
+/**
+ * The /join form: a full name, one of the nine roles, and the explicit consent an application
+ * that shows faith needs (sensitive personal data) are required.
+ */
 export const JoinSchema = ApplicationSchema.extend({
   name: fullNameField(NAME_MAX),
   role: z.enum(JOIN_ROLES, { error: ROLE_MESSAGE }),
   source: SourceField.default("join").transform((s) => s || "join"),
+  consent: z.literal("yes", { error: JOIN_CONSENT_MESSAGE }),
 });
 
 /** The home hero: an email, sent as a General Interest application. */

@@ -9,6 +9,11 @@ export interface ApplicationsTable {
   message: string;
   source: string;
   created_at: string;
+  /** The notice wording's version the person agreed to ('' before notices were versioned), and when. */
+  consent_version: Generated<string>;
+  consent_at: string | null;
+  /** Staff keep this application past the retention period. */
+  kept: Generated<number>;
 }
 
 export interface ApplicationsTables {

@@ -1,15 +1,18 @@
 import type { Db } from "~/lib/db.server";
 import { randomToken } from "~/lib/email.server";
+import { isForgottenAddress } from "~/features/people/retention.server";
 
 /**
  * The newsletter's part of moving the old site in (app/features/legacy-import): the old
  * subscribers.json's addresses, with their status and date; no welcome is sent (they signed up
- * on the old site), and an address already here is left as it is.
+ * on the old site), and an address already here is left as it is. An address retention forgot
+ * after it unsubscribed (its hash is kept) is not added again.
  */
 export async function importSubscriber(
   db: Db,
   s: { email: string; source: string; status: "active" | "unsubscribed"; createdAt: string },
 ): Promise<"added" | "exists"> {
+  if (await isForgottenAddress(db, s.email)) return "exists";
   const done = await db
     .insertInto("subscribers")
     .values({

@@ -4,6 +4,7 @@ import { nowIso } from "~/lib/db.server";
 import { enqueueMail, kickMailWorker, randomToken } from "~/lib/email.server";
 import { clearSuppression } from "~/lib/mail-health.server";
 import { absoluteUrl } from "~/lib/http.server";
+import { CONSENT_VERSION } from "~/lib/data-notices";
 import { welcomeEmail } from "./emails/welcome";
 import type { SubscribeInput } from "./newsletter.schema";
 import type { SubscribersTable } from "./newsletter.tables";
@@ -44,6 +45,8 @@ export async function subscribe(db: Db, input: Pick<SubscribeInput, "email" | "s
             created_at: now,
             updated_at: now,
             unsubscribed_at: null,
+            consent_version: CONSENT_VERSION,
+            consent_at: now,
           })
           .onConflict((oc) => oc.column("email").doNothing())
           .executeTakeFirst()
@@ -57,7 +60,7 @@ export async function subscribe(db: Db, input: Pick<SubscribeInput, "email" | "s
         token = existing.token;
         await trx
           .updateTable("subscribers")
-          .set({ status: "active", updated_at: now, unsubscribed_at: null })
+          .set({ status: "active", updated_at: now, unsubscribed_at: null, consent_version: CONSENT_VERSION, consent_at: now, source: input.source })
           .where("id", "=", existing.id)
           .execute();
         outcome = "reactivated";

@@ -9,6 +9,9 @@ export interface SubscribersTable {
   created_at: string;
   updated_at: string;
   unsubscribed_at: string | null;
+  /** The notice wording's version the person agreed to ('' before notices were versioned), and when. */
+  consent_version: Generated<string>;
+  consent_at: string | null;
 }
 
 export interface NewsletterTables {

@@ -11,9 +11,11 @@ import {
   applicationMailto,
   applicationMessages,
 } from "../messages";
+import { JOIN_CONSENT_LABEL } from "~/lib/data-notices";
+import { DataNotice } from "~/components/ui/data-notice";
 
 /** The fields in page order, as their labels say them (for the error summary). */
-const LABELS = { name: "Full name", email: "Email", phone: "Phone", role: "Preferred role", message: "Message" };
+const LABELS = { name: "Full name", email: "Email", phone: "Phone", role: "Preferred role", message: "Message", consent: "Consent" };
 
 function failureDetail(reply: Reply) {
   if (reply.retryAfter) {
@@ -81,6 +83,15 @@ export function JoinForm({ reply }: { reply?: Reply }) {
           aria-invalid={err("message") ? true : undefined} aria-describedby={described("message")} />
         <FieldError id={`${id}-message-error`} message={err("message")} />
       </div>
+      <div className="field field-check">
+        <label>
+          <input type="checkbox" name="consent" value="yes" required defaultChecked={v.consent === "yes"}
+            aria-invalid={err("consent") ? true : undefined} aria-describedby={described("consent")} />{" "}
+          {JOIN_CONSENT_LABEL}
+        </label>
+        <FieldError id={`${id}-consent-error`} message={err("consent")} />
+      </div>
+      <DataNotice form="join" />
       <button type="submit" className="button-lamp" disabled={busy}>
         {busy ? applicationMessages.join.pending : "Send application"}
       </button>

@@ -1,3 +1,4 @@
+import { DataNotice } from "~/components/ui/data-notice";
 import { WALL_NAME_MAX_LENGTH } from "../wall";
 import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
@@ -302,6 +303,7 @@ function OrderForm({ tier, fetcher, reply, fromServer, close, stkOn }: FormProps
         </p>
       </fieldset>
 
+      <DataNotice form="order" />
       <div className="actions order-actions">
         <button type="submit" className="button-lamp" disabled={busy}>
           {busy ? "Submitting…" : "Submit confirmation"}

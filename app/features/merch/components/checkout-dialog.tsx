@@ -1,3 +1,4 @@
+import { DataNotice } from "~/components/ui/data-notice";
 import { useFetcher } from "react-router";
 import { ContactFields } from "~/components/ui/contact-fields";
 import { PaymentCodeField } from "~/features/payment-codes/components/payment-code-field";
@@ -184,6 +185,7 @@ function CheckoutForm({ bag, serverReply, onPlaced, stkOn = false }: Omit<Props,
         input={field("paymentReference")}
         error={errorOf("paymentReference")}
       />
+      <DataNotice form="checkout" />
       <button type="submit" className="button-lamp checkout-submit" disabled={busy || empty}>
         {busy ? "Submitting…" : "Place order"}
       </button>

@@ -1,5 +1,6 @@
 import { EmailForm } from "~/components/ui/email-form";
 import type { Reply } from "~/lib/forms";
+import { DataNotice } from "~/components/ui/data-notice";
 import { newsletterMessages, type NewsletterVariant } from "../messages";
 
 type Props = {
@@ -42,6 +43,7 @@ export function NewsletterForm({
       text={newsletterMessages[variant]}
       serverReply={serverReply}
       className={className}
+      notice={<DataNotice form="newsletter" />}
       // A page's own box (not the footer's, which goes to /newsletter) reopens at its result.
       anchor={action === "/newsletter" ? undefined : `subscribe-${variant}`}
     />
