@@ -23,6 +23,7 @@ import {
 } from "~/features/reconciliation/orders.server";
 import { approveVerifiedOrders, startAutoApprove, stopAutoApprove } from "~/features/reconciliation/auto-approve.server";
 import { listPaymentMismatches } from "~/features/reconciliation/matching.server";
+import { accountClashes } from "~/features/reconciliation/receipts.server";
 import { listReceivedPayments } from "~/features/received-payments/received-payments.server";
 import { orderByToken, orderLinkByEmail } from "~/features/reconciliation/order-status.server";
 import { NOT_SEEN } from "~/features/reconciliation/order-words";
@@ -142,6 +143,23 @@ describe("payment state of real orders", () => {
     const done = await importCsv(statement(line));
     expect(done.body).toMatchObject({ ok: true, added: 1, matched: 1 });
     expect((await getMerchOrder(db, o.id))!.payment).toMatchObject({ state: "verified", receivedAmount: 1200 });
+  });
+
+  it("a payment whose TransID is one order's typed code and whose account number names another stays with the first and is shown to staff naming both", async () => {
+    const code = nextCode();
+    const first = await badge(db, code);
+    const second = await badge(db, nextCode());
+    const nairobi = new Date(Date.now() + 3 * 3_600_000).toISOString().replace(/[-:T]/g, "").slice(0, 14);
+    const answer = await callback({ TransactionType: "Pay Bill", TransID: code, TransTime: nairobi, TransAmount: "1300.00", BusinessShortCode: "880100", BillRefNumber: second.id.toLowerCase(), MSISDN: "254712345678", FirstName: "JANE" });
+    expect(answer.status).toBe(200);
+    expect(await stateOf(db, first.id)).toBe("verified");
+    expect(await stateOf(db, second.id)).toBe("unmatched");
+    expect(await accountClashes(db)).toEqual([{ transId: code, amount: 1300, paidAt: expect.any(String), heldBy: { kind: "badge", id: first.id }, named: { kind: "badge", id: second.id } }]);
+    // An account number naming the order that holds the code, or no order, is no clash.
+    const third = await badge(db, nextCode());
+    const own = (await db.selectFrom("payment_codes").select("code").where("order_id", "=", third.id).executeTakeFirstOrThrow()).code;
+    await callback({ TransactionType: "Pay Bill", TransID: own, TransTime: nairobi, TransAmount: "1300.00", BusinessShortCode: "880100", BillRefNumber: third.id, MSISDN: "254712345678", FirstName: "JANE" });
+    expect((await accountClashes(db)).map((c) => c.transId)).toEqual([code]);
   });
 
   it("a statement stating no period leaves a missing code unmatched, whatever its rows span; an overlapping import changes nothing", async () => {

@@ -53,3 +53,6 @@ export type PaymentsResult = StatementResult | ReceiptActionResult;
 
 /** The orders an unclaimed payment is probably for (by its code), keyed by its code. */
 export type LikelyOrders = Record<string, { kind: "badge" | "merch"; id: string }[]>;
+
+/** A payment one order holds by its typed code while its account number names another (receipts.server.ts). */
+export type AccountClash = { transId: string; amount: number; paidAt: string; heldBy: { kind: "badge" | "merch"; id: string }; named: { kind: "badge" | "merch"; id: string } };

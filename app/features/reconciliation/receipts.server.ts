@@ -7,6 +7,7 @@ import { logAction } from "../activity/activity.server";
 import { linkReceipt, type OrderKind } from "../payment-codes/receipt-ledger.server";
 import type { SuggestedReceipt } from "../received-payments/payment-state";
 import type { ReceiptFact } from "./matching";
+import type { AccountClash } from "./payments-screen";
 import { LOOK_ALIKE_SQL_PAIRS, lookAlikeKeys, orderReferenceIn, probablyThisOrder, readLookAlikes, SUGGESTION_WINDOW_MS } from "./receipt-rules";
 
 /**
@@ -229,6 +230,36 @@ export async function linkByAccount(
   }
   if (done.length > 0) paymentsChanged();
   return done;
+}
+
+
+/**
+ * Payments an order holds by its typed code while their account number names another order
+ * that exists: one of the two supporters typed or paid with the other's details. The receipt
+ * stays with the typed code (the ledger's one-receipt-one-order rule); staff are shown both
+ * orders and decide (unlink, then link).
+ */
+export async function accountClashes(db: Db, limit = 100): Promise<AccountClash[]> {
+  const rows = await claims(db)
+    .innerJoin("received_payments as p", "p.code", "c.code")
+    .select(["p.code", "p.amount", "p.paid_at", "p.account_ref", "c.kind", "c.order_id"])
+    .where((eb) => eb.or(["%BO%", "%B0%", "%MO%", "%M0%"].map((pattern) => eb(sql<string>`upper(p.account_ref)`, "like", pattern))))
+    .orderBy("p.paid_at", "desc")
+    .limit(limit * 4)
+    .execute();
+  const clashing = rows.flatMap((r) => {
+    const ref = orderReferenceIn(r.account_ref);
+    return ref && ref !== r.order_id ? [{ r, named: { kind: (ref.startsWith("BO-") ? "badge" : "merch") as OrderKind, id: ref } }] : [];
+  });
+  const existing = new Set<string>();
+  for (const [kind, table] of [["badge", "badge_orders"], ["merch", "merch_orders"]] as const) {
+    const wanted = [...new Set(clashing.filter((c) => c.named.kind === kind).map((c) => c.named.id))];
+    for (const r of await inBatches(wanted, (part) => db.selectFrom(table).select("id").where("id", "in", part).execute())) existing.add(key(kind, r.id));
+  }
+  return clashing
+    .filter((c) => existing.has(key(c.named.kind, c.named.id)))
+    .slice(0, limit)
+    .map(({ r, named }) => ({ transId: r.code, amount: r.amount, paidAt: r.paid_at, heldBy: { kind: r.kind, id: r.order_id }, named }));
 }
 
 /** Orders (badge and merch, not rejected) placed within the suggestion window of `[from, to]`, with these amounts. */

@@ -13,7 +13,7 @@ import { paymentStateFor } from "../reconciliation/matching.server";
 import type { OrderPage } from "../reconciliation/order-status";
 import { paymentWords } from "../reconciliation/order-words";
 import { DarajaUnavailable, pushTimeLimitMs, stkPush, stkQuery } from "./daraja-client.server";
-import { INVALID_PHONE_CODE, INVALID_PHONE_WORDS, REFUSED_CODE, mpesaPhone, PHONE_MESSAGE, stateOfResult, type StkState, type StkStatus, type StkView } from "./stk-push";
+import { INVALID_PHONE_CODE, INVALID_PHONE_WORDS, REFUSED_CODE, mpesaPhone, PHONE_MESSAGE, stateOfResult, type StkState, type StkStatus, type StkView, type UnsettledPrompt } from "./stk-push";
 import { readStkCallback, type StkResult } from "./stk-callback";
 import type { StkPushesTable } from "./stk-push.tables";
 
@@ -455,7 +455,7 @@ export async function askAboutQuietPushes(db: Db, now = new Date()): Promise<{ a
 }
 
 /** Prompts nobody knows the end of (staff look at these, with the order's phone and amount). */
-export async function unknownPrompts(db: Db, limit = 200) {
+export async function unknownPrompts(db: Db, limit = 200): Promise<UnsettledPrompt[]> {
   return db
     .selectFrom("stk_pushes")
     .select(["order_id as orderId", "kind", "phone", "amount", "sent_at as sentAt", "result_desc as note", "query_attempts as queries"])

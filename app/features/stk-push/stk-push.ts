@@ -16,6 +16,8 @@ export type StkState = (typeof STK_STATES)[number];
 export type StkView = { state: StkState; sentAt: string; resultCode: string | null; resultDesc: string };
 
 /** What the order page shows its supporter. */
+/** A prompt nobody knows the end of, as staff see it on the payments screen. */
+export type UnsettledPrompt = { orderId: string; kind: "badge" | "merch"; phone: string; amount: number; sentAt: string; note: string; queries: number };
 export type StkStatus = StkView & { receipt: string | null; amount: number; phone: string; settledAt: string | null };
 
 export const PHONE_MESSAGE = "Enter the M-Pesa phone number as 07XXXXXXXX, 01XXXXXXXX or +254XXXXXXXXX.";

@@ -18,13 +18,14 @@ import {
 import { statementSource } from "~/features/received-payments/statement-file.server";
 import { linkPaymentToOrder, markOrderCodeWrong, unlinkPaymentFromOrder, type ReceiptActionOutcome } from "~/features/reconciliation/receipt-links.server";
 import { OrderCodeSchema, ReceiptLinkSchema } from "~/features/reconciliation/receipt-links.schema";
-import { linkByAccount } from "~/features/reconciliation/receipts.server";
+import { accountClashes, linkByAccount } from "~/features/reconciliation/receipts.server";
 import { paymentDetail, PAYMENT_STATE_LABEL } from "~/features/received-payments/payment-state";
 import { callbackRegistration, listCallbacksSetAside } from "~/features/received-payments/c2b-callbacks.server";
 import { getEvent } from "~/features/event-badges/event.server";
 import { salesOpenInstant } from "~/features/event-badges/event";
 import { env } from "~/lib/env.server";
 import { paymentArrivals } from "~/features/received-payments/payment-arrivals.server";
+import { unknownPrompts } from "~/features/stk-push/stk-push.server";
 import type { Reply } from "~/lib/forms";
 import { staffAction, staffIntent, type StaffContext } from "~/lib/submission.server";
 
@@ -33,7 +34,7 @@ const MAX_BYTES = 8 * 1024 * 1024;
 
 export async function loadPaymentsScreen(context: AppLoadContext) {
   const db = context.db;
-  const [counts, unclaimed, received, mismatches, imports, setAside, reversedApprovals, event, arrivals] = await Promise.all([
+  const [counts, unclaimed, received, mismatches, imports, setAside, reversedApprovals, event, arrivals, unsettled, clashes] = await Promise.all([
     countReceivedPayments(db),
     listReceivedPayments(db, { unclaimed: true, limit: 100 }),
     listReceivedPayments(db, { limit: 100 }),
@@ -43,6 +44,8 @@ export async function loadPaymentsScreen(context: AppLoadContext) {
     listApprovedThenReversed(db),
     getEvent(db),
     paymentArrivals(db),
+    unknownPrompts(db, 100),
+    accountClashes(db),
   ]);
   const likely: LikelyOrders = Object.fromEntries(await likelyOrdersFor(db, unclaimed.map((p) => ({ code: p.code, amount: p.amount, paidAt: p.paidAt }))));
   return {
@@ -61,6 +64,8 @@ export async function loadPaymentsScreen(context: AppLoadContext) {
     // Why a verified payment is listed as a mismatch: when the badge sales opened.
     salesOpenedAt: salesOpenInstant(event) ?? env().eventSalesOpen,
     arrivals,
+    unsettled,
+    clashes,
   };
 }
 

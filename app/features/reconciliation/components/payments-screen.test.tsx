@@ -58,6 +58,21 @@ const preview = (p: Partial<StatementResult["preview"]>): StatementResult["previ
 });
 
 describe("/admin/payments as staff read it", () => {
+  it("lists prompts M-Pesa has not settled (order, amount, phone) and payments whose account number names another order; neither section when empty", async () => {
+    const none = await render({});
+    expect(none).not.toContain("Prompts M-Pesa has not settled");
+    expect(none).not.toContain("Payments naming another order");
+    const html = await render({
+      unsettled: [{ orderId: "BO-7K2Q9P", kind: "badge", phone: "254722000333", amount: 1300, sentAt: "2026-11-20T09:00:00.000Z", note: "", queries: 12 }],
+      clashes: [{ transId: "QKD4E5F6G7", amount: 1300, paidAt: "2026-11-20T09:01:00.000Z", heldBy: { kind: "badge", id: "BO-AAAAAA" }, named: { kind: "merch", id: "MO-BBBBBB" } }],
+    });
+    expect(html).toContain("Prompts M-Pesa has not settled (1)");
+    expect(html).toContain("254722000333");
+    expect(html).toContain("No answer from M-Pesa (12 queries)");
+    expect(html).toContain('href="/admin/badge-orders?status=all&amp;q=BO-7K2Q9P"');
+    expect(html).toContain("Payments naming another order (1)");
+    expect(html).toContain('href="/admin/merch-orders?q=MO-BBBBBB"');
+  });
   it("an order with a verified payment among the mismatches says why it is there: paid before sales opened, and when", async () => {
     const mismatch: PaymentMismatch = {
       kind: "badge",

@@ -10,6 +10,8 @@ import { CallbacksSetAside, CallbackSetup, OddParts } from "../../received-payme
 import { formatAmount } from "~/lib/plain-format";
 import type { PaymentArrivals } from "../../received-payments/payment-arrivals";
 import { PaymentArrivalsBox } from "../../received-payments/components/payment-arrivals";
+import type { UnsettledPrompt } from "../../stk-push/stk-push";
+import type { AccountClash } from "../payments-screen";
 
 type Data = {
   counts: { all: number; unclaimed: number };
@@ -39,6 +41,10 @@ type Data = {
   salesOpenedAt: string | null;
   /** When the last callbacks and statement import arrived. */
   arrivals?: PaymentArrivals;
+  /** Prompts M-Pesa has not settled: the site does not know whether money was taken. */
+  unsettled?: UnsettledPrompt[];
+  /** Payments held by one order's typed code whose account number names another order. */
+  clashes?: AccountClash[];
 };
 
 const STATEMENT_ANCHOR = "statement-preview";
@@ -210,6 +216,8 @@ export function PaymentsScreen({
       <ReceiptActions reply={receipts} busy={busy} />
       <PaymentTable id="received" title="Payments received (newest 100)" rows={d.received} empty="No payments received yet." busy={busy} />
       <CallbacksSetAside rows={d.setAside} />
+      <UnsettledPrompts rows={d.unsettled ?? []} />
+      <AccountClashes rows={d.clashes ?? []} />
       <CallbackSetup setup={d.callbacks} />
 
       <section aria-labelledby="imports-title">
@@ -431,6 +439,72 @@ function ReversedApprovals({ rows }: { rows: ReversedApproval[] }) {
           <li key={`${r.kind}-${r.id}`}>
             Approved, then reversed by M-Pesa: <a href={orderHref(r)}>{r.id}</a> · {r.name} · {formatAmount(r.amount)} · code{" "}
             <code className="payment-ref">{r.code}</code> ({formatAmount(r.received)}) reversed by {r.reversedBy} on {formatNairobiTime(r.reversedAt)} EAT
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/**
+ * Prompts whose end the site does not know (no answer from M-Pesa to the push, the callback or any
+ * query): the payer may have paid. Staff check the phone's M-Pesa messages with the supporter, or
+ * the next statement, and link the payment under 'Unclaimed payments'.
+ */
+function UnsettledPrompts({ rows }: { rows: UnsettledPrompt[] }) {
+  if (rows.length === 0) return null;
+  return (
+    <section aria-labelledby="unsettled-title">
+      <h2 id="unsettled-title">Prompts M-Pesa has not settled ({rows.length})</h2>
+      <p className="small muted">
+        The site does not know whether these payers entered their PIN. A payment that arrives by callback or statement is matched by
+        itself; otherwise ask the supporter for the M-Pesa message and link it.
+      </p>
+      <table className="data-table">
+        <thead>
+          <tr>
+            <th scope="col">Order</th>
+            <th scope="col">Amount</th>
+            <th scope="col">Phone</th>
+            <th scope="col">Prompt sent (EAT)</th>
+            <th scope="col">Last word</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={`${r.kind}-${r.orderId}-${r.sentAt}`}>
+              <td data-label="Order">
+                <a href={orderHref({ kind: r.kind, id: r.orderId })}>{r.orderId}</a>
+              </td>
+              <td data-label="Amount">{formatAmount(r.amount)}</td>
+              <td data-label="Phone">{r.phone}</td>
+              <td data-label="Prompt sent">{formatNairobiTime(r.sentAt)}</td>
+              <td data-label="Last word">
+                {r.note || "No answer from M-Pesa"} ({r.queries} {r.queries === 1 ? "query" : "queries"})
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/** A payment one order holds by its typed code while its account number names another order. */
+function AccountClashes({ rows }: { rows: AccountClash[] }) {
+  if (rows.length === 0) return null;
+  return (
+    <section aria-labelledby="clashes-title">
+      <h2 id="clashes-title">Payments naming another order ({rows.length})</h2>
+      <p className="small muted">
+        Each is held by the order whose typed code it is, but its account number names another order. Check with the supporters; if it
+        is the other order's, unlink it there and link it here.
+      </p>
+      <ul>
+        {rows.map((c) => (
+          <li key={c.transId}>
+            <code className="payment-ref">{c.transId}</code> · {formatAmount(c.amount)} · {formatNairobiTime(c.paidAt)}: held by{" "}
+            <a href={orderHref(c.heldBy)}>{c.heldBy.id}</a> (typed code), account number names <a href={orderHref(c.named)}>{c.named.id}</a>
           </li>
         ))}
       </ul>
