@@ -60,6 +60,7 @@ export default [
     route("admin/team-badges", "routes/admin/team-badges.tsx"),
     route("admin/activity", "routes/admin/activity.tsx"),
     route("admin/engagement", "routes/admin/engagement.tsx"),
+    route("admin/imports", "routes/admin/imports.tsx"),
     route("blogs/admin", "routes/blog/admin.tsx"),
     route("merchandise/admin", "routes/merch/admin.tsx"),
   ]),

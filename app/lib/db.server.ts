@@ -35,6 +35,7 @@ import * as orderReceipts from "../../db/migrations/2026-11-27-21-order-receipts
 import * as orderIdempotencyKeys from "../../db/migrations/2026-11-28-30-order-idempotency-keys";
 import * as stkPushes from "../../db/migrations/2026-11-28-40-stk-pushes";
 import * as paymentsReceivedAt from "../../db/migrations/2026-11-29-50-payments-received-at";
+import * as notesKept from "../../db/migrations/2026-11-29-61-notes-kept";
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import type { DB } from "../database";
 import { withStatementCache } from "./sqlite-statements.server";
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-28-30-order-idempotency-keys": orderIdempotencyKeys,
   "2026-11-28-40-stk-pushes": stkPushes,
   "2026-11-29-50-payments-received-at": paymentsReceivedAt,
+  "2026-11-29-61-notes-kept": notesKept,
 };
 
 export type { DB };

@@ -24,6 +24,11 @@ import * as trackApi from "~/routes/api/track";
 import * as activityPage from "~/routes/admin/activity";
 import * as badgeOrdersPage from "~/routes/admin/badge-orders";
 import * as merchOrdersPage from "~/routes/admin/merch-orders";
+import * as importsPage from "~/routes/admin/imports";
+import * as badgeApi from "~/routes/api/badge-orders";
+import * as merchApi from "~/routes/api/merch-orders";
+import { setBadgeOrderStatus } from "~/features/event-badges/badge-orders.server";
+import { staff as staffOf } from "~/lib/actor";
 import * as assertionRoute from "~/routes/badges/open-badges-assertion";
 import * as badgeImage from "~/routes/badges/badge-image";
 import * as badgesPage from "~/routes/badges/badges";
@@ -37,7 +42,7 @@ import * as merchShare from "~/routes/share/merch-share";
 import * as merchRedirect from "~/routes/site/merch-redirect";
 import { runSeeds } from "../../db/seed";
 import { args, get, jsonPost, readJson, testContext, thrown } from "../support/http";
-import { buildLegacySite, CODES, OLD_BADGES, type LegacySite } from "../support/legacy-site";
+import { buildLegacySite, CODES, LONG_GROUP_NAME, OLD_BADGES, type LegacySite } from "../support/legacy-site";
 import { freshApp, testDatabaseKind } from "../support/reset";
 
 // The old site moved in: its folder built from the legacy doc's shapes, dry-run, imported twice,
@@ -66,6 +71,7 @@ const byFile = (r: ImportReport, file: string) => {
   return f;
 };
 const staff = () => ({ Cookie: cookie });
+const staffActor = staffOf("10.0.0.42");
 
 type RouteComponent = Parameters<typeof withComponentProps>[0];
 /** A staff screen as a browser without JavaScript gets it, as text. */
@@ -75,7 +81,7 @@ async function screenText(mod: { loader: unknown; default: unknown }, path: stri
   if (context instanceof Response) throw new Error(`expected a page, got ${context.status}`);
   const router = createStaticRouter(handler.dataRoutes, context);
   const html = renderToString(createElement(StaticRouterProvider, { router, context, hydrate: false }));
-  return html.replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'").replace(/&amp;/g, "&").replace(/\s+/g, " ");
+  return html.replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, "&").replace(/\s+/g, " ");
 }
 
 beforeAll(async () => {
@@ -99,11 +105,18 @@ describe(`importing the old site (${testDatabaseKind})`, () => {
       const refused = byFile(dry, file).refused.map((r) => r.line);
       for (const line of lines) expect(refused, `${file} line ${line}`).toContain(line);
     }
-    expect(byFile(dry, "data/badge_orders.json").refused.map((r) => r.reason)).toEqual([
+    for (const [file, lines] of Object.entries(site.reviewLines)) expect(byFile(dry, file).review.map((r) => r.line), file).toEqual(lines);
+    // Orders the old site took and today's rules refuse are imported for review, never only printed.
+    expect(byFile(dry, "data/badge_orders.json").refused).toEqual([]);
+    expect(byFile(dry, "data/badge_orders.json").review.map((r) => r.reason)).toEqual([
       expect.stringContaining('"not-an-email" is not an email address'),
       expect.stringContaining('unknown tier "t9"'),
+      expect.stringContaining('"paid cash at the table" is not an M-Pesa code'),
+      expect.stringContaining(`"${CODES.short}" is not an M-Pesa code`),
+      expect.stringContaining("the name is 92 characters"),
     ]);
-    expect(byFile(dry, "data/merch_orders.jsonl").refused.map((r) => r.reason)).toEqual([expect.stringMatching(/^not valid JSON/), expect.stringContaining("item 1 has the quantity -2")]);
+    expect(byFile(dry, "data/merch_orders.jsonl").refused).toEqual([{ line: 3, reason: expect.stringMatching(/^not valid JSON/), raw: expect.stringContaining('"customerName": "Cut off') }]);
+    expect(byFile(dry, "data/merch_orders.jsonl").review.map((r) => r.reason)).toEqual([expect.stringContaining("item 1 has the quantity -2"), expect.stringContaining('"nelson@gmail" is not an email address')]);
     expect(byFile(dry, "data/blogs.json").skipped).toBe(1);
   });
 
@@ -212,7 +225,8 @@ describe(`importing the old site (${testDatabaseKind})`, () => {
     const badge = await badgeOrdersPage.loader(args(get("/admin/badge-orders?status=all", staff())));
     if (!badge) throw new Error("expected the staff screen");
     const orders = badge.orders;
-    expect(orders).toHaveLength(5);
+    // Every order of the old files is on the staff screen.
+    expect(orders).toHaveLength(site.oldOrders.badge);
     const zawadi = orders.find((o) => o.name === "Zawadi Muthoni")!;
     expect(zawadi).toMatchObject({ email: "zawadi.muthoni@example.org", tierKey: "t3", amount: 1300, paymentReference: CODES.shared, status: "pending", hardCopy: true });
     expect(zawadi.portraitPath).toMatch(/^\/admin\/badge-orders\/BO-[0-9A-Z]{6}\/portrait\.png\?t=/);
@@ -229,7 +243,7 @@ describe(`importing the old site (${testDatabaseKind})`, () => {
 
     const merch = await merchOrdersPage.loader(args(get("/admin/merch-orders", staff())));
     if (!merch) throw new Error("expected the staff screen");
-    expect(merch.orders).toHaveLength(4);
+    expect(merch.orders).toHaveLength(site.oldOrders.merch);
     const tote = merch.orders.find((o) => o.customerName === "Rehema Njeri")!;
     expect(tote).toMatchObject({ total: 2400, currency: "KES", items: [expect.objectContaining({ itemId: "ab-tote-01", price: 1200, quantity: 2 })] });
     expect(tote.staffNotes).toContain("the old site recorded a total of KES 1");
@@ -246,9 +260,70 @@ describe(`importing the old site (${testDatabaseKind})`, () => {
     const merchScreen = await screenText(merchOrdersPage, "/admin/merch-orders", "/admin/merch-orders");
     expect(merchScreen).toContain("FLAG: Payment code");
     expect(merchScreen).toContain("catalogue prices give KES 2,400");
+    // The orders today's rules refuse: pending, their reason and the old record in the note, kept as typed.
+    const cash = orders.find((o) => o.name === "Jabari Cash")!;
+    expect(cash).toMatchObject({ status: "pending", paymentReference: "paid cash at the table" });
+    expect(cash.staffNote).toContain("On the old site: Paid at the merch table");
+    expect(cash.staffNote).toContain("NEEDS REVIEW");
+    expect(cash.staffNote).toContain("the old site had it approved");
+    expect(cash.staffNote).toContain('"paymentReference":"paid cash at the table"');
+    expect(orders.find((o) => o.name === "Kamaria Short")).toMatchObject({ status: "pending", paymentReference: CODES.short, staffNote: expect.stringContaining("NEEDS REVIEW") });
+    expect(orders.find((o) => o.name === LONG_GROUP_NAME)).toMatchObject({ status: "pending", tierKey: "t5", staffNote: expect.stringContaining("the name is 92 characters") });
+    expect(orders.find((o) => o.name === "Not An Email")).toMatchObject({ email: "not-an-email", staffNote: expect.stringContaining("NEEDS REVIEW") });
+    expect(orders.find((o) => o.name === "Odd Tier")).toMatchObject({ status: "pending", staffNote: expect.stringContaining('"tierKey":"t9"') });
+    const nelson = merch.orders.find((o) => o.customerName === "Nelson Barasa")!;
+    expect(nelson).toMatchObject({ customerEmail: "nelson@gmail", status: "pending", staffNotes: expect.stringContaining("NEEDS REVIEW") });
+    expect(merch.orders.find((o) => o.customerName === "Negative")).toMatchObject({ status: "pending", staffNotes: expect.stringContaining("the quantity -2") });
+    expect(badgeScreen).toContain("NEEDS REVIEW");
+    expect(badgeScreen).toContain("paid cash at the table");
+    expect(merchScreen).toContain("nelson@gmail");
     // One ledger: the code pays for the first order only.
     const ledger = await db.selectFrom("payment_codes").selectAll().where("code", "like", `${CODES.shared}%`).execute();
     expect(ledger).toEqual([expect.objectContaining({ code: CODES.shared, kind: "badge", order_id: orders.find((o) => o.name === "Zawadi Muthoni")!.id })]);
+  });
+
+  it("/admin/imports: each run, per file, every refusal with its line and reason (the line as written), every order sent for review", async () => {
+    const screen = await screenText(importsPage, "/admin/imports", "/admin/imports");
+    expect(screen.match(/Import of /g)).toHaveLength(2);
+    expect(screen).toContain("data/merch_orders.jsonl");
+    expect(screen).toMatch(/data\/merch_orders\.jsonl \( merch orders \) 6 added, 1 already here, 2 for review, 1 refused, 0 cut\. Imported for staff to review Line 4 : /);
+    expect(screen).toContain("Line 3 : not valid JSON");
+    expect(screen).toContain('{"id": "mo_broken", "ts": "2025-10-22T08:00:00+00:00", "customerName": "Cut off');
+    expect(screen).toContain("imported as pending for staff to review");
+    expect(screen).toContain('"nelson@gmail" is not an email address');
+    for (const f of first.files) for (const r of f.refused) expect(screen).toContain(r.reason);
+    // Without a staff session the screen has nothing to show (the layout asks to sign in).
+    expect(await importsPage.loader(args(get("/admin/imports")))).toBeNull();
+  });
+
+  it("staff notes are appended, never replaced: an imported order rejected, noted and re-noted keeps every earlier note (badge and merch)", async () => {
+    const badge = (await badgeOrdersPage.loader(args(get("/admin/badge-orders?status=all", staff()))))!.orders.find((o) => o.name === "Kito Ndege")!;
+    const imported = badge.staffNote;
+    expect(imported).toContain("Imported from the old site (order order_20251102_100000_b2c3d4).");
+    expect(imported).toContain("On the old site: Checked by phone");
+    // Rejected with a note to the supporter (the old client's call), approved again, rejected again with another note.
+    const reject = (note: string) => badgeApi.action(args(jsonPost("/api/badge_orders.php", { id: badge.id, status: "rejected", note }, ADMIN)));
+    expect((await reject("No such payment on our statement.")).status).toBe(200);
+    await setBadgeOrderStatus(db, badge.id, "approved", staffActor, { drawKit: true });
+    expect((await reject("Refunded at the door.")).status).toBe(200);
+    const after = (await badgeOrdersPage.loader(args(get("/admin/badge-orders?status=all", staff()))))!.orders.find((o) => o.id === badge.id)!;
+    expect(after.staffNote.startsWith(imported)).toBe(true);
+    expect(after.staffNote).toMatch(/\n\[\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} EAT\] Rejected\. Note to the supporter: No such payment on our statement\.\n\[[^\]]+\] Rejected\. Note to the supporter: Refunded at the door\.$/);
+    expect(await screenText(badgeOrdersPage, "/admin/badge-orders", "/admin/badge-orders?status=all")).toContain("On the old site: Checked by phone");
+
+    const merch = (await merchOrdersPage.loader(args(get("/admin/merch-orders", staff()))))!.orders.find((o) => o.customerName === "Pendo Atieno")!;
+    const before = merch.staffNotes;
+    expect(before).toContain("On the old site: Paid in full");
+    const patch = (body: unknown) => merchApi.action(args(new Request(`http://site.test/api/merch_orders.php`, { method: "PATCH", body: JSON.stringify(body), headers: { "content-type": "application/json", ...ADMIN } })));
+    expect((await patch({ id: merch.id, status: "rejected", notes: "Code not on the statement." })).status).toBe(200);
+    expect((await patch({ id: merch.id, status: "pending", notes: null })).status).toBe(200);
+    expect((await patch({ id: merch.id, status: "approved", notes: "Found it after all." })).status).toBe(200);
+    const row = await db.selectFrom("merch_orders").select(["staff_notes", "supporter_note"]).where("id", "=", merch.id).executeTakeFirstOrThrow();
+    expect(row.staff_notes.startsWith(before)).toBe(true);
+    expect(row.staff_notes.slice(before.length)).toMatch(/^\n\[[^\]]+ EAT\] Rejected: Code not on the statement\.\n\[[^\]]+ EAT\] Approved: Found it after all\.$/);
+    // The customer's own note is the latest review's, never staff's log.
+    expect(row.supporter_note).toBe("Found it after all.");
+    expect(await screenText(merchOrdersPage, "/admin/merch-orders", "/admin/merch-orders")).toContain("Code not on the statement.");
   });
 
   it("the dashboards' figures include the old site's views, events, reactions, votes, subscribers and log", async () => {

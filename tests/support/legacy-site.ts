@@ -32,12 +32,20 @@ export const CODES = {
   hoodie: "TGH3J4K5L6",
   tote: "UHJ4K5L6M7",
   noId: "VJK5L6M7N8",
+  short: "TK4DE5FG6", // 9 characters: the old site took it
 } as const;
+
+/** A group's name as the old site took it: 92 characters (this site takes 80). */
+export const LONG_GROUP_NAME = "St. Mary's Parish Youth Fellowship, Kariobangi North Chapter — Street Outreach Volunteers 25";
 
 export type LegacySite = {
   dir: string;
   /** Lines (1-based) of records the import must refuse, per file. */
   refusedLines: Record<string, number[]>;
+  /** Lines of records today's rules refuse, which the import takes as pending for staff to review. */
+  reviewLines: Record<string, number[]>;
+  /** How many distinct orders the old files hold (each must reach a staff screen). */
+  oldOrders: { badge: number; merch: number };
   /** How many records of each file the import should add the first time. */
   expectAdded: Record<string, number>;
 };
@@ -82,6 +90,7 @@ export async function buildLegacySite(dir: string, now = new Date()): Promise<Le
   const data = path.join(dir, "data");
   fs.mkdirSync(data, { recursive: true });
   const refusedLines: Record<string, number[]> = {};
+  const reviewLines: Record<string, number[]> = {};
 
   // ---- series.json: one series, and one with no id
   const seriesLines = writeList(path.join(data, "series.json"), [
@@ -126,10 +135,15 @@ export async function buildLegacySite(dir: string, now = new Date()): Promise<Le
     { id: "order_20251103_120000_d4e5f6", createdAt: "2025-11-03T12:00:00+00:00", status: "pending", name: "Nia Chebet", email: "nia@example.org", tierKey: "t4", tierName: "Partner", amount: 2100, paymentReference: CODES.svg, hardCopy: false, notes: "", portraitPath: serverPath("order_20251103_120000_d4e5f6_portrait.svg") },
     { id: "order_20251104_090000_f6a7b8", createdAt: "2025-11-04T09:00:00+00:00", status: "pending", name: "Not An Email", email: "not-an-email", tierKey: "t1", tierName: "Friends Badge", amount: 300, paymentReference: "WAB1C2D3E4", hardCopy: false },
     { id: "order_20251104_100000_a7b8c9", createdAt: "2025-11-04T10:00:00+00:00", status: "pending", name: "Odd Tier", email: "odd@example.org", tierKey: "t9", tierName: "Platinum", amount: 99999, paymentReference: "XAB1C2D3E4", hardCopy: false },
+    // Accepted by the old PHP, refused by today's rules: imported as pending, for staff to review.
+    { id: "order_20251105_080000_b8c9d0", createdAt: "2025-11-05T08:00:00+00:00", status: "approved", name: "Jabari Cash", email: "jabari@example.org", tierKey: "t3", tierName: "Big Friend", amount: 1300, paymentReference: "paid cash at the table", hardCopy: false, adminNote: "Paid at the merch table" },
+    { id: "order_20251105_090000_c9d0e1", createdAt: "2025-11-05T09:00:00+00:00", status: "pending", name: "Kamaria Short", email: "kamaria@example.org", tierKey: "t2", tierName: "Helping Hand", amount: 500, paymentReference: CODES.short, hardCopy: false },
+    { id: "order_20251105_100000_d0e1f2", createdAt: "2025-11-05T10:00:00+00:00", status: "pending", name: LONG_GROUP_NAME, email: "youth@example.org", tierKey: "t5", tierName: "Champion", amount: 3400, paymentReference: "ZAB1C2D3E4", hardCopy: true },
     { id: "order_20251101_090000_a1b2c3", createdAt: "2025-11-01T09:00:00+00:00", status: "pending", name: "Zawadi Muthoni (saved twice)", email: "zawadi.muthoni@example.org", tierKey: "t3", amount: 1300, paymentReference: CODES.shared },
   ];
   const orderLines = writeList(path.join(data, "badge_orders.json"), badgeOrders);
-  refusedLines["data/badge_orders.json"] = [orderLines[5]!, orderLines[6]!];
+  refusedLines["data/badge_orders.json"] = [];
+  reviewLines["data/badge_orders.json"] = [orderLines[5]!, orderLines[6]!, orderLines[7]!, orderLines[8]!, orderLines[9]!];
 
   // ---- merch_orders.jsonl: orders as appended, a broken line, a negative quantity, a blank line
   const hoodieLine = { itemId: "ab-hoodie-01", name: "the organisation Street Hoodie", price: 3500, quantity: 1, color: { label: "Black", swatch: "#111111" }, size: "M" };
@@ -142,8 +156,10 @@ export async function buildLegacySite(dir: string, now = new Date()): Promise<Le
     JSON.stringify({ id: "mo_6b0105e25fd897.61794507", ts: "2025-10-23T09:00:00+00:00", customerName: "Sefu Kibet", customerEmail: "sefu@example.org", paymentReference: CODES.shared, total: 3500, items: [hoodieLine] }),
     JSON.stringify({ ts: "2025-10-24T09:00:00+00:00", customerName: "Tumaini Wafula", customerEmail: "tumaini@example.org", paymentReference: CODES.noId, total: 1200, items: [{ itemId: "ab-tote-01", name: "Mercy Market Tote Bag", price: 1200, quantity: 1, size: "One size", color: { label: "Charcoal Grey", swatch: "#444444" } }] }),
     JSON.stringify({ id: "mo_6b0105e25fd897.61794504", ts: "2025-10-20T08:00:00+00:00", customerName: "Pendo Atieno", customerEmail: "pendo@example.org", paymentReference: CODES.hoodie, total: 3500, items: [hoodieLine] }),
+    JSON.stringify({ id: "mo_6b0105e25fd897.61794508", ts: "2025-10-25T09:00:00+00:00", customerName: "Nelson Barasa", customerEmail: "nelson@gmail", paymentReference: "SKB1C2D3E4", total: 3500, items: [hoodieLine], status: "pending" }),
   ]);
-  refusedLines["data/merch_orders.jsonl"] = [3, 4];
+  refusedLines["data/merch_orders.jsonl"] = [3];
+  reviewLines["data/merch_orders.jsonl"] = [4, 9];
 
   // ---- subscribers.json
   const subscribers = JSON.stringify(
@@ -259,12 +275,15 @@ export async function buildLegacySite(dir: string, now = new Date()): Promise<Le
   return {
     dir,
     refusedLines,
+    reviewLines,
+    // Badge orders: 10 ids (one saved twice). Merch orders: 8 readable lines, one a copy of another, one broken beyond reading.
+    oldOrders: { badge: 10, merch: 6 },
     expectAdded: {
       "data/series.json": 1,
       "data/blogs.json": 4,
       "data/merch.json": 2,
-      "data/badge_orders.json": 5,
-      "data/merch_orders.jsonl": 4,
+      "data/badge_orders.json": 10,
+      "data/merch_orders.jsonl": 6,
       "data/subscribers.json": 2,
       "data/reactions_log.jsonl": 6,
       "data/reactions.json": 2,

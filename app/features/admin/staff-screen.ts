@@ -31,6 +31,7 @@ export const STAFF_SCREENS = [
   { to: "/blogs/admin", label: "Blog editor" },
   { to: "/admin/activity", label: "Activity & analytics" },
   { to: "/admin/engagement", label: "Engagement" },
+  { to: "/admin/imports", label: "Old site imports" },
 ] as const;
 
 type MetaArgs = { matches: Parameters<typeof pageMeta>[0]; location: { pathname: string } };

@@ -13,6 +13,7 @@ import { DomainError } from "~/lib/domain-error";
 import { absoluteUrl } from "~/lib/http.server";
 import { formatNairobiTimeEat } from "~/lib/nairobi-time";
 import { unusedOrderId } from "~/lib/order-ids.server";
+import { appendedTo, noteEntry } from "~/lib/staff-notes.server";
 import { inGroupCommit } from "~/lib/group-commit.server";
 import { orderSearch } from "../admin/order-search.server";
 import { safeEqual } from "~/lib/secrets.server";
@@ -188,6 +189,7 @@ async function insertOrder(
       asset_token: token,
       delivery_outbox_id: null,
       staff_note: "",
+      supporter_note: "",
       wall_opt_in: input.showOnWall ? 1 : 0,
       wall_name: input.showOnWall ? input.wallName : "",
       wall_portrait: input.showOnWall && input.wallPortrait && hasPortrait ? 1 : 0,
@@ -337,7 +339,9 @@ export async function setBadgeOrderStatus(
     await db.transaction().execute(async (trx) => {
       const updated = await trx
         .updateTable("badge_orders")
-        .set({ status: "rejected", rejected_at: nowIso(), staff_note: note })
+        // The note is added to the order's notes as a dated entry (what was there stays), and is
+        // the supporter's note from now on.
+        .set({ status: "rejected", rejected_at: nowIso(), supporter_note: note, staff_note: appendedTo("staff_note", noteEntry(note ? `Rejected. Note to the supporter: ${note}` : "Rejected.")) })
         .where("id", "=", id)
         .where("status", "!=", "rejected")
         .executeTakeFirst();

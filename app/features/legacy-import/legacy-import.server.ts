@@ -10,6 +10,7 @@ import { DEFAULT_BADGES_FILE, importTeamBadgePictures, importTeamBadgesFile } fr
 import { checkSharePages, importCatalogueFile, importPostsFile, importSeriesFile, loadAliases } from "./steps-content.server";
 import { importActivityFile, importAnalyticsFile, importPollFiles, importReactionFiles, importSubscribersFile } from "./steps-engagement.server";
 import { importBadgeOrdersFile, importMerchOrdersFile } from "./steps-orders.server";
+import { saveImportRun } from "./import-runs.server";
 import { inSavepoint, newReport, plural, reasonOf, type FileReport, type RunContext } from "./run.server";
 
 export type { FileReport, Refusal } from "./run.server";
@@ -71,6 +72,7 @@ function kinds(): Kind[] {
  */
 export async function importLegacySite(db: Db, dir: string, opts: ImportOptions = {}): Promise<ImportReport> {
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new Error(`There is no folder at ${dir}.`);
+  const startedAt = new Date().toISOString();
   const ctx: RunContext = {
     dir: path.resolve(dir),
     dryRun: !!opts.dryRun,
@@ -123,6 +125,8 @@ export async function importLegacySite(db: Db, dir: string, opts: ImportOptions 
     refused: ctx.reports.reduce((n, r) => n + r.refused.length, 0),
   };
   if (!ctx.dryRun) {
+    // Every run's report is kept for staff (/admin/imports), refusals and cuts with their full text.
+    await saveImportRun(db, { startedAt, folder: ctx.dir, added: report.added, refused: report.refused, files: report.files });
     clearPageCache();
     if (report.added > 0) {
       await logAction(db, system("old site import (npm run import:legacy)"), {
@@ -141,6 +145,8 @@ export function describeFile(r: FileReport, dryRun = false): string[] {
   if (r.missing) return [`${head}not in the folder, nothing to import`];
   const lines = [`${head}${r.added} ${dryRun ? "would be added" : "added"}, ${r.skipped} already here, ${r.refused.length} refused`];
   for (const x of r.refused) lines.push(`    ${x.line > 0 ? `line ${x.line}: ` : ""}refused: ${x.reason}`);
+  for (const x of r.review) lines.push(`    ${x.line > 0 ? `line ${x.line}: ` : ""}for review: ${x.reason}`);
+  for (const x of r.cut) lines.push(`    ${x.line > 0 ? `line ${x.line}: ` : ""}cut: ${x.what} (the full text is in the report at /admin/imports)`);
   for (const n of r.notes) lines.push(`    note: ${n}`);
   return lines;
 }
