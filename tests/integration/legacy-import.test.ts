@@ -42,7 +42,7 @@ import * as merchShare from "~/routes/share/merch-share";
 import * as merchRedirect from "~/routes/site/merch-redirect";
 import { runSeeds } from "../../db/seed";
 import { args, get, jsonPost, readJson, testContext, thrown } from "../support/http";
-import { buildLegacySite, CODES, LONG_GROUP_NAME, OLD_BADGES, type LegacySite } from "../support/legacy-site";
+import { buildLegacySite, CODES, LONG_GROUP_NAME, LONG_SUMMARY, LONG_TITLE, MANY_TAGS, OLD_BADGES, type LegacySite } from "../support/legacy-site";
 import { freshApp, testDatabaseKind } from "../support/reset";
 
 // The old site moved in: its folder built from the legacy doc's shapes, dry-run, imported twice,
@@ -118,6 +118,9 @@ describe(`importing the old site (${testDatabaseKind})`, () => {
     expect(byFile(dry, "data/merch_orders.jsonl").refused).toEqual([{ line: 3, reason: expect.stringMatching(/^not valid JSON/), raw: expect.stringContaining('"customerName": "Cut off') }]);
     expect(byFile(dry, "data/merch_orders.jsonl").review.map((r) => r.reason)).toEqual([expect.stringContaining("item 1 has the quantity -2"), expect.stringContaining('"nelson@gmail" is not an email address')]);
     expect(byFile(dry, "data/blogs.json").skipped).toBe(1);
+    // The dry run says which demo posts and items of the seed would leave.
+    expect(byFile(dry, "data/blogs.json").notes).toContain("4 demo posts of the seed removed (never changed by staff): friday-night-on-the-walk, campus-mission-week, why-six-hours-a-week, building-the-badge-kit");
+    expect(byFile(dry, "data/merch.json").notes).toEqual([expect.stringMatching(/^6 demo items of the seed removed \(never changed by staff, never ordered\): street-light-hoodie, /)]);
   });
 
   it("the import adds what the dry run said; a second run adds nothing", () => {
@@ -166,8 +169,28 @@ describe(`importing the old site (${testDatabaseKind})`, () => {
     expect(posts.map((p) => p.slug)).toEqual(expect.arrayContaining(["post-1756997651377", "receipts-of-righteousness", "sabbath-rest"]));
     expect(posts.find((p) => p.slug === "sabbath-rest")).toMatchObject({ url: "", tags: ["rest", "sabbath"] });
 
+    // Newest first (publishedAt), each dated the day it was published, episodes numbered as they were.
+    expect(posts.map((p) => p.slug)).toEqual(["sabbath-rest", "light-in-the-market", "receipts-of-righteousness", "salt-and-light", "post-1756997651377"]);
+    expect(posts.map((p) => p.date)).toEqual(["2025-11-01", "2025-10-20", "2025-10-02", "2025-09-04", "2025"]);
+    expect(posts.map((p) => p.episodeNumber)).toEqual([undefined, 3, 2, 1, undefined]);
+    // A title over 160 characters is kept whole; what had to be cut is in the report with its full text.
+    const market = posts.find((p) => p.slug === "light-in-the-market")!;
+    expect(market.title).toBe(LONG_TITLE);
+    expect(market.summary).toBe(LONG_SUMMARY.slice(0, 600).trim());
+    expect(market.tags).toHaveLength(12);
+    expect(byFile(first, "data/blogs.json").cut).toEqual([
+      { line: expect.any(Number), what: expect.stringContaining("post light-in-the-market: tags: 14 given, 12 kept"), full: MANY_TAGS.join(", ") },
+      { line: expect.any(Number), what: `post light-in-the-market: summary: ${LONG_SUMMARY.length} characters, 600 kept`, full: LONG_SUMMARY },
+    ]);
+    // The formatting kept: bold, italics, alignment, colour; the video as a privacy-friendly player the page's policy allows.
+    const html = String(salt.contentHtml);
+    expect(html).toContain('<section style="text-align:center"><div style="color:#b91c1c"><span style="font-weight:bold">Salt keeps.</span> <span style="font-style:italic">Light shows.</span></div></section>');
+    expect(html).toMatch(/<iframe src="https:\/\/www\.youtube-nocookie\.com\/embed\/aJeNUlNY7Iw" [^>]*sandbox="[^"]*"[^>]*><\/iframe>/);
+    expect(html).not.toMatch(/position|frameborder|autoplay/);
+
     const post = await postPage.loader({ ...args(get("/blogs/salt-and-light")), params: { slug: "salt-and-light" } });
-    expect(post.series).toEqual({ seriesId: "abs0001", title: "Christ In The Streets", part: 1, of: 2 });
+    expect(post.series).toEqual({ seriesId: "abs0001", title: "Christ In The Streets", part: 1, of: 3 });
+    expect(post.csp.frameSrc).toContain("https://www.youtube-nocookie.com");
     expect(post.reactions).toMatchObject({ like: 5, love: 1 });
     for (const [from, to] of [
       ["/blogs/sabbath_rest", "/blogs/sabbath-rest"],
@@ -189,7 +212,8 @@ describe(`importing the old site (${testDatabaseKind})`, () => {
   it("series: the page lists its posts in order; series.php and /data/series.json keep the old shape", async () => {
     const page = await seriesPage.loader({ ...args(get("/blogs/series/abs0001")), params: { id: "abs0001" } });
     expect(page.series).toMatchObject({ seriesId: "abs0001", title: "Christ In The Streets" });
-    expect(page.posts.map((p) => p.slug)).toEqual(["salt-and-light", "receipts-of-righteousness"]);
+    // The series in its episodes' order (the file lists episode 3 before 2).
+    expect(page.posts.map((p) => p.slug)).toEqual(["salt-and-light", "receipts-of-righteousness", "light-in-the-market"]);
     const old = [{ seriesId: "abs0001", title: "Christ In The Streets", image: "https://old-site.example/share/extra/cis.jpg", summary: expect.any(String), createdAt: "2025-08-01" }];
     expect((await readJson(await seriesApi.loader(args(get("/api/series.php"))))).body).toEqual(old);
     expect((await readJson(await seriesData.loader(args(get("/data/series.json"))))).body).toEqual(old);
@@ -211,14 +235,14 @@ describe(`importing the old site (${testDatabaseKind})`, () => {
     expect((await readJson<unknown[]>(await seriesData.loader(args(get("/data/series.json"))))).body).toEqual(items);
     // The posts keep their series through a save of the series list...
     const page = await seriesPage.loader({ ...args(get("/blogs/series/abs0001")), params: { id: "abs0001" } });
-    expect(page.posts.map((p) => p.slug)).toEqual(["salt-and-light", "receipts-of-righteousness"]);
+    expect(page.posts.map((p) => p.slug)).toEqual(["salt-and-light", "receipts-of-righteousness", "light-in-the-market"]);
     // ...and through a save of the posts that says nothing of series (the staff editor has no such field);
     // a post sent with an empty seriesId leaves its series.
     const posts = (await readJson<Record<string, unknown>[]>(await blogsData.loader(args(get("/data/blogs.json"))))).body;
     const list = posts.map(({ seriesId: _s, ...p }) => (p.slug === "receipts-of-righteousness" ? { ...p, seriesId: "" } : p));
     expect((await blogsApi.action(args(jsonPost("/api/blogs.php", { items: list }, ADMIN)))).status).toBe(200);
     const after = await seriesPage.loader({ ...args(get("/blogs/series/abs0001")), params: { id: "abs0001" } });
-    expect(after.posts.map((p) => p.slug)).toEqual(["salt-and-light"]);
+    expect(after.posts.map((p) => p.slug)).toEqual(["salt-and-light", "light-in-the-market"]);
   });
 
   it("orders on the staff screens: normalised, priced from the catalogue and the tiers, a shared code flagged on every order", async () => {
@@ -370,6 +394,8 @@ describe(`importing the old site (${testDatabaseKind})`, () => {
     const store = await storePage.loader(args(get("/merchandise?item=hoodie-classic")));
     expect(JSON.stringify(store)).toContain("hoodie-classic");
     const catalogue = (await readJson<{ slug: string; price: number }[]>(await merchData.loader(args(get("/data/merch.json"))))).body;
+    // No demo item of the seed is left beside the real ones.
+    expect(catalogue.map((i) => i.slug)).toEqual(["hoodie-classic", "tote-market"]);
     expect(catalogue).toEqual(expect.arrayContaining([expect.objectContaining({ slug: "hoodie-classic", price: 3500 }), expect.objectContaining({ slug: "tote-market", price: 1200 })]));
     for (const [file, to] of [
       ["badge_orders.json", "/admin/badge-orders"],

@@ -35,6 +35,13 @@ export const CODES = {
   short: "TK4DE5FG6", // 9 characters: the old site took it
 } as const;
 
+/** The third episode's title, as long as the old site let it be (over 160 characters). */
+export const LONG_TITLE =
+  "Light in the Market: What the Traders of Gikomba Taught Us About Faithfulness, Fair Measures, Early Mornings, and the Quiet Courage It Takes to Keep an Honest Stall for Thirty Years";
+/** Its summary (1,100 characters) and tags (14): more than this site keeps. */
+export const LONG_SUMMARY = `${`${"Early mornings among the stalls. ".repeat(34)}`.slice(0, 1099)}.`;
+export const MANY_TAGS = ["faith", "work", "market", "gikomba", "trade", "honesty", "mornings", "courage", "community", "nairobi", "series", "light", "salt", "episode-three"];
+
 /** A group's name as the old site took it: 92 characters (this site takes 80). */
 export const LONG_GROUP_NAME = "St. Mary's Parish Youth Fellowship, Kariobangi North Chapter — Street Outreach Volunteers 25";
 
@@ -99,18 +106,25 @@ export async function buildLegacySite(dir: string, now = new Date()): Promise<Le
   ]);
   refusedLines["data/series.json"] = [seriesLines[1]!];
 
-  // ---- blogs.json: the four posts, a duplicate, a post with no title
+  // ---- blogs.json: the four posts as the old repository commits them (episodeNumber, publishedAt,
+  // inline styles, div and section wrappers, a YouTube iframe, LinkedIn covers whose e= time is
+  // long past), a third episode listed before the second, a duplicate, a post with no title
   const hostile = `<p style="color:#333">Light shines <strong>where it is needed</strong>.</p><img src=x onerror="alert('xss')"><script>alert('xss')</script><p><a href="javascript:alert(1)">click</a> and <a href="https://example.org/read">read</a></p>`;
+  const formatted =
+    `<section style="text-align:center"><div style="color:#b91c1c;position:fixed"><span style="font-weight:bold">Salt keeps.</span> <span style="font-style:italic">Light shows.</span></div></section>` +
+    `<iframe width="560" height="315" src="https://www.youtube.com/embed/aJeNUlNY7Iw?si=Xy12" title="YouTube video player" frameborder="0" allow="accelerometer; autoplay; clipboard-write" allowfullscreen></iframe>`;
+  const linkedInCover = (id: string) => `https://media.licdn.com/dms/image/v2/${id}/article-cover_image-shrink_720_1280/0/1757000000000?e=1759968000&v=beta&t=abc`;
   const posts = [
-    { title: "Being Salt and Light in Secular Places", summary: "Faith at work and in the street.", url: "https://www.linkedin.com/pulse/salt-and-light-example", author: "Nyokabi Wanjiku", date: "2025-09-04", tags: ["faith", "work"], slug: "salt-and-light", contentHtml: hostile, image: "https://images.example.org/salt.jpg", audioVideoId: "aJeNUlNY7Iw", seriesId: "abs0001", seriesOrder: 1 },
-    { title: "New Title", summary: "", url: "", author: "Shellton", date: "2025-09-04", tags: [], slug: "post-1756997651377", contentHtml: "content here" },
-    { title: "Receipts of Righteousness", summary: "Keeping short accounts.", url: "https://www.linkedin.com/pulse/receipts-example", author: "Otieno Ouma", date: "2025-10-02", tags: ["faith"], slug: "receipts-of-righteousness", contentHtml: "<p>Part two.</p>", seriesId: "abs0001", seriesOrder: 2 },
-    { title: "The Rest That Welcomes Us Home", summary: "On sabbath rest.", url: "http://insecure.example.org/rest", author: "Wambui Kariuki", date: "2025-11-01", tags: "rest, sabbath", slug: "sabbath_rest", contentHtml: "<p>Rest.</p>" },
+    { title: "Being Salt and Light in Secular Places", summary: "Faith at work and in the street.", url: "https://www.linkedin.com/pulse/salt-and-light-example", author: "Nyokabi Wanjiku", date: "2025", publishedAt: "2025-09-04T07:00:00.000Z", tags: ["faith", "work"], slug: "salt-and-light", contentHtml: hostile + formatted, image: linkedInCover("D4D12AQ1"), audioVideoId: "aJeNUlNY7Iw", seriesId: "abs0001", episodeNumber: 1 },
+    { title: "New Title", summary: "", url: "", author: "Shellton", date: "2025", tags: [], slug: "post-1756997651377", contentHtml: "content here" },
+    { title: LONG_TITLE, summary: LONG_SUMMARY, url: "https://www.linkedin.com/pulse/market-example", author: "Otieno Ouma", date: "2025", publishedAt: "2025-10-20T07:00:00.000Z", tags: MANY_TAGS, slug: "light-in-the-market", contentHtml: "<p>Part three.</p>", image: linkedInCover("D4D12AQ3"), seriesId: "abs0001", episodeNumber: 3 },
+    { title: "Receipts of Righteousness", summary: "Keeping short accounts.", url: "https://www.linkedin.com/pulse/receipts-example", author: "Otieno Ouma", date: "2025", publishedAt: "2025-10-02T07:00:00.000Z", tags: ["faith"], slug: "receipts-of-righteousness", contentHtml: "<p>Part two.</p>", image: linkedInCover("D4D12AQ2"), seriesId: "abs0001", episodeNumber: 2 },
+    { title: "The Rest That Welcomes Us Home", summary: "On sabbath rest.", url: "http://insecure.example.org/rest", author: "Wambui Kariuki", date: "2025", publishedAt: "2025-11-01T07:00:00.000Z", tags: "rest, sabbath", slug: "sabbath_rest", contentHtml: "<p>Rest.</p>" },
     { title: "Being Salt and Light (again)", summary: "", url: "https://www.linkedin.com/pulse/dup", slug: "salt-and-light" },
     { summary: "No title here", url: "https://www.linkedin.com/pulse/x", slug: "untitled-post" },
   ];
   const postLines = writeList(path.join(data, "blogs.json"), posts);
-  refusedLines["data/blogs.json"] = [postLines[5]!];
+  refusedLines["data/blogs.json"] = [postLines[6]!];
 
   // ---- merch.json: the two items
   writeList(path.join(data, "merch.json"), [
@@ -267,7 +281,7 @@ export async function buildLegacySite(dir: string, now = new Date()): Promise<Le
   }
   fs.writeFileSync(
     path.join(share, "blogs", "being-salt-and-light-in-secular-places.html"),
-    SHARE_PAGE("Being Salt and Light in Secular Places", "Faith at work.", "https://old-site.example/blogs/being-salt-and-light-in-secular-places", "hhttps://images.example.org/salt.jpg"),
+    SHARE_PAGE("Being Salt and Light in Secular Places — Street Light Outreach", "Faith at work.", "https://old-site.example/blogs/being-salt-and-light-in-secular-places", "hhttps://images.example.org/salt.jpg"),
   );
   fs.writeFileSync(path.join(share, "blogs", "receipts-of-righteousness.html"), SHARE_PAGE("Receipts of Righteousness", "", "https://old-site.example/blogs/receipts-of-righteousness", ""));
   fs.writeFileSync(path.join(share, "merchandise", "hoodie-classic.html"), SHARE_PAGE("the organisation Street Hoodie", "", "https://old-site.example/merchandise?item=hoodie-classic", ""));
@@ -280,7 +294,7 @@ export async function buildLegacySite(dir: string, now = new Date()): Promise<Le
     oldOrders: { badge: 10, merch: 6 },
     expectAdded: {
       "data/series.json": 1,
-      "data/blogs.json": 4,
+      "data/blogs.json": 5,
       "data/merch.json": 2,
       "data/badge_orders.json": 10,
       "data/merch_orders.jsonl": 6,

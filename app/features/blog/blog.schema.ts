@@ -15,7 +15,7 @@ const SiteOrHttps = z
 
 export const BlogPostSchema = z.object({
   slug: z.string().trim().min(1, "Every post needs a slug.").max(80, "Slugs must be under 80 characters.").regex(SLUG_PATTERN, "Slugs use lower-case letters, digits and single dashes (e.g. friday-vespers)."),
-  title: z.string().trim().min(1, "Every post needs a title.").max(160, "Titles must be under 160 characters."),
+  title: z.string().trim().min(1, "Every post needs a title.").max(300, "Titles must be under 300 characters."),
   summary: z.string().trim().max(600, "Summaries must be under 600 characters.").default(""),
   author: z.string().trim().max(80, "Author names must be under 80 characters.").default(""),
   date: z.string().trim().max(40, "Dates must be under 40 characters.").default(() => String(new Date().getFullYear())).transform((d) => d || String(new Date().getFullYear())),

@@ -12,6 +12,8 @@ export type BlogPost = {
   contentHtml?: string;
   /** The series the post belongs to (its page: /blogs/series/{id}). */
   seriesId?: string;
+  /** Its place in that series (the old site's episodeNumber). */
+  episodeNumber?: number;
 };
 
 export const REACTIONS = ["like", "love", "insightful", "pray", "clap"] as const;
