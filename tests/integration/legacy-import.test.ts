@@ -25,6 +25,7 @@ import * as activityPage from "~/routes/admin/activity";
 import * as badgeOrdersPage from "~/routes/admin/badge-orders";
 import * as merchOrdersPage from "~/routes/admin/merch-orders";
 import * as importsPage from "~/routes/admin/imports";
+import * as lookupPage from "~/routes/orders/lookup";
 import * as badgeApi from "~/routes/api/badge-orders";
 import * as merchApi from "~/routes/api/merch-orders";
 import { setBadgeOrderStatus } from "~/features/event-badges/badge-orders.server";
@@ -41,7 +42,7 @@ import * as blogShare from "~/routes/share/blog-share";
 import * as merchShare from "~/routes/share/merch-share";
 import * as merchRedirect from "~/routes/site/merch-redirect";
 import { runSeeds } from "../../db/seed";
-import { args, get, jsonPost, readJson, testContext, thrown } from "../support/http";
+import { args, formPost, get, jsonPost, readJson, testContext, thrown } from "../support/http";
 import { buildLegacySite, CODES, LONG_GROUP_NAME, LONG_SUMMARY, LONG_TITLE, MANY_TAGS, OLD_BADGES, type LegacySite } from "../support/legacy-site";
 import { freshApp, testDatabaseKind } from "../support/reset";
 
@@ -348,6 +349,34 @@ describe(`importing the old site (${testDatabaseKind})`, () => {
     // The customer's own note is the latest review's, never staff's log.
     expect(row.supporter_note).toBe("Found it after all.");
     expect(await screenText(merchOrdersPage, "/admin/merch-orders", "/admin/merch-orders")).toContain("Code not on the statement.");
+  });
+
+  it("old references work: /orders and staff search find order_… and mo_…; mails quote the reference and code the supporter knew", async () => {
+    for (const [reference, email] of [
+      ["order_20251101_090000_a1b2c3", "zawadi.muthoni@example.org"],
+      ["ORDER_20251101_090000_A1B2C3", "Zawadi.Muthoni@example.org"],
+      ["mo_6b0105e25fd897.61794504", "pendo@example.org"],
+    ] as const) {
+      const moved = await thrown(lookupPage.action(args(formPost("/orders", { reference, email }))));
+      expect([moved.status, moved.headers.get("location")], reference).toEqual([302, expect.stringMatching(/^\/orders\/(BO|MO)-[0-9A-Z]{6}\?t=/)]);
+    }
+    // A wrong email is the same 'not found' as for any order.
+    const wrong = await lookupPage.action(args(formPost("/orders", { reference: "order_20251101_090000_a1b2c3", email: "someone@example.org" })));
+    expect(JSON.stringify(wrong)).toContain("We could not find an order with that reference and email.");
+
+    const badge = (await badgeOrdersPage.loader(args(get("/admin/badge-orders?status=all&q=order_20251103_080000_e5f6a7", staff()))))!.orders;
+    expect(badge.map((o) => o.name)).toEqual(["Mosi Kiplagat"]);
+    const merch = (await merchOrdersPage.loader(args(get("/admin/merch-orders?q=mo_6b0105e25fd897.61794507", staff()))))!.orders;
+    expect(merch.map((o) => o.customerName)).toEqual(["Sefu Kibet"]);
+
+    // Mosi's code was kept as QAB1C2D3E4-2 (shared with another old order); the mail quotes what Mosi gave.
+    const mosi = badge[0]!;
+    expect(mosi.paymentReference).toBe(`${CODES.shared}-2`);
+    expect((await badgeApi.action(args(jsonPost("/api/badge_orders.php", { id: mosi.id, status: "rejected", note: "Two orders, one payment." }, ADMIN)))).status).toBe(200);
+    const mail = await db.selectFrom("outbox").select(["subject", "text_body"]).where("kind", "=", "badge.rejected").where("to_address", "=", "mosi@example.org").executeTakeFirstOrThrow();
+    expect(mail.text_body).toContain("You placed this order on our old site as order_20251103_080000_e5f6a7");
+    expect(mail.text_body).toContain(`M-Pesa code: ${CODES.shared}\n`);
+    expect(mail.text_body).not.toContain(`${CODES.shared}-2`);
   });
 
   it("the dashboards' figures include the old site's views, events, reactions, votes, subscribers and log", async () => {

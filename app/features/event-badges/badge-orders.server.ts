@@ -14,6 +14,7 @@ import { absoluteUrl } from "~/lib/http.server";
 import { formatNairobiTimeEat } from "~/lib/nairobi-time";
 import { unusedOrderId } from "~/lib/order-ids.server";
 import { appendedTo, noteEntry } from "~/lib/staff-notes.server";
+import { oldReferenceOf } from "../legacy-import/ledger.server";
 import { inGroupCommit } from "~/lib/group-commit.server";
 import { orderSearch } from "../admin/order-search.server";
 import { safeEqual } from "~/lib/secrets.server";
@@ -103,6 +104,17 @@ export function mailFields(r: Pick<BadgeOrdersTable, "id" | "name" | "tier_name"
     paymentReference: r.payment_reference,
     hardCopy: r.hard_copy === 1,
   };
+}
+
+/**
+ * An order's mail fields as its supporter knew the order: one moved in from the old site quotes
+ * its old reference, and the payment code as they gave it (without the suffix the import added
+ * to a code two old orders shared).
+ */
+export async function mailFieldsFor(db: Db, row: Parameters<typeof mailFields>[0]) {
+  const fields = mailFields(row);
+  const old = await oldReferenceOf(db, row.id);
+  return old ? { ...fields, paymentReference: row.payment_reference.replace(/-\d+$/, ""), oldReference: old } : fields;
 }
 
 /**
@@ -350,7 +362,7 @@ export async function setBadgeOrderStatus(
       await enqueueMail(trx, {
         kind: "badge.rejected",
         to: row.email,
-        ...badgeRejectedEmail({ ...mailFields(row), wasApproved: row.status === "approved", note }, absoluteUrl("/event")),
+        ...badgeRejectedEmail({ ...(await mailFieldsFor(trx, row)), wasApproved: row.status === "approved", note }, absoluteUrl("/event")),
       });
     });
     void kickMailWorker();
@@ -371,11 +383,11 @@ export async function setBadgeOrderStatus(
 /** The entry QR code as an inline attachment (drawn and stored by storeEntryQr first). */
 export const entryQrAttachment = (id: string) => ({ filename: `${id}-entry-qr.png`, dataPath: entryQrKey(id), contentType: "image/png", cid: ENTRY_QR_CID });
 
-function enqueueKitMail(db: Db, row: BadgeOrdersTable, event: EventRecord) {
+async function enqueueKitMail(db: Db, row: BadgeOrdersTable, event: EventRecord) {
   return enqueueMail(db, {
     kind: "badge.kit",
     to: row.email,
-    ...badgeKitEmail(mailFields(row), event, row.share_url),
+    ...badgeKitEmail(await mailFieldsFor(db, row), event, row.share_url),
     attachments: [
       { filename: `${row.id}-badge.png`, dataPath: `badge-orders/${row.id}/badge.png`, contentType: "image/png" },
       { filename: `${row.id}-will-be-attending.png`, dataPath: `badge-orders/${row.id}/poster.png`, contentType: "image/png" },

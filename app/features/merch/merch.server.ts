@@ -5,6 +5,7 @@ import type { MerchItemsTable, MerchOrdersTable } from "./merch.tables";
 import { nowIso } from "~/lib/db.server";
 import { lockedForUpdate } from "~/lib/dialect.server";
 import { appendedTo, joinEntries, noteEntry } from "~/lib/staff-notes.server";
+import { oldReferenceOf } from "../legacy-import/ledger.server";
 import { enqueueMail, kickMailWorker, randomToken } from "~/lib/email.server";
 import { env } from "~/lib/env.server";
 import { DomainError } from "~/lib/domain-error";
@@ -437,7 +438,9 @@ export async function setMerchOrderStatus(
     const saved = { ...row, ...next, staff_notes: entry ? joinEntries(row.staff_notes, entry) : row.staff_notes };
     const order = toOrder(saved);
     // The customer's emails carry their note, never staff's log.
-    const mailed = { ...order, staffNotes: saved.supporter_note };
+    // An order from the old site quotes the reference and code its customer knew.
+    const old = await oldReferenceOf(trx, id);
+    const mailed = { ...order, staffNotes: saved.supporter_note, ...(old ? { oldReference: old, paymentReference: order.paymentReference.replace(/-\d+$/, "") } : {}) };
     const store = absoluteUrl("/merchandise");
     if (confirming) {
       await enqueueMail(trx, { kind: "merch.approved", to: order.customerEmail, replyTo: teamInbox(), ...orderApprovedEmail(mailed, store) });

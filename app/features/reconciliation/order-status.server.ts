@@ -1,4 +1,6 @@
 import type { Db } from "~/lib/db.server";
+import { orderForOldReference } from "../legacy-import/ledger.server";
+import { OLD_ORDER_REFERENCE } from "./order-lookup.schema";
 import { orderPagePath } from "~/lib/order-page";
 import { safeEqual } from "~/lib/secrets.server";
 import { entryQrSvg } from "../event-badges/check-in.server";
@@ -112,7 +114,8 @@ export async function orderByToken(db: Db, reference: string, token: string): Pr
 
 /** The link to an order's page, given its reference and the email it was placed with, or null. */
 export async function orderLinkByEmail(db: Db, reference: string, email: string): Promise<string | null> {
-  const ref = normaliseReference(reference);
+  // An old site's reference (order_…, mo_…) opens the order it became here.
+  const ref = OLD_ORDER_REFERENCE.test(reference.trim()) ? ((await orderForOldReference(db, reference)) ?? "BO-?") : normaliseReference(reference);
   const secrets = await credentialsOf(db, ref);
   const matches = safeEqual(secrets.email.trim().toLowerCase(), email.slice(0, 320).trim().toLowerCase());
   if (!secrets.found || !matches) return null;
