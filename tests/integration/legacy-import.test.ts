@@ -26,6 +26,13 @@ import * as badgeOrdersPage from "~/routes/admin/badge-orders";
 import * as merchOrdersPage from "~/routes/admin/merch-orders";
 import * as importsPage from "~/routes/admin/imports";
 import * as lookupPage from "~/routes/orders/lookup";
+import * as oldLinks from "~/routes/site/old-links";
+import { OLD_LINKS } from "~/routes/site/old-links";
+import * as extraFile from "~/routes/share/extra-file";
+import * as homePage from "~/routes/site/home";
+import * as vespersPage from "~/routes/site/vespers";
+import * as privacyPage from "~/routes/site/privacy";
+import * as adminHome from "~/routes/admin/index";
 import * as badgeApi from "~/routes/api/badge-orders";
 import * as merchApi from "~/routes/api/merch-orders";
 import { setBadgeOrderStatus } from "~/features/event-badges/badge-orders.server";
@@ -407,6 +414,48 @@ describe(`importing the old site (${testDatabaseKind})`, () => {
     // The error report's long text is kept, cut to 200 characters.
     const error = await db.selectFrom("analytics_events").select("meta").where("name", "=", "client.error").executeTakeFirstOrThrow();
     expect(JSON.parse(error.meta)).toEqual({ message: "E".repeat(200), stack: '{"frames":["a","b"]}' });
+  });
+
+  it("every old link shape answers: 301 to the nearest page (which answers 200); the series cover is served; reactions and votes on old slugs count on the post", async () => {
+    // Each target page: its loader answers (pages without one are static and always render).
+    type Page = { default: unknown; loader?: (a: unknown) => unknown };
+    const answers = (mod: Page, url: string, headers = {}) => async () => {
+      expect(typeof mod.default).toBe("function");
+      return mod.loader ? mod.loader(args(get(url, headers))) : null;
+    };
+    const pages: Record<string, () => Promise<unknown>> = {
+      "/": answers(homePage as Page, "/"),
+      "/vespers": answers(vespersPage as Page, "/vespers"),
+      "/event": answers(eventPage as Page, "/event"),
+      "/privacy": answers(privacyPage as Page, "/privacy"),
+      "/admin": answers(adminHome as Page, "/admin", staff()),
+    };
+    const shapes = ["/vespers/gratitude", "/run", "/run/register", "/run/promo-confirmation", "/run/payment-status", "/donate", "/donate/status", "/admin/run-registrations", "/admin/run-ipay", "/docs/privacy-policy.html", "/docs/terms-of-participation.html", "/docs/rulebook.html", "/docs/disclaimer.html", "/index.html"];
+    expect(Object.keys(OLD_LINKS).sort()).toEqual([...shapes].sort());
+    for (const from of shapes) {
+      const res = oldLinks.loader(args(get(`${from}?utm_source=email`)));
+      expect(res.status, from).toBe(301);
+      const to = res.headers.get("location")!;
+      expect(Object.keys(pages), from).toContain(to);
+      const page = await pages[to]!().catch((e: unknown) => e);
+      expect(page instanceof Response ? page.status : 200, `${from} -> ${to}`).toBe(200);
+    }
+    // The series cover the series names (share/extra/cis.jpg), re-encoded as the JPEG it is.
+    const cover = await extraFile.loader({ ...args(get("/share/extra/cis.jpg")), params: { file: "cis.jpg" } });
+    expect([cover.status, cover.headers.get("content-type")]).toEqual([200, "image/jpeg"]);
+    expect(await sharp(Buffer.from(await cover.arrayBuffer())).metadata()).toMatchObject({ format: "jpeg", width: 120, height: 80 });
+    expect((await extraFile.loader({ ...args(get("/share/extra/nope.jpg")), params: { file: "nope.jpg" } })).status).toBe(404);
+    expect((await extraFile.loader({ ...args(get("/share/extra/..%2Fx.jpg")), params: { file: "../x.jpg" } })).status).toBe(404);
+
+    // The old client's reaction and vote on sabbath_rest land on sabbath-rest.
+    const cid = { "X-Client-Id": "d".repeat(32) };
+    const before = (await readJson<{ counts: Record<string, number> }>(await reactionsApi.loader(args(get("/api/reactions.php?slug=sabbath-rest"))))).body.counts.like ?? 0;
+    const liked = await readJson<{ counts: Record<string, number> }>(await reactionsApi.action(args(jsonPost("/api/reactions.php", { slug: "sabbath_rest", reaction: "like" }, cid))));
+    expect([liked.status, liked.body.counts.like]).toEqual([200, before + 1]);
+    expect((await readJson<{ counts: Record<string, number> }>(await reactionsApi.loader(args(get("/api/reactions.php?slug=sabbath_rest"))))).body.counts.like).toBe(before + 1);
+    const voted = await readJson<{ options: Record<string, number> }>(await pollsApi.action(args(jsonPost("/api/polls.php", { id: "blog-sabbath_rest-feedback", option: "Inspired me:5" }, cid))));
+    expect([voted.status, voted.body.options["Inspired me:5"]]).toEqual([200, 3]);
+    expect((await readJson(await pollsApi.loader(args(get("/api/polls.php?id=blog-sabbath-rest-feedback"))))).body).toMatchObject({ options: { "Inspired me:5": 3 } });
   });
 
   it("every other old link answers 200 or moves for good", async () => {

@@ -284,6 +284,9 @@ export async function buildLegacySite(dir: string, now = new Date()): Promise<Le
     SHARE_PAGE("Being Salt and Light in Secular Places — Street Light Outreach", "Faith at work.", "https://old-site.example/blogs/being-salt-and-light-in-secular-places", "hhttps://images.example.org/salt.jpg"),
   );
   fs.writeFileSync(path.join(share, "blogs", "receipts-of-righteousness.html"), SHARE_PAGE("Receipts of Righteousness", "", "https://old-site.example/blogs/receipts-of-righteousness", ""));
+  // The series cover, committed under share/extra/ (series.json names it).
+  fs.mkdirSync(path.join(share, "extra"), { recursive: true });
+  fs.writeFileSync(path.join(share, "extra", "cis.jpg"), await sharp({ create: { width: 120, height: 80, channels: 3, background: "#553311" } }).jpeg().toBuffer());
   fs.writeFileSync(path.join(share, "merchandise", "hoodie-classic.html"), SHARE_PAGE("the organisation Street Hoodie", "", "https://old-site.example/merchandise?item=hoodie-classic", ""));
 
   return {
@@ -308,6 +311,7 @@ export async function buildLegacySite(dir: string, now = new Date()): Promise<Le
       "data/team_badges.json": 9,
       "open/badges/": 9,
       "share/": 1,
+      "share/extra/": 1,
     },
   };
 }

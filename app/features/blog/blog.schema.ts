@@ -54,7 +54,8 @@ const Cid = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "Client id must be 8 to 64
 const Undo = z.preprocess((v) => v === true || v === "true" || v === "1" || v === 1, z.boolean());
 
 export const ReactionSchema = z.object({
-  slug: z.string().trim().regex(SLUG_PATTERN, "Unknown post.").max(80),
+  // The old client's slugs too (sabbath_rest): the route reads them as the post they moved to.
+  slug: z.string().trim().regex(/^[A-Za-z0-9_-]+$/, "Unknown post.").max(80),
   reaction: z.enum(REACTIONS, { error: `reaction must be one of ${REACTIONS.join(", ")}.` }),
   undo: Undo.default(false),
   cid: Cid.optional(),

@@ -11,6 +11,7 @@ import { checkSharePages, importCatalogueFile, importPostsFile, importSeriesFile
 import { importActivityFile, importAnalyticsFile, importPollFiles, importReactionFiles, importSubscribersFile } from "./steps-engagement.server";
 import { importBadgeOrdersFile, importMerchOrdersFile } from "./steps-orders.server";
 import { saveImportRun } from "./import-runs.server";
+import { importShareExtras } from "./share-extras.server";
 import { inSavepoint, newReport, plural, reasonOf, type FileReport, type RunContext } from "./run.server";
 
 export type { FileReport, Refusal } from "./run.server";
@@ -61,6 +62,7 @@ function kinds(): Kind[] {
     },
     { name: "team badge pictures", run: (ctx, db) => importTeamBadgePictures(ctx, db, pictures, ours) },
     { name: "share pages", run: checkSharePages },
+    { name: "shared pictures", run: importShareExtras },
   ];
 }
 
