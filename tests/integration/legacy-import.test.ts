@@ -82,6 +82,15 @@ const staff = () => ({ Cookie: cookie });
 const staffActor = staffOf("10.0.0.42");
 
 type RouteComponent = Parameters<typeof withComponentProps>[0];
+/** A page as a browser without JavaScript gets it, as HTML. */
+async function pageHtml(mod: { loader: unknown; default: unknown }, path: string, url: string) {
+  const handler = createStaticHandler([{ id: "page", path, loader: mod.loader as never, Component: withComponentProps(mod.default as RouteComponent) as ComponentType }]);
+  const context = await handler.query(get(url), { requestContext: testContext("10.0.0.42") });
+  if (context instanceof Response) throw new Error(`expected a page, got ${context.status}`);
+  const router = createStaticRouter(handler.dataRoutes, context);
+  return renderToString(createElement(StaticRouterProvider, { router, context, hydrate: false }));
+}
+
 /** A staff screen as a browser without JavaScript gets it, as text. */
 async function screenText(mod: { loader: unknown; default: unknown }, path: string, url: string) {
   const handler = createStaticHandler([{ id: "screen", path, loader: mod.loader as never, Component: withComponentProps(mod.default as RouteComponent) as ComponentType }]);
@@ -195,6 +204,13 @@ describe(`importing the old site (${testDatabaseKind})`, () => {
     expect(html).toContain('<section style="text-align:center"><div style="color:#b91c1c"><span style="font-weight:bold">Salt keeps.</span> <span style="font-style:italic">Light shows.</span></div></section>');
     expect(html).toMatch(/<iframe src="https:\/\/www\.youtube-nocookie\.com\/embed\/aJeNUlNY7Iw" [^>]*sandbox="[^"]*"[^>]*><\/iframe>/);
     expect(html).not.toMatch(/position|frameborder|autoplay/);
+
+    // The old LinkedIn covers expired (e=1759968000): the server draws the default cover, no script needed.
+    expect(String(salt.image)).toContain("e=1759968000");
+    const page = await pageHtml(postPage, "/blogs/:slug", "/blogs/salt-and-light");
+    const imgs = [...page.matchAll(/<img [^>]*src="([^"]+)"/g)].map((m) => m[1]!);
+    expect(imgs.some((src) => src.includes("default-cover"))).toBe(true);
+    expect(imgs.filter((src) => src.includes("media.licdn.com"))).toEqual([]);
 
     const post = await postPage.loader({ ...args(get("/blogs/salt-and-light")), params: { slug: "salt-and-light" } });
     expect(post.series).toEqual({ seriesId: "abs0001", title: "Christ In The Streets", part: 1, of: 3 });
