@@ -267,9 +267,16 @@ export async function buildLegacySite(dir: string, now = new Date()): Promise<Le
   ];
   const badgeLines = writeList(path.join(data, "team_badges.json"), badgeFile);
   refusedLines["data/team_badges.json"] = [badgeLines[10]!, badgeLines[11]!];
+  // As in the old repository: one picture under public/open/badges/, the other eight bundled
+  // by the old app from src/assets/badges/ (beside public/).
   const pictures = path.join(dir, "open", "badges");
+  const bundled = path.join(path.dirname(dir), "src", "assets", "badges");
+  fs.rmSync(path.join(path.dirname(dir), "src"), { recursive: true, force: true });
   fs.mkdirSync(pictures, { recursive: true });
-  for (const [i, b] of OLD_BADGES.entries()) fs.writeFileSync(path.join(pictures, `${b.id}.png`), await png(400 + i, 400 + i, `#${(0x224466 + i * 0x101010).toString(16).slice(0, 6)}`));
+  fs.mkdirSync(bundled, { recursive: true });
+  for (const [i, b] of OLD_BADGES.entries()) {
+    fs.writeFileSync(path.join(i === 0 ? pictures : bundled, `${b.id}.png`), await png(400 + i, 400 + i, `#${(0x224466 + i * 0x101010).toString(16).slice(0, 6)}`));
+  }
   fs.writeFileSync(path.join(pictures, "b0000.png"), await png(64, 64, "#000000"));
 
   // ---- share pages the old site committed (a post's under an older slug)

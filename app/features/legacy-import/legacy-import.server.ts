@@ -1,6 +1,5 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
-import path from "node:path";
 import { logAction } from "~/features/activity/activity.server";
 import { system } from "~/lib/actor";
 import type { Db } from "~/lib/db.server";
@@ -12,7 +11,7 @@ import { importActivityFile, importAnalyticsFile, importPollFiles, importReactio
 import { importBadgeOrdersFile, importMerchOrdersFile } from "./steps-orders.server";
 import { saveImportRun } from "./import-runs.server";
 import { importShareExtras } from "./share-extras.server";
-import { inSavepoint, newReport, plural, reasonOf, type FileReport, type RunContext } from "./run.server";
+import { inSavepoint, newReport, oldSiteFolders, plural, reasonOf, type FileReport, type RunContext } from "./run.server";
 
 export type { FileReport, Refusal } from "./run.server";
 
@@ -75,8 +74,10 @@ function kinds(): Kind[] {
 export async function importLegacySite(db: Db, dir: string, opts: ImportOptions = {}): Promise<ImportReport> {
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new Error(`There is no folder at ${dir}.`);
   const startedAt = new Date().toISOString();
+  const folders = oldSiteFolders(dir);
   const ctx: RunContext = {
-    dir: path.resolve(dir),
+    dir: folders.publicDir,
+    repo: folders.repo,
     dryRun: !!opts.dryRun,
     salt: crypto.randomBytes(32),
     badgesFile: opts.badgesFile ?? DEFAULT_BADGES_FILE,

@@ -43,7 +43,40 @@ export type RunContext = {
   onFile?: (r: FileReport) => void;
   /** Old slug (as written, or as the old tracker stripped it) -> the post's slug here. */
   aliases: Map<string, string>;
+  /** The old repository's root (public/'s parent, where src/assets/badges/ lives), or null when not there. */
+  repo?: string | null;
 };
+
+/**
+ * The folder the command was given, as the old site's public/ folder and its repository root:
+ * the repository root (holding public/) or public/ itself (its parent then the root, if it has src/).
+ */
+export function oldSiteFolders(dir: string): { publicDir: string; repo: string | null } {
+  const at = path.resolve(dir);
+  const isDir = (p: string) => {
+    try {
+      return fs.statSync(p).isDirectory();
+    } catch {
+      return false;
+    }
+  };
+  if (!isDir(path.join(at, "data")) && isDir(path.join(at, "public"))) return { publicDir: path.join(at, "public"), repo: at };
+  const parent = path.dirname(at);
+  return { publicDir: at, repo: isDir(path.join(parent, "src")) ? parent : null };
+}
+
+/** The bytes of a file of the old repository (never outside it), or null. */
+export function readRepoBytes(ctx: RunContext, rel: string): Buffer | null {
+  if (!ctx.repo) return null;
+  const root = path.resolve(ctx.repo);
+  const file = path.resolve(root, rel);
+  if (!file.startsWith(root + path.sep)) return null;
+  try {
+    return fs.statSync(file).isFile() ? fs.readFileSync(file) : null;
+  } catch {
+    return null;
+  }
+}
 
 export const newReport = (file: string, records: string): FileReport => ({ file, records, added: 0, skipped: 0, refused: [], review: [], cut: [], notes: [], missing: false });
 
