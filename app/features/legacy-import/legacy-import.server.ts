@@ -3,6 +3,7 @@ import fs from "node:fs";
 import { logAction } from "~/features/activity/activity.server";
 import { system } from "~/lib/actor";
 import type { Db } from "~/lib/db.server";
+import { markContentChanged } from "~/lib/content-version.server";
 import { clearPageCache } from "~/lib/page-cache.server";
 import { summariseImportedEvents } from "../analytics/analytics-import.server";
 import { DEFAULT_BADGES_FILE, importTeamBadgePictures, importTeamBadgesFile } from "./steps-badges.server";
@@ -131,6 +132,8 @@ export async function importLegacySite(db: Db, dir: string, opts: ImportOptions 
     // Every run's report is kept for staff (/admin/imports), refusals and cuts with their full text.
     await saveImportRun(db, { startedAt, folder: ctx.dir, added: report.added, refused: report.refused, files: report.files });
     clearPageCache();
+    // The running site is another process: on SQLite only this signal reaches it.
+    markContentChanged();
     if (report.added > 0) {
       await logAction(db, system("old site import (npm run import:legacy)"), {
         type: "legacy.import",
