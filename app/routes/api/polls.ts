@@ -17,7 +17,7 @@ const withText = (body: Record<string, unknown>, ...keys: string[]) =>
   Object.fromEntries([...Object.entries(body), ...keys.filter((k) => body[k] == null).map((k) => [k, ""])]);
 
 /**
- * GET ?id= the counts, ?mode=all (admin) every poll. POST: a vote in a poll and option the site
+ * GET ?id= the counts, ?mode=all (admin) every poll (keyed by id, as the old site's map). POST: a vote in a poll and option the site
  * defined (a public caller's question and initialOptions are ignored); with X-Admin-Key, staff
  * create or ensure the poll instead.
  */
@@ -27,7 +27,11 @@ const api = jsonApi({
     const db = context.db;
     if (params.get("mode") === "all") {
       await requireAdminApi(request, context);
-      return jsonResponse({ ok: true, polls: await allPolls(db) });
+      // As the old site answered (and its engagement screen reads): a map keyed by poll id;
+      // ?shape=list gives the list.
+      const polls = await allPolls(db);
+      if (params.get("shape") === "list") return jsonResponse({ ok: true, polls });
+      return jsonResponse({ ok: true, polls: Object.fromEntries(polls.map(({ id, question, options }) => [id, { question, options }])) });
     }
     const asked = parseOr400(PollVoteSchema.pick({ id: true }), { id: params.get("id") ?? "" }).id;
     // A post's poll under an old slug (blog-sabbath_rest-feedback) is the post's own poll now.
