@@ -285,6 +285,9 @@ describe(`importing the old site (${testDatabaseKind})`, () => {
     const kito = orders.find((o) => o.name === "Kito Ndege")!;
     expect(kito).toMatchObject({ amount: 300, paymentReference: CODES.typed, status: "approved", hardCopy: true });
     expect(kito.staffNote).toContain("the old site recorded KES 1,300");
+    // Approved on the old site: its badge and poster are drawn, so its page offers them.
+    expect(kito.badgePath).toMatch(/^\/admin\/badge-orders\/BO-[0-9A-Z]{6}\/badge\.png\?t=/);
+    expect(kito.posterPath).toMatch(/poster\.png\?t=/);
     expect(orders.find((o) => o.name === "Lulu Adhiambo")?.status).toBe("rejected");
     const nia = orders.find((o) => o.name === "Nia Chebet")!;
     expect(nia.portraitPath).toBeNull();

@@ -7,7 +7,8 @@ import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, NAME_MAX_LENGTH, PHONE_MAX_LENGTH, PHO
 import { joinEntries, noteEntry } from "~/lib/staff-notes.server";
 import { nowIso } from "~/lib/db.server";
 import { appendBadgeStaffNote, badgeReferenceTaken, importBadgeOrder } from "../event-badges/badge-orders-import.server";
-import { tierShareUrl } from "../event-badges/badge-orders.server";
+import { generateBadgeAssets, tierShareUrl } from "../event-badges/badge-orders.server";
+import { system } from "~/lib/actor";
 import type { BadgeOrdersTable } from "../event-badges/event-badges.tables";
 import { processPortrait } from "../event-badges/portrait.server";
 import { findTier, TIERS } from "../event-badges/tiers";
@@ -225,6 +226,15 @@ export async function importBadgeOrdersFile(ctx: RunContext, db: Db) {
           badge_revocation_reason: "",
         };
         await importBadgeOrder(db, row, ctx.dryRun ? null : portrait);
+        // An order the old site approved gets its badge and poster drawn here (the old admin drew
+        // them in a browser; none came with the files), so its page offers them; no mail is sent.
+        if (status === "approved" && !ctx.dryRun) {
+          try {
+            await generateBadgeAssets(db, id, system("old site import (npm run import:legacy)"));
+          } catch (e) {
+            step.note(`line ${line}: ${who} (${id}): its badge and poster could not be drawn (${(e as Error).message}); staff can draw them from the order`);
+          }
+        }
         step.added();
         if (review.length) step.review(line, `${who} (${id}) imported as pending for staff to review: ${review.join("; ")}`);
         for (const n of notes) step.note(`line ${line}: ${who} (${id}): ${n}`);
