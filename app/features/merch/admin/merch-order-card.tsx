@@ -153,7 +153,7 @@ export function MerchOrderCard({ order: loaded, action, serverReply, onMessage }
       <fetcher.Form method="post" action={`${action}#card-${order.id}-decide`} id={`card-${order.id}-decide`} className="merch-order-actions">
         <input type="hidden" name="intent" value="status" />
         <input type="hidden" name="id" value={order.id} />
-        <label htmlFor={noteId}>Note for this change (optional: added to the staff notes, and sent to the customer)</label>
+        <label htmlFor={noteId}>Staff note for this change (optional)</label>
         <textarea
           // After each change the box is empty again: the note is in the staff notes above.
           key={`${order.reviewedAt ?? "new"}${confirming ? "-confirming" : ""}`}
