@@ -50,6 +50,22 @@ export default [
   route("orders/:reference", "routes/orders/order.tsx"),
   route("merch", "routes/site/merch-redirect.tsx", { id: "merch-redirect" }),
   route("merch/admin", "routes/site/merch-redirect.tsx", { id: "merch-admin-redirect" }),
+  // The old site's addresses with no page here: moved for good to the nearest one.
+  route("index.html", "routes/site/old-links.ts", { id: "old-link-index-html" }),
+  route("vespers/gratitude", "routes/site/old-links.ts", { id: "old-link-vespers-gratitude" }),
+  route("run", "routes/site/old-links.ts", { id: "old-link-run" }),
+  route("run/register", "routes/site/old-links.ts", { id: "old-link-run-register" }),
+  route("run/promo-confirmation", "routes/site/old-links.ts", { id: "old-link-run-promo-confirmation" }),
+  route("run/payment-status", "routes/site/old-links.ts", { id: "old-link-run-payment-status" }),
+  route("donate", "routes/site/old-links.ts", { id: "old-link-donate" }),
+  route("donate/status", "routes/site/old-links.ts", { id: "old-link-donate-status" }),
+  route("admin/run-registrations", "routes/site/old-links.ts", { id: "old-link-admin-run-registrations" }),
+  route("admin/run-ipay", "routes/site/old-links.ts", { id: "old-link-admin-run-ipay" }),
+  route("docs/privacy-policy.html", "routes/site/old-links.ts", { id: "old-link-docs-privacy-policy-html" }),
+  route("docs/terms-of-participation.html", "routes/site/old-links.ts", { id: "old-link-docs-terms-of-participation-html" }),
+  route("docs/rulebook.html", "routes/site/old-links.ts", { id: "old-link-docs-rulebook-html" }),
+  route("docs/disclaimer.html", "routes/site/old-links.ts", { id: "old-link-docs-disclaimer-html" }),
+  route("share/extra/:file", "routes/share/extra-file.ts"),
 
   // Staff screens: one pathless layout owns the session check, the sign-in form and the shell.
   layout("routes/admin/layout.tsx", [
@@ -64,6 +80,7 @@ export default [
     route("admin/activity", "routes/admin/activity.tsx"),
     route("admin/engagement", "routes/admin/engagement.tsx"),
     route("admin/people", "routes/admin/people.tsx"),
+    route("admin/imports", "routes/admin/imports.tsx"),
     route("blogs/admin", "routes/blog/admin.tsx"),
     route("merchandise/admin", "routes/merch/admin.tsx"),
   ]),

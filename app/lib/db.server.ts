@@ -38,6 +38,7 @@ import * as paymentsReceivedAt from "../../db/migrations/2026-11-29-50-payments-
 import * as stkCallbacksHeld from "../../db/migrations/2026-11-29-60-stk-callbacks-held";
 import * as mailHealth from "../../db/migrations/2026-11-29-61-mail-health";
 import * as personalData from "../../db/migrations/2026-11-29-60-personal-data";
+import * as notesKept from "../../db/migrations/2026-11-29-61-notes-kept";
 import * as store from "../../db/migrations/2026-11-21-03-store";
 import type { DB } from "../database";
 import { SqliteFile } from "./sqlite-reopen.server";
@@ -77,6 +78,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-29-60-stk-callbacks-held": stkCallbacksHeld,
   "2026-11-29-61-mail-health": mailHealth,
   "2026-11-29-60-personal-data": personalData,
+  "2026-11-29-61-notes-kept": notesKept,
 };
 
 export type { DB };

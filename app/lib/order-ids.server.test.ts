@@ -21,6 +21,7 @@ beforeAll(async () => {
     ts: "2026-11-21T10:00:00.000Z",
     reviewed_at: null,
     staff_notes: "",
+    supporter_note: "",
     view_token: `t-${id}`,
   });
   await db.insertInto("merch_orders").values([order("MO-AAAAAA"), order("MO-BBBBBB")]).execute();

@@ -254,3 +254,21 @@ describe("every cached route names the query parameters it reads", () => {
     for (const name of asked) expect(badges).toMatch(new RegExp(`cacheQuery:[^\\]]*"${name}"`));
   });
 });
+
+describe("content changed by another process (the old site's import beside a running site)", () => {
+  it("every cached page goes within 2 s of the content version file changing", async () => {
+    const { markContentChanged } = await import("./content-version.server");
+    const { execFileSync } = await import("node:child_process");
+    markContentChanged();
+    await new Promise((r) => setTimeout(r, 1_100));
+    storePage("/blogs", page("<p>Demo posts</p>", { view: { page: "blogs", path: "/blogs" } }));
+    expect(cachedDocument("/blogs", none)?.body.toString()).toBe("<p>Demo posts</p>");
+    // Another process records the change, as `npm run import:legacy` does.
+    const file = path.join(process.env.DATA_DIR!, "content-version");
+    execFileSync(process.execPath, ["-e", `require("fs").writeFileSync(${JSON.stringify(file)}, String(Date.now() + 1))`]);
+    const started = Date.now();
+    await vi.waitFor(() => expect(cachedDocument("/blogs", none)).toBeUndefined(), { timeout: 2_000, interval: 50 });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(fs.existsSync(file)).toBe(true);
+  });
+});

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import zlib from "node:zlib";
 import type { EntryContext } from "react-router";
 import { broadcast, onBroadcast } from "./cluster-bus.server";
+import { watchContentVersion } from "./content-version.server";
 import { cookieNames } from "./cookie-names";
 import { prefersLite } from "./data-saver";
 import { loopBusy } from "./loop-watch.server";
@@ -341,6 +342,8 @@ export function clearPageCache(scope?: CacheScope) {
 
 const CLEAR_TOPIC = "page-cache:clear";
 onBroadcast(CLEAR_TOPIC, () => forget());
+// Content changed by a command run beside the site (the old site's import): every page goes.
+watchContentVersion(() => forget());
 const watched = new Set<string>(SCOPES);
 for (const scope of SCOPES) onBroadcast(`${CLEAR_TOPIC}:${scope}`, () => forget(scope));
 

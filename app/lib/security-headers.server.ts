@@ -7,7 +7,8 @@ import type { EntryContext } from "react-router";
  */
 const THIRD_PARTIES = {
   scriptSrc: ["https://www.youtube.com", "https://s.ytimg.com"],
-  frameSrc: ["https://www.linkedin.com", "https://www.youtube.com"],
+  // A post's own video frames: YouTube without cookies, Vimeo with do-not-track.
+  frameSrc: ["https://www.linkedin.com", "https://www.youtube.com", "https://www.youtube-nocookie.com", "https://player.vimeo.com"],
 } as const;
 
 export type CspSources = { scriptSrc?: readonly string[]; frameSrc?: readonly string[] };

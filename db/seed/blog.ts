@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /** Starting posts, written for this site. Staff edit them at /blogs/admin. */
-const posts = [
+export const seedPosts = [
   {
     slug: "friday-night-on-the-walk",
     title: "Friday night on the walk: what street vespers taught us",
@@ -68,7 +68,7 @@ export const blogSeed = {
   name: "blog-posts",
   async run(db: Kysely<any>) {
     const now = new Date().toISOString();
-    for (const [i, p] of posts.entries()) {
+    for (const [i, p] of seedPosts.entries()) {
       await db
         .insertInto("blog_posts")
         .values({ ...p, tags: JSON.stringify(p.tags), sort: i, updated_at: now })

@@ -5,7 +5,7 @@ import { merchItemRow } from "../../app/features/merch/merch.server";
 type SeedItem = Omit<MerchItem, "currency" | "available"> & { available?: false };
 
 /** The pop-up store's starting catalogue (whole KES). Staff edit it at /merchandise/admin. */
-const items: SeedItem[] = [
+export const seedItems: SeedItem[] = [
   {
     id: "SL-HOODIE",
     slug: "street-light-hoodie",
@@ -91,7 +91,7 @@ const items: SeedItem[] = [
 export const merchSeed = {
   name: "merch-catalogue",
   async run(db: Kysely<any>) {
-    for (const [i, item] of items.entries()) {
+    for (const [i, item] of seedItems.entries()) {
       await db
         .insertInto("merch_items")
         .values(merchItemRow({ ...item, currency: "KES", available: item.available !== false }, i))

@@ -84,9 +84,10 @@ test("staff: sign in at /admin/merch-orders, find an order by id, approve with a
   await expect(review).toContainText(approveNote);
   await expect(review.locator("dt").first()).toHaveText("Reviewed");
   await expect(review.locator("time")).toHaveText(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} EAT$/);
-  await expect(note).toHaveValue(approveNote);
+  // The box is empty again: the note is in the staff notes, a dated entry.
+  await expect(note).toHaveValue("");
   const approved = merchOrderById(id)!;
-  expect(approved).toMatchObject({ status: "approved", staff_notes: approveNote });
+  expect(approved).toMatchObject({ status: "approved", staff_notes: expect.stringMatching(/^\[[^\]]+ EAT\] Approved: Paid in full; delivery on Saturday\.$/) });
   expect(approved.reviewed_at).not.toBeNull();
 
   // The customer's confirmation, with the note; their mailbox now holds both messages.
@@ -106,7 +107,7 @@ test("staff: sign in at /admin/merch-orders, find an order by id, approve with a
   await expect(status).toHaveText(`Order ${id} marked pending review.`);
   await expect(pill).toHaveText("Pending review");
   await expect(review).toContainText(approveNote);
-  expect(merchOrderById(id)).toMatchObject({ status: "pending", staff_notes: approveNote });
+  expect(merchOrderById(id)).toMatchObject({ status: "pending", staff_notes: approved.staff_notes });
 
   // Rejected, with a new note.
   const rejectNote = "No such code on the M-Pesa statement.";
@@ -123,7 +124,9 @@ test("staff: sign in at /admin/merch-orders, find an order by id, approve with a
   await expect(pill).toHaveText("Rejected");
   await expect(review).toContainText(rejectNote);
   await expect(review.locator("time")).toBeVisible();
-  expect(merchOrderById(id)).toMatchObject({ status: "rejected", staff_notes: rejectNote });
+  // Added below the earlier note, never in its place.
+  expect(merchOrderById(id)).toMatchObject({ status: "rejected", staff_notes: `${approved.staff_notes}\n${merchOrderById(id)!.staff_notes.split("\n")[1]}` });
+  expect(merchOrderById(id)!.staff_notes).toMatch(/\n\[[^\]]+ EAT\] Rejected: No such code on the M-Pesa statement\.$/);
   // The first approval mails the customer, and so does the rejection (with the note): never silent.
   expect(outboxFor(email).filter((r) => r.to_address === email).map((r) => r.kind)).toEqual([
     "merch.received",

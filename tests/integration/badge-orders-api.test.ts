@@ -11,6 +11,10 @@ import { startSmtpReceiver, type SmtpReceiver } from "../support/smtp";
 import { readStored } from "../support/stored-files";
 import { rowCount } from "../support/domain";
 
+/** Staff notes as a log: these entries, each dated, in this order (nothing replaced). */
+const noteLog = (...entries: string[]) =>
+  expect.stringMatching(new RegExp(`^${entries.map((e) => `\\[[^\\]]+ EAT\\] ${e.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`).join("\n")}$`));
+
 const KEY = "test-admin-key-0123456789";
 const ADMIN = { "X-Admin-Key": KEY };
 const URL_ = "/api/badge_orders.php";
@@ -454,7 +458,7 @@ describe("POST /api/badge_orders.php (admin): status", () => {
     const { body } = await readJson<{ ok: boolean; order: Order }>(
       await post({ id, status: "rejected", note: "We found no such payment." }, ADMIN, "10.9.9.9"),
     );
-    expect(body).toMatchObject({ ok: true, order: { id, status: "rejected", staffNote: "We found no such payment." } });
+    expect(body).toMatchObject({ ok: true, order: { id, status: "rejected", staffNote: noteLog("Rejected. Note to the supporter: We found no such payment.") } });
     const mail = await db.selectFrom("outbox").selectAll().where("kind", "=", "badge.rejected").executeTakeFirstOrThrow();
     expect(mail.text_body).toContain("A note from the team: We found no such payment.");
     expect(await expectApiError(await post({ id: await create(), status: "rejected", note: "x".repeat(501) }, ADMIN, "10.9.9.9"), 400)).toMatch(

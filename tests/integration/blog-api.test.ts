@@ -376,10 +376,13 @@ describe("/api/polls.php", () => {
     expect(logged).toMatchObject({ actor_ip: STAFF_IP });
     expect(JSON.parse(logged!.meta)).toEqual({ id: "vespers-night", options: ["Friday", "Saturday"] });
 
-    const all = (await readJson<{ ok: boolean; polls: Array<{ id: string; question: string; options: Record<string, number> }> }>(await polls("?mode=all", ADMIN))).body;
+    // The old engagement screen reads a map keyed by poll id, as the old site answered.
+    const all = (await readJson<{ ok: boolean; polls: Record<string, { question: string; options: Record<string, number> }> }>(await polls("?mode=all", ADMIN))).body;
     expect(all.ok).toBe(true);
-    expect(all.polls).toContainEqual({ id: "vespers-night", question: "Which night?", options: { Friday: 0, Saturday: 0 } });
-    expect(all.polls.map((p) => p.id)).toEqual(expect.arrayContaining([poll, feedback, "seedless"]));
+    expect(all.polls["vespers-night"]).toEqual({ question: "Which night?", options: { Friday: 0, Saturday: 0 } });
+    expect(Object.keys(all.polls)).toEqual(expect.arrayContaining([poll, feedback, "seedless"]));
+    const list = (await readJson<{ ok: boolean; polls: Array<{ id: string; question: string; options: Record<string, number> }> }>(await polls("?mode=all&shape=list", ADMIN))).body;
+    expect(list.polls).toContainEqual({ id: "vespers-night", question: "Which night?", options: { Friday: 0, Saturday: 0 } });
   });
 
   it("admin POST: 'Poll id required' when the id is empty or missing", async () => {

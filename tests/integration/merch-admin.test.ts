@@ -16,6 +16,10 @@ import { parseEditorItem } from "~/features/merch/merch-editor";
 import { changeMerchOrderStatus } from "~/features/merch/admin/merch-admin.server";
 import { staff } from "~/lib/actor";
 
+/** Staff notes as a log: these entries, each dated, in this order (nothing replaced). */
+const noteLog = (...entries: string[]) =>
+  expect.stringMatching(new RegExp(`^${entries.map((e) => `\\[[^\\]]+ EAT\\] ${e.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`).join("\n")}$`));
+
 const STAFF = "10.0.0.42";
 
 const HOODIE: MerchItem = {
@@ -324,7 +328,7 @@ describe("the merch orders screen", () => {
     const r = await setStatus({ id, status: "approved", notes: "  Paid in full; deliver Saturday.  " });
     expect(r.status).toBe(200);
     expect(r.data).toMatchObject({ status: "success", message: `Order ${id} approved.`, result: { id } });
-    expect(r.data.result?.order).toMatchObject({ id, status: "approved", staffNotes: "Paid in full; deliver Saturday." });
+    expect(r.data.result?.order).toMatchObject({ id, status: "approved", staffNotes: noteLog("Approved: Paid in full; deliver Saturday.") });
     expect(Date.parse(r.data.result?.order!.reviewedAt!)).toBeGreaterThan(Date.now() - 60_000);
     expect((await outbox()).slice(before)).toEqual([{ kind: "merch.approved", to_address: "achieng@example.org" }]);
     expect(await activity("merch.order_status")).toEqual([
@@ -346,21 +350,22 @@ describe("the merch orders screen", () => {
     expect(await activity("merch.order_status")).toEqual([]);
   });
 
-  it("any status from any state: reject, back to pending (note cleared), approve; approval and rejection email", async () => {
+  it("any status from any state: reject, back to pending (an empty note adds nothing), approve; approval and rejection email", async () => {
     const id = await placeOrder();
     const before = (await outbox()).length;
     let r = await setStatus({ id, status: "rejected", notes: "Code not found on the statement.", confirmed: "yes" });
-    expect(r.data.result?.order).toMatchObject({ status: "rejected", staffNotes: "Code not found on the statement." });
+    expect(r.data.result?.order).toMatchObject({ status: "rejected", staffNotes: noteLog("Rejected: Code not found on the statement.") });
     const rejectedAt = r.data.result?.order!.reviewedAt!;
     await new Promise((res) => setTimeout(res, 5));
     r = await setStatus({ id, status: "pending", notes: "", confirmed: "yes" });
     expect(r.data).toMatchObject({ message: `Order ${id} marked pending review.` });
-    expect(r.data.result?.order).toMatchObject({ status: "pending", staffNotes: "" });
+    // An empty note adds nothing: the earlier one stays.
+    expect(r.data.result?.order).toMatchObject({ status: "pending", staffNotes: noteLog("Rejected: Code not found on the statement.") });
     expect(r.data.result?.order!.reviewedAt! > rejectedAt).toBe(true);
     r = await setStatus({ id, status: "approved" });
-    expect(r.data.result?.order).toMatchObject({ status: "approved", staffNotes: "" });
+    expect(r.data.result?.order).toMatchObject({ status: "approved", staffNotes: noteLog("Rejected: Code not found on the statement.") });
     r = await setStatus({ id, status: "approved", notes: "Collected." });
-    expect(r.data.result?.order).toMatchObject({ status: "approved", staffNotes: "Collected." });
+    expect(r.data.result?.order).toMatchObject({ status: "approved", staffNotes: noteLog("Rejected: Code not found on the statement.", "Approved: Collected.") });
     expect((await outbox()).slice(before).map((m) => m.kind)).toEqual(["merch.rejected", "merch.approved"]);
     expect((await activity("merch.order_status")).map((a) => JSON.parse(a.meta).status)).toEqual(["rejected", "pending", "approved", "approved"]);
   });
@@ -368,7 +373,7 @@ describe("the merch orders screen", () => {
   it("'Mark pending' on an approved or rejected order takes a second press that says what it undoes; on a pending order it just saves", async () => {
     const id = await placeOrder();
     let r = await setStatus({ id, status: "pending", notes: "Still checking." });
-    expect(r.data).toMatchObject({ message: `Order ${id} marked pending review.`, result: { order: { status: "pending", staffNotes: "Still checking." } } });
+    expect(r.data).toMatchObject({ message: `Order ${id} marked pending review.`, result: { order: { status: "pending", staffNotes: noteLog("Marked pending: Still checking.") } } });
     await setStatus({ id, status: "approved" });
     const before = (await outbox()).length;
     r = await setStatus({ id, status: "pending", notes: "Wrong order." });
@@ -380,7 +385,7 @@ describe("the merch orders screen", () => {
     expect(r.data.values).toEqual({ notes: "Wrong order." });
     expect((await listMerchOrders(db, id))[0]!.status).toBe("approved");
     r = await setStatus({ id, status: "pending", notes: "Wrong order.", confirmed: "yes" });
-    expect(r.data.result?.order).toMatchObject({ status: "pending", staffNotes: "Wrong order." });
+    expect(r.data.result?.order).toMatchObject({ status: "pending", staffNotes: noteLog("Marked pending: Still checking.", "Marked pending: Wrong order.") });
     await setStatus({ id, status: "rejected", confirmed: "yes" });
     r = await setStatus({ id, status: "pending" });
     expect(r.data.result).toMatchObject({ confirm: "pending", order: { status: "rejected" } });

@@ -17,6 +17,10 @@ import { expectSharePagePolicy } from "../support/share-pages";
 import { startSmtpReceiver, type SmtpReceiver } from "../support/smtp";
 import { rowCount } from "../support/domain";
 
+/** Staff notes as a log: these entries, each dated, in this order (nothing replaced). */
+const noteLog = (...entries: string[]) =>
+  expect.stringMatching(new RegExp(`^${entries.map((e) => `\\[[^\\]]+ EAT\\] ${e.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`).join("\n")}$`));
+
 const KEY = "test-admin-key-0123456789";
 const ADMIN = { "X-Admin-Key": KEY };
 const ID = /^MO-[0-9A-Z]{6}$/;
@@ -479,13 +483,14 @@ describe("PATCH /api/merch_orders.php (admin)", () => {
     expect(await patch({ id, status: "rejected", notes: "No such code on the paybill." })).toMatchObject({
       id,
       status: "rejected",
-      staffNotes: "No such code on the paybill.",
+      staffNotes: noteLog("Rejected: No such code on the paybill."),
       reviewedAt: expect.any(String),
     });
-    expect(await patch({ id, status: "pending" })).toMatchObject({ status: "pending", staffNotes: "No such code on the paybill." });
-    expect(await patch({ id, status: "approved", notes: null })).toMatchObject({ status: "approved", staffNotes: "No such code on the paybill." });
-    expect(await patch({ id, status: "approved", notes: "  Found it.  " })).toMatchObject({ status: "approved", staffNotes: "Found it." });
-    expect(await rowOf(id)).toMatchObject({ status: "approved", staff_notes: "Found it." });
+    expect(await patch({ id, status: "pending" })).toMatchObject({ status: "pending", staffNotes: noteLog("Rejected: No such code on the paybill.") });
+    expect(await patch({ id, status: "approved", notes: null })).toMatchObject({ status: "approved", staffNotes: noteLog("Rejected: No such code on the paybill.") });
+    // A new note is added below the earlier ones, never in their place.
+    expect(await patch({ id, status: "approved", notes: "  Found it.  " })).toMatchObject({ status: "approved", staffNotes: noteLog("Rejected: No such code on the paybill.", "Approved: Found it.") });
+    expect(await rowOf(id)).toMatchObject({ status: "approved", staff_notes: noteLog("Rejected: No such code on the paybill.", "Approved: Found it."), supporter_note: "Found it." });
     expect((await activity()).map((a) => [a.type, a.meta, a.actor_ip])).toEqual(
       ["rejected", "pending", "approved", "approved"].map((status) => ["merch.order_status", JSON.stringify({ id, status }), "10.9.9.9"]),
     );

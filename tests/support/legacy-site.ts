@@ -32,12 +32,27 @@ export const CODES = {
   hoodie: "TGH3J4K5L6",
   tote: "UHJ4K5L6M7",
   noId: "VJK5L6M7N8",
+  short: "TK4DE5FG6", // 9 characters: the old site took it
 } as const;
+
+/** The third episode's title, as long as the old site let it be (over 160 characters). */
+export const LONG_TITLE =
+  "Light in the Market: What the Traders of Gikomba Taught Us About Faithfulness, Fair Measures, Early Mornings, and the Quiet Courage It Takes to Keep an Honest Stall for Thirty Years";
+/** Its summary (1,100 characters) and tags (14): more than this site keeps. */
+export const LONG_SUMMARY = `${`${"Early mornings among the stalls. ".repeat(34)}`.slice(0, 1099)}.`;
+export const MANY_TAGS = ["faith", "work", "market", "gikomba", "trade", "honesty", "mornings", "courage", "community", "nairobi", "series", "light", "salt", "episode-three"];
+
+/** A group's name as the old site took it: 92 characters (this site takes 80). */
+export const LONG_GROUP_NAME = "St. Mary's Parish Youth Fellowship, Kariobangi North Chapter — Street Outreach Volunteers 25";
 
 export type LegacySite = {
   dir: string;
   /** Lines (1-based) of records the import must refuse, per file. */
   refusedLines: Record<string, number[]>;
+  /** Lines of records today's rules refuse, which the import takes as pending for staff to review. */
+  reviewLines: Record<string, number[]>;
+  /** How many distinct orders the old files hold (each must reach a staff screen). */
+  oldOrders: { badge: number; merch: number };
   /** How many records of each file the import should add the first time. */
   expectAdded: Record<string, number>;
 };
@@ -82,6 +97,7 @@ export async function buildLegacySite(dir: string, now = new Date()): Promise<Le
   const data = path.join(dir, "data");
   fs.mkdirSync(data, { recursive: true });
   const refusedLines: Record<string, number[]> = {};
+  const reviewLines: Record<string, number[]> = {};
 
   // ---- series.json: one series, and one with no id
   const seriesLines = writeList(path.join(data, "series.json"), [
@@ -90,18 +106,25 @@ export async function buildLegacySite(dir: string, now = new Date()): Promise<Le
   ]);
   refusedLines["data/series.json"] = [seriesLines[1]!];
 
-  // ---- blogs.json: the four posts, a duplicate, a post with no title
+  // ---- blogs.json: the four posts as the old repository commits them (episodeNumber, publishedAt,
+  // inline styles, div and section wrappers, a YouTube iframe, LinkedIn covers whose e= time is
+  // long past), a third episode listed before the second, a duplicate, a post with no title
   const hostile = `<p style="color:#333">Light shines <strong>where it is needed</strong>.</p><img src=x onerror="alert('xss')"><script>alert('xss')</script><p><a href="javascript:alert(1)">click</a> and <a href="https://example.org/read">read</a></p>`;
+  const formatted =
+    `<section style="text-align:center"><div style="color:#b91c1c;position:fixed"><span style="font-weight:bold">Salt keeps.</span> <span style="font-style:italic">Light shows.</span></div></section>` +
+    `<iframe width="560" height="315" src="https://www.youtube.com/embed/aJeNUlNY7Iw?si=Xy12" title="YouTube video player" frameborder="0" allow="accelerometer; autoplay; clipboard-write" allowfullscreen></iframe>`;
+  const linkedInCover = (id: string) => `https://media.licdn.com/dms/image/v2/${id}/article-cover_image-shrink_720_1280/0/1757000000000?e=1759968000&v=beta&t=abc`;
   const posts = [
-    { title: "Being Salt and Light in Secular Places", summary: "Faith at work and in the street.", url: "https://www.linkedin.com/pulse/salt-and-light-example", author: "Nyokabi Wanjiku", date: "2025-09-04", tags: ["faith", "work"], slug: "salt-and-light", contentHtml: hostile, image: "https://images.example.org/salt.jpg", audioVideoId: "aJeNUlNY7Iw", seriesId: "abs0001", seriesOrder: 1 },
-    { title: "New Title", summary: "", url: "", author: "Shellton", date: "2025-09-04", tags: [], slug: "post-1756997651377", contentHtml: "content here" },
-    { title: "Receipts of Righteousness", summary: "Keeping short accounts.", url: "https://www.linkedin.com/pulse/receipts-example", author: "Otieno Ouma", date: "2025-10-02", tags: ["faith"], slug: "receipts-of-righteousness", contentHtml: "<p>Part two.</p>", seriesId: "abs0001", seriesOrder: 2 },
-    { title: "The Rest That Welcomes Us Home", summary: "On sabbath rest.", url: "http://insecure.example.org/rest", author: "Wambui Kariuki", date: "2025-11-01", tags: "rest, sabbath", slug: "sabbath_rest", contentHtml: "<p>Rest.</p>" },
+    { title: "Being Salt and Light in Secular Places", summary: "Faith at work and in the street.", url: "https://www.linkedin.com/pulse/salt-and-light-example", author: "Nyokabi Wanjiku", date: "2025", publishedAt: "2025-09-04T07:00:00.000Z", tags: ["faith", "work"], slug: "salt-and-light", contentHtml: hostile + formatted, image: linkedInCover("D4D12AQ1"), audioVideoId: "aJeNUlNY7Iw", seriesId: "abs0001", episodeNumber: 1 },
+    { title: "New Title", summary: "", url: "", author: "Shellton", date: "2025", tags: [], slug: "post-1756997651377", contentHtml: "content here" },
+    { title: LONG_TITLE, summary: LONG_SUMMARY, url: "https://www.linkedin.com/pulse/market-example", author: "Otieno Ouma", date: "2025", publishedAt: "2025-10-20T07:00:00.000Z", tags: MANY_TAGS, slug: "light-in-the-market", contentHtml: "<p>Part three.</p>", image: linkedInCover("D4D12AQ3"), seriesId: "abs0001", episodeNumber: 3 },
+    { title: "Receipts of Righteousness", summary: "Keeping short accounts.", url: "https://www.linkedin.com/pulse/receipts-example", author: "Otieno Ouma", date: "2025", publishedAt: "2025-10-02T07:00:00.000Z", tags: ["faith"], slug: "receipts-of-righteousness", contentHtml: "<p>Part two.</p>", image: linkedInCover("D4D12AQ2"), seriesId: "abs0001", episodeNumber: 2 },
+    { title: "The Rest That Welcomes Us Home", summary: "On sabbath rest.", url: "http://insecure.example.org/rest", author: "Wambui Kariuki", date: "2025", publishedAt: "2025-11-01T07:00:00.000Z", tags: "rest, sabbath", slug: "sabbath_rest", contentHtml: "<p>Rest.</p>" },
     { title: "Being Salt and Light (again)", summary: "", url: "https://www.linkedin.com/pulse/dup", slug: "salt-and-light" },
     { summary: "No title here", url: "https://www.linkedin.com/pulse/x", slug: "untitled-post" },
   ];
   const postLines = writeList(path.join(data, "blogs.json"), posts);
-  refusedLines["data/blogs.json"] = [postLines[5]!];
+  refusedLines["data/blogs.json"] = [postLines[6]!];
 
   // ---- merch.json: the two items
   writeList(path.join(data, "merch.json"), [
@@ -126,10 +149,15 @@ export async function buildLegacySite(dir: string, now = new Date()): Promise<Le
     { id: "order_20251103_120000_d4e5f6", createdAt: "2025-11-03T12:00:00+00:00", status: "pending", name: "Nia Chebet", email: "nia@example.org", tierKey: "t4", tierName: "Partner", amount: 2100, paymentReference: CODES.svg, hardCopy: false, notes: "", portraitPath: serverPath("order_20251103_120000_d4e5f6_portrait.svg") },
     { id: "order_20251104_090000_f6a7b8", createdAt: "2025-11-04T09:00:00+00:00", status: "pending", name: "Not An Email", email: "not-an-email", tierKey: "t1", tierName: "Friends Badge", amount: 300, paymentReference: "WAB1C2D3E4", hardCopy: false },
     { id: "order_20251104_100000_a7b8c9", createdAt: "2025-11-04T10:00:00+00:00", status: "pending", name: "Odd Tier", email: "odd@example.org", tierKey: "t9", tierName: "Platinum", amount: 99999, paymentReference: "XAB1C2D3E4", hardCopy: false },
+    // Accepted by the old PHP, refused by today's rules: imported as pending, for staff to review.
+    { id: "order_20251105_080000_b8c9d0", createdAt: "2025-11-05T08:00:00+00:00", status: "approved", name: "Jabari Cash", email: "jabari@example.org", tierKey: "t3", tierName: "Big Friend", amount: 1300, paymentReference: "paid cash at the table", hardCopy: false, adminNote: "Paid at the merch table" },
+    { id: "order_20251105_090000_c9d0e1", createdAt: "2025-11-05T09:00:00+00:00", status: "pending", name: "Kamaria Short", email: "kamaria@example.org", tierKey: "t2", tierName: "Helping Hand", amount: 500, paymentReference: CODES.short, hardCopy: false },
+    { id: "order_20251105_100000_d0e1f2", createdAt: "2025-11-05T10:00:00+00:00", status: "pending", name: LONG_GROUP_NAME, email: "youth@example.org", tierKey: "t5", tierName: "Champion", amount: 3400, paymentReference: "ZAB1C2D3E4", hardCopy: true },
     { id: "order_20251101_090000_a1b2c3", createdAt: "2025-11-01T09:00:00+00:00", status: "pending", name: "Zawadi Muthoni (saved twice)", email: "zawadi.muthoni@example.org", tierKey: "t3", amount: 1300, paymentReference: CODES.shared },
   ];
   const orderLines = writeList(path.join(data, "badge_orders.json"), badgeOrders);
-  refusedLines["data/badge_orders.json"] = [orderLines[5]!, orderLines[6]!];
+  refusedLines["data/badge_orders.json"] = [];
+  reviewLines["data/badge_orders.json"] = [orderLines[5]!, orderLines[6]!, orderLines[7]!, orderLines[8]!, orderLines[9]!];
 
   // ---- merch_orders.jsonl: orders as appended, a broken line, a negative quantity, a blank line
   const hoodieLine = { itemId: "ab-hoodie-01", name: "the organisation Street Hoodie", price: 3500, quantity: 1, color: { label: "Black", swatch: "#111111" }, size: "M" };
@@ -142,8 +170,10 @@ export async function buildLegacySite(dir: string, now = new Date()): Promise<Le
     JSON.stringify({ id: "mo_6b0105e25fd897.61794507", ts: "2025-10-23T09:00:00+00:00", customerName: "Sefu Kibet", customerEmail: "sefu@example.org", paymentReference: CODES.shared, total: 3500, items: [hoodieLine] }),
     JSON.stringify({ ts: "2025-10-24T09:00:00+00:00", customerName: "Tumaini Wafula", customerEmail: "tumaini@example.org", paymentReference: CODES.noId, total: 1200, items: [{ itemId: "ab-tote-01", name: "Mercy Market Tote Bag", price: 1200, quantity: 1, size: "One size", color: { label: "Charcoal Grey", swatch: "#444444" } }] }),
     JSON.stringify({ id: "mo_6b0105e25fd897.61794504", ts: "2025-10-20T08:00:00+00:00", customerName: "Pendo Atieno", customerEmail: "pendo@example.org", paymentReference: CODES.hoodie, total: 3500, items: [hoodieLine] }),
+    JSON.stringify({ id: "mo_6b0105e25fd897.61794508", ts: "2025-10-25T09:00:00+00:00", customerName: "Nelson Barasa", customerEmail: "nelson@gmail", paymentReference: "SKB1C2D3E4", total: 3500, items: [hoodieLine], status: "pending" }),
   ]);
-  refusedLines["data/merch_orders.jsonl"] = [3, 4];
+  refusedLines["data/merch_orders.jsonl"] = [3];
+  reviewLines["data/merch_orders.jsonl"] = [4, 9];
 
   // ---- subscribers.json
   const subscribers = JSON.stringify(
@@ -237,9 +267,16 @@ export async function buildLegacySite(dir: string, now = new Date()): Promise<Le
   ];
   const badgeLines = writeList(path.join(data, "team_badges.json"), badgeFile);
   refusedLines["data/team_badges.json"] = [badgeLines[10]!, badgeLines[11]!];
+  // As in the old repository: one picture under public/open/badges/, the other eight bundled
+  // by the old app from src/assets/badges/ (beside public/).
   const pictures = path.join(dir, "open", "badges");
+  const bundled = path.join(path.dirname(dir), "src", "assets", "badges");
+  fs.rmSync(path.join(path.dirname(dir), "src"), { recursive: true, force: true });
   fs.mkdirSync(pictures, { recursive: true });
-  for (const [i, b] of OLD_BADGES.entries()) fs.writeFileSync(path.join(pictures, `${b.id}.png`), await png(400 + i, 400 + i, `#${(0x224466 + i * 0x101010).toString(16).slice(0, 6)}`));
+  fs.mkdirSync(bundled, { recursive: true });
+  for (const [i, b] of OLD_BADGES.entries()) {
+    fs.writeFileSync(path.join(i === 0 ? pictures : bundled, `${b.id}.png`), await png(400 + i, 400 + i, `#${(0x224466 + i * 0x101010).toString(16).slice(0, 6)}`));
+  }
   fs.writeFileSync(path.join(pictures, "b0000.png"), await png(64, 64, "#000000"));
 
   // ---- share pages the old site committed (a post's under an older slug)
@@ -251,20 +288,26 @@ export async function buildLegacySite(dir: string, now = new Date()): Promise<Le
   }
   fs.writeFileSync(
     path.join(share, "blogs", "being-salt-and-light-in-secular-places.html"),
-    SHARE_PAGE("Being Salt and Light in Secular Places", "Faith at work.", "https://old-site.example/blogs/being-salt-and-light-in-secular-places", "hhttps://images.example.org/salt.jpg"),
+    SHARE_PAGE("Being Salt and Light in Secular Places — Street Light Outreach", "Faith at work.", "https://old-site.example/blogs/being-salt-and-light-in-secular-places", "hhttps://images.example.org/salt.jpg"),
   );
   fs.writeFileSync(path.join(share, "blogs", "receipts-of-righteousness.html"), SHARE_PAGE("Receipts of Righteousness", "", "https://old-site.example/blogs/receipts-of-righteousness", ""));
+  // The series cover, committed under share/extra/ (series.json names it).
+  fs.mkdirSync(path.join(share, "extra"), { recursive: true });
+  fs.writeFileSync(path.join(share, "extra", "cis.jpg"), await sharp({ create: { width: 120, height: 80, channels: 3, background: "#553311" } }).jpeg().toBuffer());
   fs.writeFileSync(path.join(share, "merchandise", "hoodie-classic.html"), SHARE_PAGE("the organisation Street Hoodie", "", "https://old-site.example/merchandise?item=hoodie-classic", ""));
 
   return {
     dir,
     refusedLines,
+    reviewLines,
+    // Badge orders: 10 ids (one saved twice). Merch orders: 8 readable lines, one a copy of another, one broken beyond reading.
+    oldOrders: { badge: 10, merch: 6 },
     expectAdded: {
       "data/series.json": 1,
-      "data/blogs.json": 4,
+      "data/blogs.json": 5,
       "data/merch.json": 2,
-      "data/badge_orders.json": 5,
-      "data/merch_orders.jsonl": 4,
+      "data/badge_orders.json": 10,
+      "data/merch_orders.jsonl": 6,
       "data/subscribers.json": 2,
       "data/reactions_log.jsonl": 6,
       "data/reactions.json": 2,
@@ -275,6 +318,7 @@ export async function buildLegacySite(dir: string, now = new Date()): Promise<Le
       "data/team_badges.json": 9,
       "open/badges/": 9,
       "share/": 1,
+      "share/extra/": 1,
     },
   };
 }

@@ -16,5 +16,9 @@ export function orderSearch(columns: readonly string[], refs: { code: string; id
   if (isValidPaymentCode(code) && code !== typed.toUpperCase()) tests.push(anyColumnContains([refs.code], code));
   const compact = typed.replace(/[\s]+/g, "");
   if (compact !== typed && compact.length >= 3) tests.push(anyColumnContains([refs.id, refs.code], compact));
+  // An old site's order reference (order_…, mo_…) finds the order it became here.
+  if (/^(order|mo|legacy)_[0-9a-z_.]{6,60}$/i.test(typed)) {
+    tests.push(sql<SqlBool>`${sql.ref(refs.id)} in (select target from legacy_imports where kind in ('badge_order', 'merch_order') and key = ${typed.toLowerCase()})`);
+  }
   return tests.length === 1 ? tests[0]! : sql<SqlBool>`(${sql.join(tests, sql` or `)})`;
 }

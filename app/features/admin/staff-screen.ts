@@ -32,6 +32,7 @@ export const STAFF_SCREENS = [
   { to: "/admin/activity", label: "Activity & analytics" },
   { to: "/admin/engagement", label: "Engagement" },
   { to: "/admin/people", label: "People's data" },
+  { to: "/admin/imports", label: "Old site imports" },
 ] as const;
 
 type MetaArgs = { matches: Parameters<typeof pageMeta>[0]; location: { pathname: string } };

@@ -33,3 +33,20 @@ export async function allPostAliases(db: Db): Promise<Map<string, string>> {
   const rows = await db.selectFrom("blog_slug_aliases").select(["old_slug", "slug"]).execute();
   return new Map(rows.map((r) => [r.old_slug, r.slug]));
 }
+
+/**
+ * The slug a reaction or vote from an old client means: the post's own, or the post an old
+ * address moved to (sabbath_rest -> sabbath-rest); as given when neither.
+ */
+export async function currentPostSlug(db: Db, slug: string): Promise<string> {
+  if (await db.selectFrom("blog_posts").select("slug").where("slug", "=", slug).executeTakeFirst()) return slug;
+  return (await findPostAlias(db, slug)) ?? (await findPostAlias(db, slug.toLowerCase())) ?? slug;
+}
+
+/** A post's poll id (blog-{slug}-feedback, blog-{slug}-poll) under an old slug, as the post's own. */
+export async function currentPollId(db: Db, id: string): Promise<string> {
+  const m = /^blog-(.+)-(feedback|poll)$/.exec(id);
+  if (!m) return id;
+  const slug = await currentPostSlug(db, m[1]!);
+  return slug === m[1] ? id : `blog-${slug}-${m[2]}`;
+}

@@ -39,6 +39,7 @@ function toPost(r: BlogPostsTable): BlogPost {
   };
   if (r.audio_video_id) post.audioVideoId = r.audio_video_id;
   if (r.series_id) post.seriesId = r.series_id;
+  if (r.series_id && r.series_order != null) post.episodeNumber = r.series_order;
   // Sanitised when saved and again when shown: a rule tightened later applies to old posts too.
   if (r.content_html) post.contentHtml = sanitizePostHtml(r.content_html);
   return post;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { feedbackPollId, feedbackPollOptions, parseTags, postPollId, relatedPosts, type BlogPost } from "./blog";
+import { feedbackPollId, feedbackPollOptions, isExpiredCover, parseTags, postPollId, relatedPosts, type BlogPost } from "./blog";
 
 const post = (slug: string, tags: string[], date = "2025-01-01"): BlogPost => ({
   slug,
@@ -87,5 +87,16 @@ describe("poll ids and the feedback template (spec section 9)", () => {
   it("each post's question poll has its own id", () => {
     expect(postPollId("friday-night")).toBe("blog-friday-night-poll");
     expect(postPollId("friday-night")).not.toBe(feedbackPollId("friday-night"));
+  });
+});
+
+describe("isExpiredCover", () => {
+  const at = Date.parse("2026-01-01T00:00:00Z");
+  it("a LinkedIn media address past its e= time is expired; before it, or any other address, is not", () => {
+    expect(isExpiredCover("https://media.licdn.com/dms/image/v2/D4D12AQ1/article-cover_image-shrink_720_1280/0/1757000000000?e=1759968000&v=beta&t=abc", at)).toBe(true);
+    expect(isExpiredCover("https://media.licdn.com/dms/image/v2/D4D12AQ1/x?e=1893456000&v=beta", at)).toBe(false);
+    expect(isExpiredCover("https://media.licdn.com/dms/image/v2/D4D12AQ1/x?v=beta", at)).toBe(false);
+    expect(isExpiredCover("https://images.example.org/x.jpg?e=1759968000", at)).toBe(false);
+    expect(isExpiredCover("/images/blog/a.webp", at)).toBe(false);
   });
 });

@@ -12,6 +12,8 @@ export type BlogPost = {
   contentHtml?: string;
   /** The series the post belongs to (its page: /blogs/series/{id}). */
   seriesId?: string;
+  /** Its place in that series (the old site's episodeNumber). */
+  episodeNumber?: number;
 };
 
 export const REACTIONS = ["like", "love", "insightful", "pray", "clap"] as const;
@@ -27,6 +29,17 @@ export const REACTION_LABELS: Record<Reaction, string> = {
 export const emptyCounts = (): ReactionCounts => ({ like: 0, love: 0, insightful: 0, pray: 0, clap: 0 });
 
 export const DEFAULT_COVER = "/images/blog/default-cover.webp";
+
+/**
+ * True for a cover address known to be dead: a LinkedIn media address (media.licdn.com) past the
+ * expiry time in its `e=` parameter (seconds). Decided where the page is drawn, on the server
+ * too, so the default cover shows without scripts.
+ */
+export function isExpiredCover(src: string, now: number = Date.now()): boolean {
+  if (!src.startsWith("https://media.licdn.com/")) return false;
+  const e = /[?&]e=(\d{9,11})(?:&|$)/.exec(src)?.[1];
+  return !!e && Number(e) * 1000 <= now;
+}
 export const BLOG_SOURCE = "blogs";
 export const BLOG_INDEX_SOURCE = "blogs:index";
 export const blogSource = (slug: string) => `blogs:${slug}`;

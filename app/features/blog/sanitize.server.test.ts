@@ -12,7 +12,7 @@ describe("sanitizePostHtml: what is removed", () => {
     expect(out).toBe("<p>before</p><p>after</p>");
   });
 
-  it("removes iframes, objects, embeds, forms, base, meta and link", () => {
+  it("removes frames other than YouTube and Vimeo videos, objects, embeds, forms, base, meta and link", () => {
     const out = sanitizePostHtml(
       `<iframe src="https://evil.example/"></iframe><object data="x.swf"></object><embed src="x.swf">` +
         `<form action="https://evil.example/"><input name="a"><button>Go</button></form>` +
@@ -22,7 +22,7 @@ describe("sanitizePostHtml: what is removed", () => {
     expect(out).not.toMatch(/evil|iframe|object|embed|form|base|meta|link/i);
   });
 
-  it("removes every on* event handler and style, class and id attributes", () => {
+  it("removes every on* event handler, class and id attributes, and styles outside the formatting list", () => {
     const out = sanitizePostHtml(
       `<p onclick="steal()" onmouseover="x()" style="position:fixed" class="c" id="i">hi</p><img src="/images/a.webp" onerror="alert(1)" onload="alert(2)">`,
     );
@@ -102,5 +102,49 @@ describe("sanitizePostHtml: what is kept", () => {
   it("is stable: sanitising twice changes nothing (posts are sanitised when saved and when shown)", () => {
     const once = sanitizePostHtml(`<p onclick="x">a</p><a href="https://e.org">b</a><img src="/i.webp"><script>1</script>`);
     expect(sanitizePostHtml(once)).toBe(once);
+  });
+});
+
+describe("sanitizePostHtml: the old posts' formatting", () => {
+  it("keeps bold, italics, underline, alignment and colour in style, and div, section and span wrappers", () => {
+    const out = sanitizePostHtml(
+      `<section style="text-align:center"><div style="color:#b91c1c;position:fixed;background-image:url(https://evil.example/x)"><span style="font-weight:bold">Bold</span> <span style="font-style:italic;text-decoration:underline">soft</span> <p style="color:rgb(10, 20, 30);text-align:justify">p</p></div></section>`,
+    );
+    expect(out).toBe(
+      `<section style="text-align:center"><div style="color:#b91c1c"><span style="font-weight:bold">Bold</span> <span style="font-style:italic;text-decoration:underline">soft</span> <p style="color:rgb(10, 20, 30);text-align:justify">p</p></div></section>`,
+    );
+    expect(out).not.toMatch(/position|evil|url\(/);
+  });
+
+  it("a style with nothing on the list is dropped whole; expressions and urls never pass", () => {
+    expect(sanitizePostHtml(`<p style="color:expression(alert(1))">a</p><p style="color:url(javascript:x)">b</p>`)).toBe("<p>a</p><p>b</p>");
+  });
+
+  it("YouTube and Vimeo videos become privacy-friendly players in a sandboxed frame; their handlers and other attributes go", () => {
+    const out = sanitizePostHtml(
+      `<iframe width="560" height="315" src="https://www.youtube.com/embed/aJeNUlNY7Iw?si=abc&autoplay=1" onload="steal()" allow="camera; microphone" frameborder="0"></iframe>` +
+        `<iframe src="https://youtu.be/aJeNUlNY7Iw"></iframe><iframe src="https://vimeo.com/76979871"></iframe><iframe src="https://player.vimeo.com/video/76979871?h=x"></iframe>`,
+    );
+    const frames = [...out.matchAll(/<iframe ([^>]*)><\/iframe>/g)].map((m) => m[1]!);
+    expect(frames).toHaveLength(4);
+    expect(frames.map((f) => /src="([^"]+)"/.exec(f)![1])).toEqual([
+      "https://www.youtube-nocookie.com/embed/aJeNUlNY7Iw",
+      "https://www.youtube-nocookie.com/embed/aJeNUlNY7Iw",
+      "https://player.vimeo.com/video/76979871?dnt=1",
+      "https://player.vimeo.com/video/76979871?dnt=1",
+    ]);
+    for (const f of frames) {
+      expect(f).toContain('sandbox="allow-scripts allow-same-origin allow-presentation allow-popups"');
+      expect(f).toContain('loading="lazy"');
+      expect(f).not.toMatch(/onload|camera|frameborder|autoplay/);
+    }
+    expect(sanitizePostHtml(out)).toBe(out);
+  });
+
+  it("any other frame is dropped whole, even one that names YouTube in its path", () => {
+    const out = sanitizePostHtml(
+      `<iframe src="https://evil.example/embed/aJeNUlNY7Iw"></iframe><iframe src="javascript:alert(1)"></iframe><iframe src="https://evil.example/?v=https://www.youtube.com/embed/x"></iframe><iframe src="data:text/html,x"></iframe><iframe></iframe><p>kept</p>`,
+    );
+    expect(out).toBe("<p>kept</p>");
   });
 });

@@ -1,4 +1,5 @@
 import { putBlob } from "~/lib/blob-store.server";
+import { appendedTo, noteEntry } from "~/lib/staff-notes.server";
 import type { Db } from "~/lib/db.server";
 import type { BadgeOrdersTable } from "./event-badges.tables";
 import { orderFileKey } from "./portrait.server";
@@ -14,12 +15,9 @@ export async function importBadgeOrder(db: Db, row: BadgeOrdersTable, portraitPn
   await db.insertInto("badge_orders").values(row).execute();
 }
 
-/** Adds a line to an order's staff note (a flag staff see on the order screens). */
+/** Adds a dated entry to an order's staff note (a flag staff see on the order screens); nothing is cut. */
 export async function appendBadgeStaffNote(db: Db, id: string, note: string) {
-  const row = await db.selectFrom("badge_orders").select("staff_note").where("id", "=", id).executeTakeFirst();
-  if (!row) return;
-  const notes = row.staff_note ? `${row.staff_note}\n${note}` : note;
-  await db.updateTable("badge_orders").set({ staff_note: notes.slice(0, 4000) }).where("id", "=", id).execute();
+  await db.updateTable("badge_orders").set({ staff_note: appendedTo("staff_note", noteEntry(note)) }).where("id", "=", id).execute();
 }
 
 /** True when a badge order here already has this payment reference. */

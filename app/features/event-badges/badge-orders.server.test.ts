@@ -232,7 +232,7 @@ describe("status rules", () => {
     const { id } = await submit(db, { name: "Amani Otieno", email: "amani@example.org" });
     const order = await setBadgeOrderStatus(db, id, "rejected", STAFF, { note: "  No such payment on our statement.  " });
     expect(order.status).toBe("rejected");
-    expect(order.staffNote).toBe("No such payment on our statement.");
+    expect(order.staffNote).toMatch(/^\[[^\]]+ EAT\] Rejected\. Note to the supporter: No such payment on our statement\.$/);
     await drainOutbox();
     const mail = smtp.messages.find((m) => m.mail.subject?.includes("was not accepted"))!.mail;
     expect(mail.subject).toBe(`Your ${order.tierName} confirmation (${id}) was not accepted`);

@@ -14,6 +14,8 @@ import { DomainError } from "~/lib/domain-error";
 import { absoluteUrl } from "~/lib/http.server";
 import { formatNairobiTimeEat } from "~/lib/nairobi-time";
 import { unusedOrderId } from "~/lib/order-ids.server";
+import { appendedTo, noteEntry } from "~/lib/staff-notes.server";
+import { oldReferenceOf } from "../legacy-import/ledger.server";
 import { inGroupCommit } from "~/lib/group-commit.server";
 import { orderSearch } from "../admin/order-search.server";
 import { safeEqual } from "~/lib/secrets.server";
@@ -104,6 +106,17 @@ export function mailFields(r: Pick<BadgeOrdersTable, "id" | "name" | "tier_name"
     paymentReference: r.payment_reference,
     hardCopy: r.hard_copy === 1,
   };
+}
+
+/**
+ * An order's mail fields as its supporter knew the order: one moved in from the old site quotes
+ * its old reference, and the payment code as they gave it (without the suffix the import added
+ * to a code two old orders shared).
+ */
+export async function mailFieldsFor(db: Db, row: Parameters<typeof mailFields>[0]) {
+  const fields = mailFields(row);
+  const old = await oldReferenceOf(db, row.id);
+  return old ? { ...fields, paymentReference: row.payment_reference.replace(/-\d+$/, ""), oldReference: old } : fields;
 }
 
 /**
@@ -202,6 +215,7 @@ async function insertOrder(
       asset_token: token,
       delivery_outbox_id: null,
       staff_note: "",
+      supporter_note: "",
       wall_opt_in: input.showOnWall ? 1 : 0,
       wall_name: input.showOnWall ? input.wallName : "",
       wall_portrait: input.showOnWall && input.wallPortrait && hasPortrait ? 1 : 0,
@@ -351,7 +365,9 @@ export async function setBadgeOrderStatus(
     await db.transaction().execute(async (trx) => {
       const updated = await trx
         .updateTable("badge_orders")
-        .set({ status: "rejected", rejected_at: nowIso(), staff_note: note })
+        // The note is added to the order's notes as a dated entry (what was there stays), and is
+        // the supporter's note from now on.
+        .set({ status: "rejected", rejected_at: nowIso(), supporter_note: note, staff_note: appendedTo("staff_note", noteEntry(note ? `Rejected. Note to the supporter: ${note}` : "Rejected.")) })
         .where("id", "=", id)
         .where("status", "!=", "rejected")
         .executeTakeFirst();
@@ -360,7 +376,7 @@ export async function setBadgeOrderStatus(
       await enqueueMail(trx, {
         kind: "badge.rejected",
         to: row.email,
-        ...badgeRejectedEmail({ ...mailFields(row), wasApproved: row.status === "approved", note }, absoluteUrl("/event")),
+        ...badgeRejectedEmail({ ...(await mailFieldsFor(trx, row)), wasApproved: row.status === "approved", note }, absoluteUrl("/event")),
       });
     });
     void kickMailWorker();
@@ -381,11 +397,11 @@ export async function setBadgeOrderStatus(
 /** The entry QR code as an inline attachment (drawn and stored by storeEntryQr first). */
 export const entryQrAttachment = (id: string) => ({ filename: `${id}-entry-qr.png`, dataPath: entryQrKey(id), contentType: "image/png", cid: ENTRY_QR_CID });
 
-function enqueueKitMail(db: Db, row: BadgeOrdersTable, event: EventRecord) {
+async function enqueueKitMail(db: Db, row: BadgeOrdersTable, event: EventRecord) {
   return enqueueMail(db, {
     kind: "badge.kit",
     to: row.email,
-    ...badgeKitEmail(mailFields(row), event, row.share_url),
+    ...badgeKitEmail(await mailFieldsFor(db, row), event, row.share_url),
     attachments: [
       { filename: `${row.id}-badge.png`, dataPath: `badge-orders/${row.id}/badge.png`, contentType: "image/png" },
       { filename: `${row.id}-will-be-attending.png`, dataPath: `badge-orders/${row.id}/poster.png`, contentType: "image/png" },

@@ -110,15 +110,15 @@ const DOOR_COLUMNS = [
   "checked_in_at",
   "status",
   "rejected_at",
-  "staff_note",
+  "supporter_note",
   "badge_revoked_at",
   "badge_revocation_reason",
 ] as const;
 type DoorRow = Pick<BadgeOrdersTable, (typeof DOOR_COLUMNS)[number]>;
 
 /** Why this order is refused at the door, or null when it may come in. */
-function refusalOf(r: Pick<DoorRow, "status" | "rejected_at" | "staff_note" | "badge_revoked_at" | "badge_revocation_reason">): DoorRefusal | null {
-  if (r.status === "rejected") return { kind: "rejected", at: r.rejected_at, reason: r.staff_note };
+function refusalOf(r: Pick<DoorRow, "status" | "rejected_at" | "supporter_note" | "badge_revoked_at" | "badge_revocation_reason">): DoorRefusal | null {
+  if (r.status === "rejected") return { kind: "rejected", at: r.rejected_at, reason: r.supporter_note };
   if (r.badge_revoked_at) return { kind: "revoked", at: r.badge_revoked_at, reason: r.badge_revocation_reason };
   return null;
 }

@@ -36,8 +36,10 @@ export interface BadgeOrdersTable {
   poster_file: string | null;
   asset_token: string;
   delivery_outbox_id: number | null;
-  /** What staff wrote when they last decided (a rejection's reason goes to the supporter). */
+  /** Staff's notes, a dated entry per action (rejections, imports): appended, never replaced. */
   staff_note: string;
+  /** The note sent to the supporter with the latest rejection (their order page shows it). */
+  supporter_note: string;
   /** The supporter wall (opt-in): listed at all, under which name ('' = first name), with the portrait, hidden by staff. */
   wall_opt_in: number;
   wall_name: string;

@@ -6,7 +6,9 @@ import { BADGES_FILE_HELP, DEFAULT_BADGES_FILE } from "./steps-badges.server";
 
 export const IMPORT_USAGE = `npm run import:legacy -- DIR [--dry-run] [--badges FILE] [--badges-help]
 
-DIR is the old site's public/ folder (the one holding data/, open/badges/ and share/).
+DIR is the old site's repository (holding public/ and src/) or its public/ folder (the one
+holding data/, open/badges/ and share/); team pictures are also read from src/assets/badges/.
+Each run's report (refusals with their lines, orders sent for review, values cut) is kept at /admin/imports.
 --dry-run      count what would be added, skipped and refused, per file; write nothing
 --badges FILE  the team badges file (default DIR/${DEFAULT_BADGES_FILE})
 --badges-help  print the team badges file's shape`;

@@ -25,3 +25,20 @@ export async function importedTarget(db: Db, kind: string, key: string): Promise
   const row = await db.selectFrom("legacy_imports").select("target").where("kind", "=", kind).where("key", "=", key).executeTakeFirst();
   return row ? row.target : null;
 }
+
+/** The order here that an old order reference (order_…, mo_…) became, or null. */
+export async function orderForOldReference(db: Db, reference: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("legacy_imports")
+    .select("target")
+    .where("kind", "in", ["badge_order", "merch_order"])
+    .where("key", "=", reference.trim().toLowerCase())
+    .executeTakeFirst();
+  return row?.target || null;
+}
+
+/** The old reference an imported order was known by, or null. */
+export async function oldReferenceOf(db: Db, orderId: string): Promise<string | null> {
+  const row = await db.selectFrom("legacy_imports").select("key").where("kind", "in", ["badge_order", "merch_order"]).where("target", "=", orderId).executeTakeFirst();
+  return row?.key ?? null;
+}

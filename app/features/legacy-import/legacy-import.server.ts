@@ -1,16 +1,18 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
-import path from "node:path";
 import { logAction } from "~/features/activity/activity.server";
 import { system } from "~/lib/actor";
 import type { Db } from "~/lib/db.server";
+import { markContentChanged } from "~/lib/content-version.server";
 import { clearPageCache } from "~/lib/page-cache.server";
 import { summariseImportedEvents } from "../analytics/analytics-import.server";
 import { DEFAULT_BADGES_FILE, importTeamBadgePictures, importTeamBadgesFile } from "./steps-badges.server";
 import { checkSharePages, importCatalogueFile, importPostsFile, importSeriesFile, loadAliases } from "./steps-content.server";
 import { importActivityFile, importAnalyticsFile, importPollFiles, importReactionFiles, importSubscribersFile } from "./steps-engagement.server";
 import { importBadgeOrdersFile, importMerchOrdersFile } from "./steps-orders.server";
-import { inSavepoint, newReport, plural, reasonOf, type FileReport, type RunContext } from "./run.server";
+import { saveImportRun } from "./import-runs.server";
+import { importShareExtras } from "./share-extras.server";
+import { inSavepoint, newReport, oldSiteFolders, plural, reasonOf, type FileReport, type RunContext } from "./run.server";
 
 export type { FileReport, Refusal } from "./run.server";
 
@@ -60,6 +62,7 @@ function kinds(): Kind[] {
     },
     { name: "team badge pictures", run: (ctx, db) => importTeamBadgePictures(ctx, db, pictures, ours) },
     { name: "share pages", run: checkSharePages },
+    { name: "shared pictures", run: importShareExtras },
   ];
 }
 
@@ -71,8 +74,11 @@ function kinds(): Kind[] {
  */
 export async function importLegacySite(db: Db, dir: string, opts: ImportOptions = {}): Promise<ImportReport> {
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new Error(`There is no folder at ${dir}.`);
+  const startedAt = new Date().toISOString();
+  const folders = oldSiteFolders(dir);
   const ctx: RunContext = {
-    dir: path.resolve(dir),
+    dir: folders.publicDir,
+    repo: folders.repo,
     dryRun: !!opts.dryRun,
     salt: crypto.randomBytes(32),
     badgesFile: opts.badgesFile ?? DEFAULT_BADGES_FILE,
@@ -123,7 +129,11 @@ export async function importLegacySite(db: Db, dir: string, opts: ImportOptions 
     refused: ctx.reports.reduce((n, r) => n + r.refused.length, 0),
   };
   if (!ctx.dryRun) {
+    // Every run's report is kept for staff (/admin/imports), refusals and cuts with their full text.
+    await saveImportRun(db, { startedAt, folder: ctx.dir, added: report.added, refused: report.refused, files: report.files });
     clearPageCache();
+    // The running site is another process: on SQLite only this signal reaches it.
+    markContentChanged();
     if (report.added > 0) {
       await logAction(db, system("old site import (npm run import:legacy)"), {
         type: "legacy.import",
@@ -141,6 +151,8 @@ export function describeFile(r: FileReport, dryRun = false): string[] {
   if (r.missing) return [`${head}not in the folder, nothing to import`];
   const lines = [`${head}${r.added} ${dryRun ? "would be added" : "added"}, ${r.skipped} already here, ${r.refused.length} refused`];
   for (const x of r.refused) lines.push(`    ${x.line > 0 ? `line ${x.line}: ` : ""}refused: ${x.reason}`);
+  for (const x of r.review) lines.push(`    ${x.line > 0 ? `line ${x.line}: ` : ""}for review: ${x.reason}`);
+  for (const x of r.cut) lines.push(`    ${x.line > 0 ? `line ${x.line}: ` : ""}cut: ${x.what} (the full text is in the report at /admin/imports)`);
   for (const n of r.notes) lines.push(`    note: ${n}`);
   return lines;
 }

@@ -7,6 +7,17 @@ export interface LegacyImportsTable {
   imported_at: string;
 }
 
+/** One import of the old site and its report (JSON), for /admin/imports. */
+export interface LegacyImportRunsTable {
+  id: string;
+  started_at: string;
+  folder: string;
+  added: number;
+  refused: number;
+  report: string;
+}
+
 export interface LegacyImportTables {
   legacy_imports: LegacyImportsTable;
+  legacy_import_runs: LegacyImportRunsTable;
 }

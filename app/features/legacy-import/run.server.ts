@@ -7,8 +7,11 @@ import { DomainError } from "~/lib/domain-error";
 import { importedKeys, rememberImported } from "./ledger.server";
 import { LegacyFileError } from "./legacy-files";
 
-/** One record the import would not take: the line it starts on, and why. */
-export type Refusal = { line: number; reason: string };
+/** One record the import would not take: the line it starts on, why, and the line as written (when it could not be read). */
+export type Refusal = { line: number; reason: string; raw?: string };
+
+/** A value the import shortened or left out: where, what, and its full text (kept here). */
+export type Cut = { line: number; what: string; full: string };
 
 /** What happened to one file of the old site. */
 export type FileReport = {
@@ -20,6 +23,10 @@ export type FileReport = {
   /** Already here (a second import skips everything it took the first time). */
   skipped: number;
   refused: Refusal[];
+  /** Records imported but sent to staff to look at (orders as pending, 'NEEDS REVIEW' in their notes). */
+  review: Refusal[];
+  /** Values shortened or left out, each with its full text. */
+  cut: Cut[];
   /** What staff should know: flags, changed prices, cleaned HTML, values left out. */
   notes: string[];
   /** The file is not in the folder (nothing to import). */
@@ -36,9 +43,42 @@ export type RunContext = {
   onFile?: (r: FileReport) => void;
   /** Old slug (as written, or as the old tracker stripped it) -> the post's slug here. */
   aliases: Map<string, string>;
+  /** The old repository's root (public/'s parent, where src/assets/badges/ lives), or null when not there. */
+  repo?: string | null;
 };
 
-export const newReport = (file: string, records: string): FileReport => ({ file, records, added: 0, skipped: 0, refused: [], notes: [], missing: false });
+/**
+ * The folder the command was given, as the old site's public/ folder and its repository root:
+ * the repository root (holding public/) or public/ itself (its parent then the root, if it has src/).
+ */
+export function oldSiteFolders(dir: string): { publicDir: string; repo: string | null } {
+  const at = path.resolve(dir);
+  const isDir = (p: string) => {
+    try {
+      return fs.statSync(p).isDirectory();
+    } catch {
+      return false;
+    }
+  };
+  if (!isDir(path.join(at, "data")) && isDir(path.join(at, "public"))) return { publicDir: path.join(at, "public"), repo: at };
+  const parent = path.dirname(at);
+  return { publicDir: at, repo: isDir(path.join(parent, "src")) ? parent : null };
+}
+
+/** The bytes of a file of the old repository (never outside it), or null. */
+export function readRepoBytes(ctx: RunContext, rel: string): Buffer | null {
+  if (!ctx.repo) return null;
+  const root = path.resolve(ctx.repo);
+  const file = path.resolve(root, rel);
+  if (!file.startsWith(root + path.sep)) return null;
+  try {
+    return fs.statSync(file).isFile() ? fs.readFileSync(file) : null;
+  } catch {
+    return null;
+  }
+}
+
+export const newReport = (file: string, records: string): FileReport => ({ file, records, added: 0, skipped: 0, refused: [], review: [], cut: [], notes: [], missing: false });
 
 /** The text of a file of the old site, or null when it is not there. */
 export function readOldFile(ctx: RunContext, rel: string): string | null {
@@ -129,8 +169,18 @@ export class FileStep {
     this.report.skipped += n;
   }
 
-  refuse(line: number, reason: string) {
-    this.report.refused.push({ line, reason });
+  refuse(line: number, reason: string, raw?: string) {
+    this.report.refused.push(raw === undefined ? { line, reason } : { line, reason, raw });
+  }
+
+  /** A record imported for staff to look at (it is here; the report says why). */
+  review(line: number, reason: string) {
+    this.report.review.push({ line, reason });
+  }
+
+  /** A value shortened or left out: its full text stays in the report. */
+  cut(line: number, what: string, full: string) {
+    this.report.cut.push({ line, what, full });
   }
 
   note(text: string) {

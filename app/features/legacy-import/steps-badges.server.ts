@@ -6,7 +6,7 @@ import { processBadgeImage } from "../team-badges/badge-image.server";
 import { BADGE_ID_PATTERN, CATEGORIES, parseIssuedDate } from "../team-badges/team-badges";
 import { importTeamBadge, importTeamBadgePicture, removeUntouchedSeedBadges, type ImportedBadge } from "../team-badges/team-badges-import.server";
 import { asObject, phpBool, readJsonMembers, text, type LocatedMember } from "./legacy-files";
-import { FileStep, plural, readOldBytes, reasonOf, type RunContext } from "./run.server";
+import { FileStep, plural, readOldBytes, readRepoBytes, reasonOf, type RunContext } from "./run.server";
 
 /** Where the team badges file is looked for in the old site's folder, unless --badges names one. */
 export const DEFAULT_BADGES_FILE = "data/team_badges.json";
@@ -178,6 +178,21 @@ export async function importTeamBadgePictures(ctx: RunContext, db: Db, named: Ma
     // No open/badges/ folder: only pictures the badges file names.
   }
   for (const [id, rel] of named) if (readOldBytes(ctx, rel)) files.set(id, rel);
+  // The other team pictures live in the repository's src/assets/badges/ (bundled by the old app):
+  // taken for a badge that has none under public/.
+  const bundled = new Map<string, string>();
+  if (ctx.repo) {
+    try {
+      for (const e of fs.readdirSync(path.join(ctx.repo, "src/assets/badges"), { withFileTypes: true })) {
+        const m = /^(.+)\.(png|jpe?g|webp)$/i.exec(e.name);
+        const id = m?.[1]!.toLowerCase();
+        if (e.isFile() && id && !files.has(id) && ours.has(id)) bundled.set(id, `src/assets/badges/${e.name}`);
+      }
+    } catch {
+      // No src/assets/badges/: nothing more to find.
+    }
+  }
+  for (const [id, rel] of bundled) files.set(id, `../${rel}`);
   if (files.size === 0) step.missing();
   for (const [id, rel] of [...files].sort()) {
     if (step.seen(id)) {
@@ -186,7 +201,7 @@ export async function importTeamBadgePictures(ctx: RunContext, db: Db, named: Ma
     }
     await step.record(0, async () => {
       if (!ours.has(id)) refuse(`${rel}: no badge of the badges file has the id ${id}`);
-      const bytes = readOldBytes(ctx, rel) ?? refuse(`${rel}: cannot be read`);
+      const bytes = (rel.startsWith("../src/") ? readRepoBytes(ctx, rel.slice(3)) : readOldBytes(ctx, rel)) ?? refuse(`${rel}: cannot be read`);
       let png: Buffer;
       try {
         png = await processBadgeImage(bytes);

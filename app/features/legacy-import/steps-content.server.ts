@@ -14,7 +14,8 @@ import { DomainError } from "~/lib/domain-error";
 import type { Db } from "~/lib/db.server";
 import { isHttpsUrl, isImageAddress } from "~/lib/rules";
 import { asObject, readJsonArray, text } from "./legacy-files";
-import { FileStep, postSlugFor, readOldFile, reasonOf, toSlug, trackerSlug, type RunContext } from "./run.server";
+import { removeUntouchedSeedItems, removeUntouchedSeedPosts } from "./demo-content.server";
+import { FileStep, plural, postSlugFor, readOldFile, reasonOf, toSlug, trackerSlug, type RunContext } from "./run.server";
 
 const refuse = (message: string): never => {
   throw new DomainError("invalid", message);
@@ -66,10 +67,34 @@ export async function importSeriesFile(ctx: RunContext, db: Db) {
 // ---------------------------------------------------------------- posts
 
 const HOSTILE_HTML = /<\s*(script|iframe|object|embed|style)\b|\son[a-z]+\s*=|javascript:/i;
-const ORDER_FIELDS = ["seriesOrder", "seriesIndex", "seriesPart", "part"] as const;
+const ORDER_FIELDS = ["episodeNumber", "seriesOrder", "seriesIndex", "seriesPart", "part"] as const;
 
-/** The old post's fields as this site takes them; values it cannot use are left out, with a note. */
-function cleanPost(o: Record<string, unknown>, slug: string, notes: string[]) {
+/** When the old site says a post was published (publishedAt, else its date), as a time; null when it cannot tell. */
+function publishedOf(o: Record<string, unknown>): number | null {
+  for (const v of [o.publishedAt, o.date]) {
+    const ms = Date.parse(text(v));
+    if (text(v) && Number.isFinite(ms)) return ms;
+  }
+  return null;
+}
+
+/** A value longer than this site keeps: shortened, its full text kept in the import's report. */
+type CutFn = (what: string, full: string) => void;
+const cutTo = (value: string, max: number, what: string, cut: CutFn) => {
+  if (value.length <= max) return value;
+  cut(`${what}: ${value.length} characters, ${max} kept`, value);
+  return value.slice(0, max);
+};
+/** A list longer than this site keeps (or with items too long): shortened, the full list kept in the report. */
+function listCut(values: string[], maxItems: number, maxLength: number, what: string, cut: CutFn) {
+  const kept = values.map((v) => v.slice(0, maxLength)).slice(0, maxItems);
+  if (values.length > maxItems || values.some((v) => v.length > maxLength)) cut(`${what}: ${values.length} given, ${kept.length} kept (each at most ${maxLength} characters)`, values.join(", "));
+  return kept;
+}
+
+
+/** The old post's fields as this site takes them; values it cannot use are left out, with a note; values cut, with their full text. */
+function cleanPost(o: Record<string, unknown>, slug: string, notes: string[], cut: CutFn = () => {}) {
   const drop = (field: string, value: string, why: string) => {
     if (value) notes.push(`post ${slug}: ${field} "${value.slice(0, 60)}" left out (${why})`);
     return "";
@@ -78,14 +103,15 @@ function cleanPost(o: Record<string, unknown>, slug: string, notes: string[]) {
   const image = text(o.image);
   const audio = text(o.audioVideoId);
   const seriesId = text(o.seriesId ?? o.series);
-  const tags = (Array.isArray(o.tags) ? o.tags.map(text) : parseTags(text(o.tags))).filter(Boolean).map((t) => t.slice(0, 30)).slice(0, 12);
+  const tags = listCut((Array.isArray(o.tags) ? o.tags.map(text) : parseTags(text(o.tags))).filter(Boolean), 12, 30, `post ${slug}: tags`, cut);
   const order = ORDER_FIELDS.map((f) => o[f]).find((v) => typeof v === "number" || /^\d+$/.test(text(v)));
   return {
     slug,
     title: text(o.title),
-    summary: text(o.summary).slice(0, 600),
-    author: text(o.author).slice(0, 80),
-    date: text(o.date).slice(0, 40),
+    summary: cutTo(text(o.summary), 600, `post ${slug}: summary`, cut),
+    author: cutTo(text(o.author), 80, `post ${slug}: author`, cut),
+    // The day it was published (publishedAt; the old posts' own date is often just the year).
+    date: cutTo(Number.isFinite(Date.parse(text(o.publishedAt))) ? new Date(Date.parse(text(o.publishedAt))).toISOString().slice(0, 10) : text(o.date), 40, `post ${slug}: date`, cut),
     tags,
     image: image && !isImageAddress(image) ? drop("image", image, "not a path on this site or an https address") : image,
     url: url && !isHttpsUrl(url) ? drop("url", url, "not an https address") : url,
@@ -101,7 +127,13 @@ export async function importPostsFile(ctx: RunContext, db: Db) {
   const body = readOldFile(ctx, step.report.file);
   if (body === null) step.missing();
   else {
-    for (const { line, value } of listOf(step, body)) {
+    // Newest first, as the old site listed them (by publishedAt, else date; undated ones last,
+    // each group in the file's order): each post is added after those before it.
+    let demoChecked = false;
+    const entries = listOf(step, body)
+      .map((e, i) => ({ ...e, i, at: asObject(e.value) ? publishedOf(asObject(e.value)!) : null }))
+      .sort((a, b) => (a.at === null ? 1 : 0) - (b.at === null ? 1 : 0) || (b.at ?? 0) - (a.at ?? 0) || a.i - b.i);
+    for (const { line, value } of entries) {
       const o = asObject(value);
       if (!o) {
         step.refuse(line, "not a post (an object with title, url and slug)");
@@ -114,17 +146,24 @@ export async function importPostsFile(ctx: RunContext, db: Db) {
       }
       await step.record(line, async () => {
         if (!raw) refuse("a post with no slug");
+        if (text(o.title) && !demoChecked) {
+          demoChecked = true;
+          const removed = await removeUntouchedSeedPosts(db);
+          if (removed.length) step.note(`${plural(removed.length, "demo post")} of the seed removed (never changed by staff): ${removed.join(", ")}`);
+        }
         if (!text(o.title)) refuse(`post ${raw} has no title`);
         const slug = toSlug(raw);
         if (!slug) refuse(`post slug "${raw}" has no letters or digits`);
         const notes: string[] = [];
-        const parsed = BlogPostSchema.safeParse(cleanPost(o, slug, notes));
+        const cuts: [string, string][] = [];
+        const parsed = BlogPostSchema.safeParse(cleanPost(o, slug, notes, (what, full) => cuts.push([what, full])));
         if (!parsed.success) refuse(`post ${raw}: ${parsed.error.issues[0]?.message ?? "not valid"}`);
         const post = parsed.data!;
         const done = await importPost(db, { ...post, seriesOrder: cleanPost(o, slug, []).seriesOrder });
         if (done === "added") {
           step.added();
           for (const n of notes) step.note(`line ${line}: ${n}`);
+          for (const [what, full] of cuts) step.cut(line, what, full);
           if (post.contentHtml && HOSTILE_HTML.test(post.contentHtml)) step.note(`line ${line}: post ${slug}: HTML cleaned as a staff save cleans it (scripts, event handlers and javascript: links removed)`);
         } else step.skipped();
         // Its old addresses: as written (sabbath_rest) and as the old tracker stored it (sabbathrest).
@@ -150,7 +189,7 @@ export async function loadAliases(ctx: RunContext, db: Db) {
 
 // ---------------------------------------------------------------- catalogue
 
-function cleanItem(o: Record<string, unknown>, notes: string[]): MerchItem {
+function cleanItem(o: Record<string, unknown>, notes: string[], cut: CutFn = () => {}): MerchItem {
   const name = text(o.name);
   const slug = toSlug(text(o.slug) || name, 60);
   const priceText = typeof o.price === "number" ? o.price : Number(text(o.price).replace(/,/g, ""));
@@ -158,7 +197,7 @@ function cleanItem(o: Record<string, unknown>, notes: string[]): MerchItem {
   const colors: MerchColor[] = (Array.isArray(o.colors) ? o.colors : []).flatMap((c) => {
     const col = asObject(c);
     if (!col) return [];
-    const label = text(col.label).slice(0, 40) || text(col.swatch) || "Colour";
+    const label = cutTo(text(col.label), 40, `item ${slug}: colour label`, cut) || text(col.swatch) || "Colour";
     const swatch = /^#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?$/.test(text(col.swatch)) ? text(col.swatch) : "#000000";
     const img = text(col.image);
     return [{ label, swatch, ...(img && isImageAddress(img) ? { image: img } : {}) }];
@@ -168,21 +207,22 @@ function cleanItem(o: Record<string, unknown>, notes: string[]): MerchItem {
     id: text(o.id) || slug,
     name,
     slug,
-    description: text(o.description).slice(0, 1000),
+    description: cutTo(text(o.description), 1000, `item ${slug}: description`, cut),
     price: Number.isFinite(priceText) ? Math.round(priceText) : NaN,
     currency: (text(o.currency) || "KES").toUpperCase(),
-    impact: text(o.impact).slice(0, 300),
+    impact: cutTo(text(o.impact), 300, `item ${slug}: impact`, cut),
     image: image && isImageAddress(image) ? image : "",
-    tags: (Array.isArray(o.tags) ? o.tags.map(text) : []).filter(Boolean).map((t) => t.slice(0, 30)).slice(0, 12),
+    tags: listCut((Array.isArray(o.tags) ? o.tags.map(text) : []).filter(Boolean), 12, 30, `item ${slug}: tags`, cut),
     available: o.available !== false,
-    colors: colors.slice(0, 12),
-    sizes: (Array.isArray(o.sizes) ? o.sizes.map(text) : []).filter(Boolean).map((s) => s.slice(0, 20)).slice(0, 12),
+    colors: colors.length > 12 ? (cut(`item ${slug}: colours: ${colors.length} given, 12 kept`, colors.map((c) => c.label).join(", ")), colors.slice(0, 12)) : colors,
+    sizes: listCut((Array.isArray(o.sizes) ? o.sizes.map(text) : []).filter(Boolean), 12, 20, `item ${slug}: sizes`, cut),
   };
 }
 
 export async function importCatalogueFile(ctx: RunContext, db: Db) {
   const step = await FileStep.open(ctx, db, "merch_item", "data/merch.json", "catalogue items");
   const body = readOldFile(ctx, step.report.file);
+  let demoChecked = false;
   if (body === null) step.missing();
   else {
     for (const { line, value } of listOf(step, body)) {
@@ -198,13 +238,20 @@ export async function importCatalogueFile(ctx: RunContext, db: Db) {
       }
       await step.record(line, async () => {
         if (!text(o.name) || !text(o.slug)) refuse(`item ${key || "(no id)"} is missing its name or slug`);
+        if (!demoChecked) {
+          demoChecked = true;
+          const removed = await removeUntouchedSeedItems(db);
+          if (removed.length) step.note(`${plural(removed.length, "demo item")} of the seed removed (never changed by staff, never ordered): ${removed.join(", ")}`);
+        }
         const notes: string[] = [];
-        const parsed = MerchItemSchema.safeParse(cleanItem(o, notes));
+        const cuts: [string, string][] = [];
+        const parsed = MerchItemSchema.safeParse(cleanItem(o, notes, (what, full) => cuts.push([what, full])));
         if (!parsed.success) refuse(`item ${key}: ${parsed.error.issues[0]?.message ?? "not valid"}`);
         const done = await importMerchItem(db, parsed.data as MerchItem);
         if (done === "added") {
           step.added();
           for (const n of notes) step.note(`line ${line}: ${n}`);
+          for (const [what, full] of cuts) step.cut(line, what, full);
         } else step.skipped();
         step.take(key, parsed.data!.id);
       });
@@ -258,7 +305,10 @@ export async function checkSharePages(ctx: RunContext, db: Db) {
       continue;
     }
     const title = unescapeHtml((OG_TITLE.exec(readOldFile(ctx, `share/blogs/${name}`) ?? "")?.slice(1).find(Boolean) ?? "").trim());
-    const match = title ? cards.find((c) => c.title.trim().toLowerCase() === title.toLowerCase()) : undefined;
+    // The old pages' titles end with the site's name after a dash ('Title — Site name'): matched with it or without.
+    const bare = title.replace(/\s+[—–-]\s+[^—–]+$/, "").trim();
+    const same = (c: { title: string }) => [title, bare].some((t) => t && c.title.trim().toLowerCase() === t.toLowerCase());
+    const match = title ? cards.find(same) : undefined;
     if (!match) {
       step.refuse(0, `share/blogs/${name}: no post here has the slug ${old}${title ? ` or the title "${title}"` : ""}`);
       continue;

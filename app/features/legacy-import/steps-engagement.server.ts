@@ -92,7 +92,7 @@ export async function importReactionFiles(ctx: RunContext, db: Db) {
     const keyOf = lineKeys();
     for (const entry of readJsonLines(logBody)) {
       if ("error" in entry) {
-        log.refuse(entry.line, entry.error);
+        log.refuse(entry.line, entry.error, entry.raw);
         continue;
       }
       const key = keyOf(entry.raw);
@@ -207,7 +207,7 @@ export async function importPollFiles(ctx: RunContext, db: Db) {
     const votes: { pollId: string; option: string; cid: string; at: string }[] = [];
     for (const entry of readJsonLines(logBody)) {
       if ("error" in entry) {
-        log.refuse(entry.line, entry.error);
+        log.refuse(entry.line, entry.error, entry.raw);
         continue;
       }
       const key = keyOf(entry.raw);
@@ -280,7 +280,7 @@ export async function importAnalyticsFile(ctx: RunContext, db: Db) {
     const rows: TrackRow[] = [];
     for (const entry of readJsonLines(body)) {
       if ("error" in entry) {
-        step.refuse(entry.line, entry.error);
+        step.refuse(entry.line, entry.error, entry.raw);
         continue;
       }
       const key = keyOf(entry.raw);
@@ -335,7 +335,7 @@ export async function importActivityFile(ctx: RunContext, db: Db) {
     const entries: Parameters<typeof importActivity>[1] = [];
     for (const entry of readJsonLines(body)) {
       if ("error" in entry) {
-        step.refuse(entry.line, entry.error);
+        step.refuse(entry.line, entry.error, entry.raw);
         continue;
       }
       const key = keyOf(entry.raw);

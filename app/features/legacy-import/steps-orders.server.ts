@@ -1,15 +1,17 @@
 import crypto from "node:crypto";
 import path from "node:path";
 import type { Db } from "~/lib/db.server";
-import { DomainError } from "~/lib/domain-error";
 import { randomToken } from "~/lib/email.server";
 import { unusedOrderId } from "~/lib/order-ids.server";
-import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, NAME_MAX_LENGTH, NOTES_MAX_LENGTH, PHONE_MAX_LENGTH, PHONE_PATTERN } from "~/lib/rules";
+import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, NAME_MAX_LENGTH, PHONE_MAX_LENGTH, PHONE_PATTERN } from "~/lib/rules";
+import { joinEntries, noteEntry } from "~/lib/staff-notes.server";
+import { nowIso } from "~/lib/db.server";
 import { appendBadgeStaffNote, badgeReferenceTaken, importBadgeOrder } from "../event-badges/badge-orders-import.server";
-import { tierShareUrl } from "../event-badges/badge-orders.server";
+import { generateBadgeAssets, tierShareUrl } from "../event-badges/badge-orders.server";
+import { system } from "~/lib/actor";
 import type { BadgeOrdersTable } from "../event-badges/event-badges.tables";
 import { processPortrait } from "../event-badges/portrait.server";
-import { findTier } from "../event-badges/tiers";
+import { findTier, TIERS } from "../event-badges/tiers";
 import { formatMoney, type MerchColor, type MerchItem, type PricedLine } from "../merch/merch";
 import { appendMerchStaffNote, catalogueItems, importMerchOrder, merchReferenceTaken } from "../merch/merch-import.server";
 import type { MerchOrdersTable } from "../merch/merch.tables";
@@ -19,28 +21,53 @@ import { asObject, isoTime, leadingInt, phpBool, readJsonLines, text } from "./l
 import { listOf } from "./steps-content.server";
 import { FileStep, readOldBytes, readOldFile, type RunContext } from "./run.server";
 
-const refuse = (message: string): never => {
-  throw new DomainError("invalid", message);
-};
-
 const FROM_OLD_SITE = "Imported from the old site";
 
-/** An email as this site keeps it (trimmed, lower case), or a refusal naming it. */
-function emailOf(value: unknown, who: string): string {
+/**
+ * An email as this site keeps it (trimmed, lower case). One today's rules refuse is kept as the
+ * old site took it (trimmed), and the order goes to staff for review with the reason.
+ */
+function emailOf(value: unknown, who: string, review: string[]): string {
   const email = text(value).toLowerCase();
-  if (!email) refuse(`${who} has no email address`);
-  if (email.length > EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(email)) refuse(`${who}: "${email.slice(0, 60)}" is not an email address`);
+  if (!email) review.push(`${who} has no email address`);
+  else if (email.length > EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(email)) {
+    review.push(`${who}: "${text(value)}" is not an email address (kept as the old site took it; no email can reach it)`);
+    return text(value);
+  }
   return email;
 }
 
-/** A payment code as this site keeps it (typed with spaces or pasted as an SMS), or a refusal. */
-function codeOf(value: unknown, who: string): string {
+/**
+ * A payment code as this site keeps it (typed with spaces or pasted as an SMS). One that is no
+ * M-Pesa code ('paid cash at the table', 9 characters) is kept as typed, claims nothing in the
+ * ledger, and sends the order to staff for review: null.
+ */
+function codeOf(value: unknown, who: string, review: string[]): string | null {
   const raw = text(value);
-  if (!raw) refuse(`${who} has no M-Pesa payment code`);
+  if (!raw) {
+    review.push(`${who} has no M-Pesa payment code`);
+    return null;
+  }
   const code = normalisePaymentCode(raw);
-  if (!isValidPaymentCode(code)) refuse(`${who}: "${raw.slice(0, 40)}" is not an M-Pesa code (10 letters and digits)`);
-  return code;
+  if (isValidPaymentCode(code)) return code;
+  review.push(`${who}: "${raw}" is not an M-Pesa code (10 letters and digits); kept as the old site took it`);
+  return null;
 }
+
+/** A payment reference for a code that is not one: the text as typed, made unique among orders. */
+async function typedReference(db: Db, raw: string, kind: "badge" | "merch", oldId: string) {
+  const taken = kind === "badge" ? badgeReferenceTaken : merchReferenceTaken;
+  const base = raw || `(none: old order ${oldId})`;
+  if (!(await taken(db, base))) return base;
+  let n = 2;
+  while (await taken(db, `${base} (${n})`)) n++;
+  return `${base} (${n})`;
+}
+
+/** The entry that sends an order to staff: why, and the old site's record as it was. */
+const reviewEntry = (reasons: string[], original: Record<string, unknown>) =>
+  `NEEDS REVIEW: the old site took this order, but today's rules would refuse it: ${reasons.join("; ")}. ` +
+  `It is imported as pending for staff to decide. The old site's record as it was: ${JSON.stringify(original)}`;
 
 function phoneOf(value: unknown, notes: string[]): string {
   const phone = text(value);
@@ -79,7 +106,16 @@ async function placeCode(db: Db, step: FileStep, line: number, code: string, kin
   return { reference, flag: `FLAG: ${both} This order's code is kept as ${reference}, so that one payment cannot approve both.` };
 }
 
-const staffNote = (...parts: (string | null | undefined)[]) => parts.filter(Boolean).join("\n").slice(0, 4000);
+/**
+ * An imported order's staff notes, as dated entries: what staff wrote on the old site (dated as
+ * the old site dated it), then the import's own entry (its flags and the old reference). Nothing
+ * is cut.
+ */
+const importedNotes = (oldNote: string, oldAt: string, flags: (string | null)[], oldId: string) =>
+  joinEntries(
+    oldNote ? noteEntry(`On the old site: ${oldNote}`, oldAt) : null,
+    noteEntry([`${FROM_OLD_SITE} (order ${oldId}).`, ...flags.filter((f): f is string => !!f)].join("\n")),
+  );
 
 // ---------------------------------------------------------------- badge orders
 
@@ -114,21 +150,31 @@ export async function importBadgeOrdersFile(ctx: RunContext, db: Db) {
       await step.record(line, async () => {
         const who = `order ${oldId}`;
         const notes: string[] = [];
-        const name = text(o.name);
-        if (!name) refuse(`${who} has no name`);
-        if (name.length > NAME_MAX_LENGTH) refuse(`${who}: the name is over ${NAME_MAX_LENGTH} characters`);
-        const email = emailOf(o.email, who);
-        const tier = findTier(text(o.tierKey));
-        if (!tier) refuse(`${who}: unknown tier "${text(o.tierKey).slice(0, 20)}" (t1 to t5)`);
-        const code = codeOf(o.paymentReference, who);
-        const stamp = OLD_ORDER_TIME.exec(oldId);
-        const createdAt = isoTime(o.createdAt) ?? (stamp ? `${stamp[1]}-${stamp[2]}-${stamp[3]}T${stamp[4]}:${stamp[5]}:${stamp[6]}.000Z` : null);
-        if (!createdAt) refuse(`${who} has no readable createdAt`);
-        const status = statusOf(o.status, notes);
+        const review: string[] = [];
+        const name = text(o.name) || "(no name on the old order)";
+        if (!text(o.name)) review.push(`${who} has no name`);
+        if (name.length > NAME_MAX_LENGTH) review.push(`${who}: the name is ${name.length} characters (this site takes ${NAME_MAX_LENGTH}); kept whole`);
+        const email = emailOf(o.email, who, review);
         const oldAmount = leadingInt(o.amount);
-        const t = tier!;
+        let tier = findTier(text(o.tierKey));
+        if (!tier) {
+          // Kept under the tier its amount or name matches, else the highest, for staff to decide.
+          tier = TIERS.find((t) => t.amount === oldAmount) ?? TIERS.find((t) => t.name.toLowerCase() === text(o.tierName).toLowerCase()) ?? TIERS[TIERS.length - 1]!;
+          review.push(`${who}: unknown tier "${text(o.tierKey)}" ("${text(o.tierName)}", t1 to t5 here); shown as ${tier.name} until staff decide`);
+        }
+        const code = codeOf(o.paymentReference, who, review);
+        const stamp = OLD_ORDER_TIME.exec(oldId);
+        let createdAt = isoTime(o.createdAt) ?? (stamp ? `${stamp[1]}-${stamp[2]}-${stamp[3]}T${stamp[4]}:${stamp[5]}:${stamp[6]}.000Z` : null);
+        if (!createdAt) {
+          review.push(`${who} has no readable createdAt ("${text(o.createdAt)}"); dated as imported`);
+          createdAt = nowIso();
+        }
+        const oldStatus = statusOf(o.status, notes);
+        const status = review.length ? "pending" : oldStatus;
+        if (review.length && oldStatus !== "pending") review.push(`the old site had it ${oldStatus}`);
+        const t = tier;
         if (oldAmount !== t.amount) notes.push(`the old site recorded ${oldAmount === null ? "no amount" : formatMoney(oldAmount)}; the ${t.name} tier is ${formatMoney(t.amount)}, which is what this order now says. Check the M-Pesa amount.`);
-        if (text(o.tierName) && text(o.tierName) !== t.name) notes.push(`the old site called the tier "${text(o.tierName).slice(0, 40)}"`);
+        if (text(o.tierName) && text(o.tierName) !== t.name) notes.push(`the old site called the tier "${text(o.tierName)}"`);
         const phone = phoneOf(o.phone, notes);
 
         let portrait: Buffer | null = null;
@@ -142,8 +188,9 @@ export async function importBadgeOrdersFile(ctx: RunContext, db: Db) {
         } else if (text(o.portraitPath)) notes.push(`its portrait ${path.basename(text(o.portraitPath))} is not in data/badge_orders/`);
 
         const id = await unusedOrderId(db, "badge_orders", "BO");
-        const placed = await placeCode(db, step, line, code, "badge", id);
+        const placed = code ? await placeCode(db, step, line, code, "badge", id) : { reference: await typedReference(db, text(o.paymentReference), "badge", oldId), flag: null };
         const updatedAt = isoTime(o.updatedAt);
+        const oldNote = text(o.adminNote);
         const row: BadgeOrdersTable = {
           id,
           tier_key: t.key,
@@ -154,18 +201,20 @@ export async function importBadgeOrdersFile(ctx: RunContext, db: Db) {
           phone,
           payment_reference: placed.reference,
           hard_copy: phpBool(o.hardCopy) ? 1 : 0,
-          notes: text(o.notes).slice(0, NOTES_MAX_LENGTH),
+          notes: text(o.notes),
           share_url: tierShareUrl(t.key),
           status,
-          created_at: createdAt!,
-          approved_at: status === "approved" ? (isoTime(o.approvedAt) ?? updatedAt ?? createdAt!) : isoTime(o.approvedAt),
-          rejected_at: status === "rejected" ? (updatedAt ?? createdAt!) : null,
+          created_at: createdAt,
+          approved_at: status === "approved" ? (isoTime(o.approvedAt) ?? updatedAt ?? createdAt) : null,
+          rejected_at: status === "rejected" ? (updatedAt ?? createdAt) : null,
           portrait_file: portrait ? "portrait.png" : null,
           badge_file: null,
           poster_file: null,
           asset_token: randomToken(),
           delivery_outbox_id: null,
-          staff_note: staffNote(text(o.adminNote), placed.flag, ...notes.map((n) => `${FROM_OLD_SITE}: ${n}`), `${FROM_OLD_SITE} (order ${oldId}).`),
+          staff_note: importedNotes(oldNote, updatedAt ?? isoTime(o.approvedAt) ?? createdAt, [review.length ? reviewEntry(review, o) : null, placed.flag, ...notes.map((n) => `${FROM_OLD_SITE}: ${n}`)], oldId),
+          // The old site showed its notes to staff only.
+          supporter_note: "",
           wall_opt_in: 0,
           wall_name: "",
           wall_portrait: 0,
@@ -177,7 +226,17 @@ export async function importBadgeOrdersFile(ctx: RunContext, db: Db) {
           badge_revocation_reason: "",
         };
         await importBadgeOrder(db, row, ctx.dryRun ? null : portrait);
+        // An order the old site approved gets its badge and poster drawn here (the old admin drew
+        // them in a browser; none came with the files), so its page offers them; no mail is sent.
+        if (status === "approved" && !ctx.dryRun) {
+          try {
+            await generateBadgeAssets(db, id, system("old site import (npm run import:legacy)"));
+          } catch (e) {
+            step.note(`line ${line}: ${who} (${id}): its badge and poster could not be drawn (${(e as Error).message}); staff can draw them from the order`);
+          }
+        }
         step.added();
+        if (review.length) step.review(line, `${who} (${id}) imported as pending for staff to review: ${review.join("; ")}`);
         for (const n of notes) step.note(`line ${line}: ${who} (${id}): ${n}`);
         step.take(oldId, id);
       });
@@ -200,33 +259,39 @@ function itemFor(catalogue: MerchItem[], line: Record<string, unknown>): MerchIt
  * An old order's lines, priced from the catalogue (the old site took prices and totals from the
  * shopper's browser); a line whose item is not in the catalogue keeps its old price, flagged.
  */
-function priceOldLines(catalogue: MerchItem[], items: unknown[], who: string, notes: string[]) {
+function priceOldLines(catalogue: MerchItem[], items: unknown[], who: string, notes: string[], review: string[]) {
   const lines: PricedLine[] = [];
   for (const [i, raw] of items.entries()) {
-    const l = asObject(raw);
-    if (!l) refuse(`${who}: item ${i + 1} is not an order line`);
-    const quantity = typeof l!.quantity === "number" ? l!.quantity : Number(text(l!.quantity));
-    if (!Number.isInteger(quantity) || quantity < 1 || quantity > 1000) refuse(`${who}: item ${i + 1} has the quantity ${String(l!.quantity).slice(0, 10)}`);
-    const item = itemFor(catalogue, l!);
-    const oldPrice = typeof l!.price === "number" ? l!.price : Number(text(l!.price));
-    const colorRaw = asObject(l!.color);
-    const colorLabel = colorRaw ? text(colorRaw.label) : text(l!.color);
+    const l = asObject(raw) ?? {};
+    if (!asObject(raw)) review.push(`${who}: item ${i + 1} is not an order line (${JSON.stringify(raw)})`);
+    let quantity = typeof l.quantity === "number" ? l.quantity : Number(text(l.quantity));
+    if (!Number.isInteger(quantity) || quantity < 1 || quantity > 1000) {
+      review.push(`${who}: item ${i + 1} has the quantity ${JSON.stringify(l.quantity ?? null)}; counted as 1`);
+      quantity = 1;
+    }
+    const item = itemFor(catalogue, l);
+    const oldPrice = typeof l.price === "number" ? l.price : Number(text(l.price));
+    const colorRaw = asObject(l.color);
+    const colorLabel = colorRaw ? text(colorRaw.label) : text(l.color);
     const color: MerchColor | null = colorLabel
-      ? (item?.colors.find((c) => c.label === colorLabel) ?? { label: colorLabel.slice(0, 40), swatch: /^#[0-9a-fA-F]{3,6}$/.test(text(colorRaw?.swatch)) ? text(colorRaw?.swatch) : "#000000" })
+      ? (item?.colors.find((c) => c.label === colorLabel) ?? { label: colorLabel, swatch: /^#[0-9a-fA-F]{3,6}$/.test(text(colorRaw?.swatch)) ? text(colorRaw?.swatch) : "#000000" })
       : null;
+    let price = item ? item.price : Math.round(oldPrice);
     if (!item) {
-      if (!Number.isFinite(oldPrice) || oldPrice < 0) refuse(`${who}: item ${i + 1} (${text(l!.name) || text(l!.itemId)}) is not in the catalogue and has no price`);
-      notes.push(`"${text(l!.name) || text(l!.itemId)}" is not in the catalogue: priced at the old line's ${formatMoney(Math.round(oldPrice))}`);
+      if (!Number.isFinite(oldPrice) || oldPrice < 0) {
+        review.push(`${who}: item ${i + 1} (${text(l.name) || text(l.itemId)}) is not in the catalogue and has no price; priced at ${formatMoney(0)}`);
+        price = 0;
+      } else notes.push(`"${text(l.name) || text(l.itemId)}" is not in the catalogue: priced at the old line's ${formatMoney(Math.round(oldPrice))}`);
     } else if (Number.isFinite(oldPrice) && Math.round(oldPrice) !== item.price) {
       notes.push(`${item.name}: the old line said ${formatMoney(Math.round(oldPrice))}, the catalogue ${formatMoney(item.price)} (used)`);
     }
     lines.push({
-      itemId: item?.id ?? text(l!.itemId).slice(0, 40),
-      name: item?.name ?? (text(l!.name).slice(0, 80) || text(l!.itemId)),
-      price: item ? item.price : Math.round(oldPrice),
+      itemId: item?.id ?? text(l.itemId),
+      name: item?.name ?? (text(l.name) || text(l.itemId) || `item ${i + 1}`),
+      price,
       quantity,
       color,
-      size: text(l!.size).slice(0, 20) || null,
+      size: text(l.size) || null,
     });
   }
   return lines;
@@ -241,7 +306,7 @@ export async function importMerchOrdersFile(ctx: RunContext, db: Db) {
     for (const entry of readJsonLines(body)) {
       const { line } = entry;
       if ("error" in entry) {
-        step.refuse(line, entry.error);
+        step.refuse(line, entry.error, entry.raw);
         continue;
       }
       const o = asObject(entry.value);
@@ -258,46 +323,55 @@ export async function importMerchOrdersFile(ctx: RunContext, db: Db) {
       await step.record(line, async () => {
         const who = `order ${oldId}`;
         const notes: string[] = [];
-        const customerName = text(o.customerName);
-        if (!customerName) refuse(`${who} has no customer name`);
-        if (customerName.length > NAME_MAX_LENGTH) refuse(`${who}: the name is over ${NAME_MAX_LENGTH} characters`);
-        const email = emailOf(o.customerEmail, who);
-        const code = codeOf(o.paymentReference, who);
-        const ts = isoTime(o.ts);
-        if (!ts) refuse(`${who} has no readable time (ts)`);
-        if (!Array.isArray(o.items) || o.items.length === 0) refuse(`${who} has no items`);
-        const lines = priceOldLines(catalogue, o.items as unknown[], who, notes);
+        const review: string[] = [];
+        const customerName = text(o.customerName) || "(no name on the old order)";
+        if (!text(o.customerName)) review.push(`${who} has no customer name`);
+        if (customerName.length > NAME_MAX_LENGTH) review.push(`${who}: the name is ${customerName.length} characters (this site takes ${NAME_MAX_LENGTH}); kept whole`);
+        const email = emailOf(o.customerEmail, who, review);
+        const code = codeOf(o.paymentReference, who, review);
+        let ts = isoTime(o.ts);
+        if (!ts) {
+          review.push(`${who} has no readable time (ts "${text(o.ts)}"); dated as imported`);
+          ts = nowIso();
+        }
+        if (!Array.isArray(o.items) || o.items.length === 0) review.push(`${who} has no items`);
+        const lines = priceOldLines(catalogue, Array.isArray(o.items) ? (o.items as unknown[]) : [], who, notes, review);
         const total = lines.reduce((sum, l) => sum + l.price * l.quantity, 0);
         const currency = catalogue.find((i) => lines.some((l) => l.itemId === i.id))?.currency ?? "KES";
         const oldTotal = typeof o.total === "number" ? o.total : Number(text(o.total));
         if (!Number.isFinite(oldTotal) || Math.round(oldTotal) !== total) {
           notes.push(`the old site recorded a total of ${Number.isFinite(oldTotal) ? formatMoney(Math.round(oldTotal)) : "nothing"} (prices came from the shopper's browser); catalogue prices give ${formatMoney(total)}. Check the M-Pesa amount.`);
         }
-        if (text(o.currency) && text(o.currency).toUpperCase() !== currency) notes.push(`the old order said ${text(o.currency).slice(0, 8)}; the catalogue prices it in ${currency}`);
-        const status = statusOf(o.status, notes);
+        if (text(o.currency) && text(o.currency).toUpperCase() !== currency) notes.push(`the old order said ${text(o.currency)}; the catalogue prices it in ${currency}`);
+        const oldStatus = statusOf(o.status, notes);
+        const status = review.length ? "pending" : oldStatus;
+        if (review.length && oldStatus !== "pending") review.push(`the old site had it ${oldStatus}`);
         const phone = phoneOf(o.customerPhone, notes);
         const id = await unusedOrderId(db, "merch_orders", "MO");
-        const placed = await placeCode(db, step, line, code, "merch", id);
+        const placed = code ? await placeCode(db, step, line, code, "merch", id) : { reference: await typedReference(db, text(o.paymentReference), "merch", oldId), flag: null };
         const row: MerchOrdersTable = {
           id,
           customer_name: customerName,
           customer_email: email,
           customer_phone: phone,
-          notes: text(o.notes).slice(0, NOTES_MAX_LENGTH),
+          notes: text(o.notes),
           payment_reference: placed.reference,
           total,
           currency,
           items: JSON.stringify(lines),
           status,
-          ts: ts!,
-          reviewed_at: isoTime(o.reviewedAt),
-          staff_notes: staffNote(text(o.staffNotes), placed.flag, ...notes.map((n) => `${FROM_OLD_SITE}: ${n}`), `${FROM_OLD_SITE} (order ${oldId}).`),
+          ts,
+          reviewed_at: status === "pending" ? null : isoTime(o.reviewedAt),
+          staff_notes: importedNotes(text(o.staffNotes), isoTime(o.reviewedAt) ?? ts, [review.length ? reviewEntry(review, o) : null, placed.flag, ...notes.map((n) => `${FROM_OLD_SITE}: ${n}`)], oldId),
+          // The old site's 'confirmed' email carried no note: staff's notes stay staff's.
+          supporter_note: "",
           view_token: randomToken(24),
           // An order the old site approved had its 'confirmed' email then: never sent again here.
-          confirmation_sent_at: status === "approved" ? (isoTime(o.reviewedAt) ?? ts!) : null,
+          confirmation_sent_at: status === "approved" ? (isoTime(o.reviewedAt) ?? ts) : null,
         };
         await importMerchOrder(db, row);
         step.added();
+        if (review.length) step.review(line, `${who} (${id}) imported as pending for staff to review: ${review.join("; ")}`);
         for (const n of notes) step.note(`line ${line}: ${who} (${id}): ${n}`);
         step.take(oldId, id);
       });

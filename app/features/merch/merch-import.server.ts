@@ -1,3 +1,4 @@
+import { appendedTo, noteEntry } from "~/lib/staff-notes.server";
 import type { Db } from "~/lib/db.server";
 import type { MerchItem } from "./merch";
 import { listItems, merchItemRow } from "./merch.server";
@@ -28,12 +29,9 @@ export async function importMerchOrder(db: Db, row: MerchOrdersTable) {
   await db.insertInto("merch_orders").values(row).execute();
 }
 
-/** Adds a line to an order's staff notes (a flag staff see on the order screens). */
+/** Adds a dated entry to an order's staff notes (a flag staff see on the order screens); nothing is cut. */
 export async function appendMerchStaffNote(db: Db, id: string, note: string) {
-  const row = await db.selectFrom("merch_orders").select("staff_notes").where("id", "=", id).executeTakeFirst();
-  if (!row) return;
-  const notes = row.staff_notes ? `${row.staff_notes}\n${note}` : note;
-  await db.updateTable("merch_orders").set({ staff_notes: notes.slice(0, 4000) }).where("id", "=", id).execute();
+  await db.updateTable("merch_orders").set({ staff_notes: appendedTo("staff_notes", noteEntry(note)) }).where("id", "=", id).execute();
 }
 
 /** True when a merch order here already has this payment reference. */

@@ -319,6 +319,7 @@ describe("submitMerchOrder", () => {
       status: "pending",
       reviewed_at: null,
       staff_notes: "",
+      supporter_note: "",
     });
     expect(Date.now() - Date.parse(row.ts)).toBeLessThan(10_000);
     expect(JSON.parse(row.items)).toEqual(priceLines(CATALOGUE, sent).lines);
@@ -480,21 +481,22 @@ describe("listMerchOrders", () => {
 });
 
 describe("setMerchOrderStatus", () => {
-  it("moves to any status from any state; reviewedAt is set; notes stay when none are given", async () => {
+  it("moves to any status from any state; reviewedAt is set; each note is added as a dated entry, the earlier ones kept", async () => {
     const { id } = await submitMerchOrder(db, checkout(), [line("SL-CAP")]);
-    const steps: [Parameters<typeof setMerchOrderStatus>[2], string | undefined, string][] = [
-      ["rejected", "Code not found on the paybill.", "Code not found on the paybill."],
-      ["pending", undefined, "Code not found on the paybill."],
-      ["approved", "Found it after all.", "Found it after all."],
-      ["rejected", undefined, "Found it after all."],
-      ["approved", "", ""],
-      ["pending", undefined, ""],
+    const steps: [Parameters<typeof setMerchOrderStatus>[2], string | undefined, string[], string][] = [
+      ["rejected", "Code not found on the paybill.", ["Rejected: Code not found on the paybill."], "Code not found on the paybill."],
+      ["pending", undefined, ["Rejected: Code not found on the paybill."], "Code not found on the paybill."],
+      ["approved", "Found it after all.", ["Rejected: Code not found on the paybill.", "Approved: Found it after all."], "Found it after all."],
+      ["rejected", undefined, ["Rejected: Code not found on the paybill.", "Approved: Found it after all."], "Found it after all."],
+      ["approved", "", ["Rejected: Code not found on the paybill.", "Approved: Found it after all."], ""],
+      ["pending", undefined, ["Rejected: Code not found on the paybill.", "Approved: Found it after all."], ""],
     ];
-    for (const [status, notes, kept] of steps) {
+    for (const [status, notes, entries, toCustomer] of steps) {
       const order = await setMerchOrderStatus(db, id, status, notes);
-      expect(order).toMatchObject({ id, status, staffNotes: kept, reviewedAt: expect.any(String) });
+      const log = entries.map((e) => e.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).map((e) => `\\[[^\\]]+ EAT\\] ${e}`).join("\n");
+      expect(order).toMatchObject({ id, status, staffNotes: expect.stringMatching(new RegExp(`^${log}$`)), reviewedAt: expect.any(String) });
       expect(Date.now() - Date.parse(order.reviewedAt!)).toBeLessThan(10_000);
-      expect(await orderRow(db, id)).toMatchObject({ status, staff_notes: kept, reviewed_at: order.reviewedAt });
+      expect(await orderRow(db, id)).toMatchObject({ status, staff_notes: order.staffNotes, supporter_note: toCustomer, reviewed_at: order.reviewedAt });
     }
   });
 

@@ -4,6 +4,8 @@ import type { Db } from "~/lib/db.server";
 import type { MerchItemsTable, MerchOrdersTable } from "./merch.tables";
 import { nowIso } from "~/lib/db.server";
 import { lockedForUpdate } from "~/lib/dialect.server";
+import { appendedTo, joinEntries, noteEntry } from "~/lib/staff-notes.server";
+import { oldReferenceOf } from "../legacy-import/ledger.server";
 import { enqueueMail, kickMailWorker, randomToken } from "~/lib/email.server";
 import { env } from "~/lib/env.server";
 import { DomainError } from "~/lib/domain-error";
@@ -337,6 +339,7 @@ export async function submitMerchOrder(
       ts: nowIso(),
       reviewed_at: null,
       staff_notes: "",
+      supporter_note: "",
       view_token: randomToken(24),
       confirmation_sent_at: null,
     };
@@ -403,9 +406,11 @@ export async function getMerchOrder(db: Db, id: string): Promise<MerchOrderView 
   return toOrder(row);
 }
 
+const STATUS_WORDS: Record<MerchOrderStatus, string> = { approved: "Approved", rejected: "Rejected", pending: "Marked pending" };
+
 /**
- * Any status from any status, with an optional staff note (the current note stays when none
- * is given). The first approval emails the customer that the order is confirmed, once per order:
+ * Any status from any status, with an optional staff note (added to the order's notes as a
+ * dated entry; the customer's note stays when none is given). The first approval emails the customer that the order is confirmed, once per order:
  * approving again (after 'Mark pending' or a rejection) sends no second one. Moving to rejected
  * emails them too (with the note), also when the order had been approved. `beforeApprove` may
  * refuse a move to approved: it runs inside the transaction, the row locked.
@@ -428,15 +433,29 @@ export async function setMerchOrderStatus(
     const now = nowIso();
     // The 'confirmed' email goes once per order; its time is kept with the order, in this transaction.
     const confirming = status === "approved" && row.status !== "approved" && !row.confirmation_sent_at;
-    const next = { status, reviewed_at: now, staff_notes: notes ?? row.staff_notes, ...(confirming ? { confirmation_sent_at: now } : {}) };
+    // A note is added to the staff notes as a dated entry (what was there stays), and is the
+    // customer's note from now on ('' clears that; none given keeps it).
+    const note = notes?.trim();
+    const entry = note ? noteEntry(`${STATUS_WORDS[status]}: ${note}`, now) : null;
+    const next = { status, reviewed_at: now, supporter_note: notes ?? row.supporter_note, ...(confirming ? { confirmation_sent_at: now } : {}) };
     // Only from the status just read: two changes at once (two staff, or staff and the automatic
     // approval in another process) cannot both send their email.
-    const updated = await trx.updateTable("merch_orders").set(next).where("id", "=", id).where("status", "=", row.status).executeTakeFirst();
+    const updated = await trx
+      .updateTable("merch_orders")
+      .set({ ...next, ...(entry ? { staff_notes: appendedTo("staff_notes", entry) } : {}) })
+      .where("id", "=", id)
+      .where("status", "=", row.status)
+      .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) throw new DomainError("conflict", "The order changed meanwhile. Reload and try again.");
-    const order = toOrder({ ...row, ...next });
+    const saved = { ...row, ...next, staff_notes: entry ? joinEntries(row.staff_notes, entry) : row.staff_notes };
+    const order = toOrder(saved);
+    // The customer's emails carry their note, never staff's log.
+    // An order from the old site quotes the reference and code its customer knew.
+    const old = await oldReferenceOf(trx, id);
+    const mailed = { ...order, staffNotes: saved.supporter_note, ...(old ? { oldReference: old, paymentReference: order.paymentReference.replace(/-\d+$/, "") } : {}) };
     const store = absoluteUrl("/merchandise");
     if (confirming) {
-      await enqueueMail(trx, { kind: "merch.approved", to: order.customerEmail, replyTo: teamInbox(), ...orderApprovedEmail(order, store) });
+      await enqueueMail(trx, { kind: "merch.approved", to: order.customerEmail, replyTo: teamInbox(), ...orderApprovedEmail(mailed, store) });
     }
     // A rejection is never silent, least of all after 'confirmed' was sent: the customer is told, with the note.
     if (status === "rejected" && row.status !== "rejected") {
@@ -444,7 +463,7 @@ export async function setMerchOrderStatus(
         kind: "merch.rejected",
         to: order.customerEmail,
         replyTo: teamInbox(),
-        ...orderRejectedEmail(order, row.status === "approved", store),
+        ...orderRejectedEmail(mailed, row.status === "approved", store),
       });
     }
     return order;

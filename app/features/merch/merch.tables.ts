@@ -36,7 +36,10 @@ export interface MerchOrdersTable {
   status: "pending" | "approved" | "rejected";
   ts: string;
   reviewed_at: string | null;
+  /** Staff's notes, a dated entry per review that wrote one (and the import's): appended, never replaced. */
   staff_notes: string;
+  /** The note sent to the customer with the latest review (their order page shows it). */
+  supporter_note: string;
   /** The secret in the link to the order's private page. */
   view_token: string;
   /** When the customer's 'confirmed' email was queued (once per order); null: never. */

@@ -1,4 +1,6 @@
 import type { Db } from "~/lib/db.server";
+import { orderForOldReference } from "../legacy-import/ledger.server";
+import { OLD_ORDER_REFERENCE } from "./order-lookup.schema";
 import { orderPagePath } from "~/lib/order-page";
 import { safeEqual } from "~/lib/secrets.server";
 import { entryQrSvg } from "../event-badges/check-in.server";
@@ -38,6 +40,12 @@ async function credentialsOf(db: Db, reference: string): Promise<{ found: boolea
   return row && row.token ? { found: true, token: row.token, email: row.email } : { found: false, ...STAND_IN };
 }
 
+/** The note that went to the supporter with the order's latest decision (never staff's own notes). */
+async function supporterNoteOf(db: Db, table: "badge_orders" | "merch_orders", id: string) {
+  const row = await db.selectFrom(table).select("supporter_note").where("id", "=", id).executeTakeFirst();
+  return row?.supporter_note ?? "";
+}
+
 /** The page of an order whose secrets were already checked. */
 async function load(db: Db, reference: string): Promise<{ page: OrderPage } | null> {
   if (BADGE_REF.test(reference)) {
@@ -58,7 +66,7 @@ async function load(db: Db, reference: string): Promise<{ page: OrderPage } | nu
         paymentCode: o.paymentReference,
         payment: o.payment,
         status: revoked ? "revoked" : o.status,
-        note: revoked ? revoked.reason : o.status === "rejected" ? o.staffNote : "",
+        note: revoked ? revoked.reason : o.status === "rejected" ? await supporterNoteOf(db, "badge_orders", o.id) : "",
         revokedAt: revoked ? revoked.at : null,
         kit: approved ? { badge: o.badgePath!, poster: o.posterPath! } : null,
         wall: o.wall.optIn && !revoked ? { name: o.wall.name, hidden: o.wall.hidden } : null,
@@ -84,7 +92,7 @@ async function load(db: Db, reference: string): Promise<{ page: OrderPage } | nu
         paymentCode: o.paymentReference,
         payment: o.payment,
         status: o.status === "approved" || o.status === "rejected" ? o.status : "pending",
-        note: o.status === "rejected" || o.status === "approved" ? o.staffNotes : "",
+        note: o.status === "rejected" || o.status === "approved" ? await supporterNoteOf(db, "merch_orders", o.id) : "",
         revokedAt: null,
         kit: null,
         wall: null,
@@ -106,7 +114,8 @@ export async function orderByToken(db: Db, reference: string, token: string): Pr
 
 /** The link to an order's page, given its reference and the email it was placed with, or null. */
 export async function orderLinkByEmail(db: Db, reference: string, email: string): Promise<string | null> {
-  const ref = normaliseReference(reference);
+  // An old site's reference (order_…, mo_…) opens the order it became here.
+  const ref = OLD_ORDER_REFERENCE.test(reference.trim()) ? ((await orderForOldReference(db, reference)) ?? "BO-?") : normaliseReference(reference);
   const secrets = await credentialsOf(db, ref);
   const matches = safeEqual(secrets.email.trim().toLowerCase(), email.slice(0, 320).trim().toLowerCase());
   if (!secrets.found || !matches) return null;

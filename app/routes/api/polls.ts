@@ -1,6 +1,7 @@
 import { ensureStaffPoll } from "~/features/engagement/engagement.server";
 import { staff } from "~/lib/actor";
 import { readClientId, requireClientId } from "~/features/analytics/analytics.server";
+import { currentPollId } from "~/features/blog/aliases.server";
 import { PollCreateSchema, PollVoteSchema } from "~/features/blog/blog.schema";
 import { allPolls, clientVotes, pollCounts, vote } from "~/features/blog/blog.server";
 import { requireAdminApi } from "~/lib/admin.server";
@@ -16,7 +17,7 @@ const withText = (body: Record<string, unknown>, ...keys: string[]) =>
   Object.fromEntries([...Object.entries(body), ...keys.filter((k) => body[k] == null).map((k) => [k, ""])]);
 
 /**
- * GET ?id= the counts, ?mode=all (admin) every poll. POST: a vote in a poll and option the site
+ * GET ?id= the counts, ?mode=all (admin) every poll (keyed by id, as the old site's map). POST: a vote in a poll and option the site
  * defined (a public caller's question and initialOptions are ignored); with X-Admin-Key, staff
  * create or ensure the poll instead.
  */
@@ -26,9 +27,15 @@ const api = jsonApi({
     const db = context.db;
     if (params.get("mode") === "all") {
       await requireAdminApi(request, context);
-      return jsonResponse({ ok: true, polls: await allPolls(db) });
+      // As the old site answered (and its engagement screen reads): a map keyed by poll id;
+      // ?shape=list gives the list.
+      const polls = await allPolls(db);
+      if (params.get("shape") === "list") return jsonResponse({ ok: true, polls });
+      return jsonResponse({ ok: true, polls: Object.fromEntries(polls.map(({ id, question, options }) => [id, { question, options }])) });
     }
-    const { id } = parseOr400(PollVoteSchema.pick({ id: true }), { id: params.get("id") ?? "" });
+    const asked = parseOr400(PollVoteSchema.pick({ id: true }), { id: params.get("id") ?? "" }).id;
+    // A post's poll under an old slug (blog-sabbath_rest-feedback) is the post's own poll now.
+    const id = await currentPollId(db, asked);
     const options = await pollCounts(db, id);
     if (!options) throw new HttpError(404, "Unknown poll.");
     return jsonResponse({ ok: true, options, mine: await clientVotes(db, id, readClientId(request.headers)) });
@@ -49,8 +56,9 @@ const api = jsonApi({
     if (!taken) return jsonResponse({ ok: true });
     const { input } = taken;
     const cid = requireClientId(request.headers, input.cid);
-    const options = await vote(db, { id: input.id, option: input.option, cid });
-    return jsonResponse({ ok: true, options, mine: await clientVotes(db, input.id, cid) });
+    const id = await currentPollId(db, input.id);
+    const options = await vote(db, { id, option: input.option, cid });
+    return jsonResponse({ ok: true, options, mine: await clientVotes(db, id, cid) });
   },
 });
 export const loader = api.loader;

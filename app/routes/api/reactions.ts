@@ -1,4 +1,5 @@
 import { readClientId, requireClientId } from "~/features/analytics/analytics.server";
+import { currentPostSlug } from "~/features/blog/aliases.server";
 import { ReactionSchema } from "~/features/blog/blog.schema";
 import { allReactionCounts, clientReactions, getPost, reactionCounts, toggleReaction } from "~/features/blog/blog.server";
 import type { ReactionCounts } from "~/features/blog/blog";
@@ -22,8 +23,9 @@ const api = jsonApi({
       await requireAdminApi(request, context);
       return jsonResponse({ ok: true, slugs: await allReactionCounts(db) });
     }
-    const slug = params.get("slug")?.trim() ?? "";
-    if (!slug) throw new HttpError(400, "slug is required.");
+    const asked = params.get("slug")?.trim() ?? "";
+    if (!asked) throw new HttpError(400, "slug is required.");
+    const slug = ReactionSchema.shape.slug.safeParse(asked).success ? await currentPostSlug(db, asked) : asked;
     const post = ReactionSchema.shape.slug.safeParse(slug).success ? await getPost(db, slug) : undefined;
     if (!post) throw new HttpError(404, "Unknown post.");
     return answer(await reactionCounts(db, slug), await clientReactions(db, slug, readClientId(request.headers)));
@@ -34,8 +36,10 @@ const api = jsonApi({
     const { input } = taken;
     const cid = requireClientId(request.headers, input.cid);
     const db = context.db;
-    const counts = await toggleReaction(db, { slug: input.slug, reaction: input.reaction, undo: input.undo, cid });
-    return answer(counts, await clientReactions(db, input.slug, cid));
+    // A reaction on an old slug (sabbath_rest) counts on the post it moved to.
+    const slug = await currentPostSlug(db, input.slug);
+    const counts = await toggleReaction(db, { slug, reaction: input.reaction, undo: input.undo, cid });
+    return answer(counts, await clientReactions(db, slug, cid));
   },
 });
 export const loader = api.loader;

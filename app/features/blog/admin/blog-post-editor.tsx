@@ -151,7 +151,7 @@ const FIELDS: FieldSpec<RowField>[] = [
     attrs: { pattern: SLUG_INPUT_PATTERN, title: "Lower-case letters, digits and single dashes, e.g. friday-vespers." },
     maxLength: 80,
   },
-  { field: "title", label: "Title", maxLength: 160, attrs: PROSE },
+  { field: "title", label: "Title", maxLength: 300, attrs: PROSE },
   { field: "author", label: "Author", maxLength: 80, attrs: { autoCapitalize: undefined } },
   { field: "date", label: "Date", placeholder: "2025-10-17", maxLength: 40 },
   { field: "tags", label: "Tags", placeholder: "vespers, outreach", hint: "Comma list", maxLength: 400 },

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { ResponsiveImage } from "~/components/ui/responsive-image";
-import { DEFAULT_COVER } from "../blog";
+import { DEFAULT_COVER, isExpiredCover } from "../blog";
 import { COVER_SIZE } from "./post-format";
 
 type Props = {
@@ -24,7 +24,8 @@ const COVER_WIDTHS = {
 export function CoverImage({ src, alt = "", className, priority = false, shown: kind = "card" }: Props) {
   const ref = useRef<HTMLImageElement>(null);
   const [failed, setFailed] = useState(false);
-  const shown = failed || !src ? DEFAULT_COVER : src;
+  // An expired LinkedIn cover is known dead before it is asked for: the default from the first paint.
+  const shown = failed || !src || isExpiredCover(src) ? DEFAULT_COVER : src;
 
   // An eager image may have failed before the page woke up, when nobody listened for it.
   useEffect(() => {

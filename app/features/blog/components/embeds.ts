@@ -8,6 +8,12 @@ export const LINKEDIN_ORIGIN = "https://www.linkedin.com";
 export const YOUTUBE_ORIGIN = "https://www.youtube.com";
 export const YOUTUBE_API = `${YOUTUBE_ORIGIN}/iframe_api`;
 const YOUTUBE_SCRIPTS = [YOUTUBE_ORIGIN, "https://s.ytimg.com"];
+/** The players a post's own video frames use (the sanitiser rewrites YouTube and Vimeo to them). */
+export const VIDEO_FRAME_ORIGINS = ["https://www.youtube-nocookie.com", "https://player.vimeo.com"] as const;
+
+/** The video players the post's (sanitised) HTML frames. */
+const videoFramesIn = (html: string | undefined) =>
+  VIDEO_FRAME_ORIGINS.filter((o) => !!html && html.includes(`<iframe src="${o}/`));
 
 /** A post without its own HTML shows the original in a frame, when it lives on LinkedIn. */
 export function embeddableArticle(post: Pick<BlogPost, "contentHtml" | "url">): string | undefined {
@@ -28,5 +34,6 @@ export function postCsp(post: Pick<BlogPost, "contentHtml" | "url" | "audioVideo
     frameSrc.push(YOUTUBE_ORIGIN);
     scriptSrc.push(...YOUTUBE_SCRIPTS);
   }
+  frameSrc.push(...videoFramesIn(post.contentHtml));
   return { frameSrc, scriptSrc };
 }

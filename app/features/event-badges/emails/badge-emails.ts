@@ -5,7 +5,11 @@ import { eventDateText, eventWhenText, type EventRecord } from "../event";
 import { badgeName, formatKes } from "../tiers";
 import { referenceInWords } from "../ticket";
 
-type OrderForMail = { id: string; name: string; tierName: string; amount: number; paymentReference: string; hardCopy: boolean };
+/** `oldReference`: an order moved in from the old site, known to its supporter by that reference. */
+type OrderForMail = { id: string; name: string; tierName: string; amount: number; paymentReference: string; hardCopy: boolean; oldReference?: string };
+
+/** For an order from the old site: the reference the supporter knew, beside this site's. */
+const knownAs = (o: OrderForMail) => (o.oldReference ? [`You placed this order on our old site as ${o.oldReference}; it is ${o.id} here.`] : []);
 
 export function orderReceivedEmail(o: OrderForMail, event: EventRecord, orderUrl: string) {
   return renderEmail({
@@ -40,6 +44,7 @@ export function badgeKitEmail(o: OrderForMail, event: EventRecord, shareUrl: str
     paragraphs: [
       `Your payment for the ${o.tierName} tier (${formatKes(o.amount)}, code ${o.paymentReference}) is verified. Thank you for standing with the streets of ${site.city}.`,
       "Attached are your badge and your 'Will Be Attending' poster (1080x1080 PNG). Share the poster on WhatsApp, Instagram or LinkedIn: its QR code brings friends to the event page.",
+      ...knownAs(o),
       ...(o.hardCopy ? ["You asked for a hard-copy badge: we will have it ready for you at the door."] : []),
       ...entryParagraphs(o),
       `See you on ${eventWhenText(event)}, ${event.venue}. Your reference is ${o.id}.`,
@@ -74,6 +79,7 @@ export function badgeRejectedEmail(o: OrderForMail & { wasApproved: boolean; not
         ? `We are sorry: your ${o.tierName} order ${o.id} was approved earlier, but our team has now cancelled it. The badge and poster we sent are no longer valid.`
         : `We are sorry: we could not accept your ${o.tierName} confirmation ${o.id}.`,
       `Order ${o.id} · Tier: ${o.tierName} · Amount: ${formatKes(o.amount)} · ${codeInWords(o.id, o.paymentReference)}`,
+      ...knownAs(o),
       ...(o.note ? [`A note from the team: ${o.note}`] : []),
       `If you did pay, reply to this email with your M-Pesa confirmation message, or write to ${site.contactEmail} quoting ${o.id}, and we will sort it out.`,
     ],

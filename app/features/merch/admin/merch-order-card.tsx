@@ -155,13 +155,13 @@ export function MerchOrderCard({ order: loaded, action, serverReply, onMessage }
         <input type="hidden" name="id" value={order.id} />
         <label htmlFor={noteId}>Staff note for this change (optional)</label>
         <textarea
-          // After each change the box shows the note as saved.
+          // After each change the box is empty again: the note is in the staff notes above.
           key={`${order.reviewedAt ?? "new"}${confirming ? "-confirming" : ""}`}
           id={noteId}
           name="notes"
           rows={2}
           maxLength={1000}
-          defaultValue={confirming ? (reply?.values?.notes ?? order.staffNotes) : order.staffNotes}
+          defaultValue={confirming ? (reply?.values?.notes ?? "") : ""}
         />
         <div className="order-decide">
           {statusButtonsFor(order.status).map((b) => (

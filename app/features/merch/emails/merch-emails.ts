@@ -41,12 +41,17 @@ export function merchTeamNoticeEmail(o: MerchOrderView, adminUrl: string) {
   });
 }
 
-export function orderApprovedEmail(o: MerchOrderView, storeUrl: string) {
+/** An order moved in from the old site: the reference its customer knew. */
+type MailedOrder = MerchOrderView & { oldReference?: string };
+const knownAs = (o: MailedOrder) => (o.oldReference ? [`You placed this order on our old site as ${o.oldReference}; it is ${o.id} here.`] : []);
+
+export function orderApprovedEmail(o: MailedOrder, storeUrl: string) {
   return renderEmail({
     subject: `Your merch order ${o.id} is confirmed`,
     heading: `Payment confirmed, ${o.customerName}!`,
     paragraphs: [
       `The merch team has confirmed your payment for order ${o.id} (${formatMoney(o.total, o.currency)}).`,
+      ...knownAs(o),
       ...lineText(o),
       ...(o.staffNotes ? [`A note from the team: ${o.staffNotes}`] : []),
       "We will contact you to arrange delivery within Nairobi and the metropolitan area. Thank you for funding the outreach!",
@@ -56,7 +61,7 @@ export function orderApprovedEmail(o: MerchOrderView, storeUrl: string) {
 }
 
 /** A rejected order: the customer is told, with the team's note, and how to reach a person. */
-export function orderRejectedEmail(o: MerchOrderView, wasApproved: boolean, storeUrl: string) {
+export function orderRejectedEmail(o: MailedOrder, wasApproved: boolean, storeUrl: string) {
   return renderEmail({
     subject: `Your merch order ${o.id} was not accepted`,
     heading: `About your order ${o.id}, ${o.customerName}`,
@@ -66,6 +71,7 @@ export function orderRejectedEmail(o: MerchOrderView, wasApproved: boolean, stor
         : `We are sorry: the merch team could not accept your order ${o.id}.`,
       ...lineText(o),
       `Total: ${formatMoney(o.total, o.currency)} · ${codeInWords(o.id, o.paymentReference)}`,
+      ...knownAs(o),
       ...(o.staffNotes ? [`A note from the team: ${o.staffNotes}`] : []),
       `If you did pay, reply to this email with your M-Pesa confirmation message, or write to ${site.merchEmail} quoting ${o.id}, and we will sort it out.`,
     ],
