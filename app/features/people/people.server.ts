@@ -33,6 +33,7 @@ const PLACES: Record<string, string> = {
   activity: "Activity log entry",
   team_badges: "Team badge",
   mpesa_statement_drafts: "M-Pesa statement draft",
+  legacy_import_runs: "Old-site import report",
 };
 
 /** Free-text columns that may mention anyone: scanned for the identifiers, scrubbed on erasure. */
@@ -42,10 +43,12 @@ const FREE_TEXT: { table: string; key: string; columns: string[] }[] = [
   { table: "received_payments", key: "code", columns: ["payer_name", "payer_phone", "raw", "account_ref"] },
   { table: "callbacks_set_aside", key: "id", columns: ["payer_name", "payer_phone", "body", "note", "account_ref"] },
   // Other people's records: only what they or staff wrote may mention this person.
-  { table: "badge_orders", key: "id", columns: ["notes", "staff_note"] },
-  { table: "merch_orders", key: "id", columns: ["notes", "staff_notes"] },
+  { table: "badge_orders", key: "id", columns: ["notes", "staff_note", "supporter_note"] },
+  { table: "merch_orders", key: "id", columns: ["notes", "staff_notes", "supporter_note"] },
   { table: "applications", key: "id", columns: ["message"] },
   { table: "mpesa_statement_drafts", key: "id", columns: ["csv"] },
+  // The old site's import reports keep refused lines and cut values as they were.
+  { table: "legacy_import_runs", key: "id", columns: ["report"] },
 ];
 
 const ERASED = "[erased]";
@@ -360,6 +363,7 @@ export async function erasePerson(db: Db, query: string, actor: Actor, via: stri
           phone: "",
           notes: "",
           staff_note: "",
+          supporter_note: "",
           wall_opt_in: 0,
           wall_name: "",
           wall_portrait: 0,
@@ -377,7 +381,7 @@ export async function erasePerson(db: Db, query: string, actor: Actor, via: stri
     for (const r of own("merch_orders")) {
       await t
         .updateTable("merch_orders")
-        .set({ customer_name: ERASED_NAME, customer_email: "", customer_phone: "", notes: "", staff_notes: "", view_token: randomToken() })
+        .set({ customer_name: ERASED_NAME, customer_email: "", customer_phone: "", notes: "", staff_notes: "", supporter_note: "", view_token: randomToken() })
         .where("id", "=", String(r.id))
         .execute();
       counts.ordersKept++;
