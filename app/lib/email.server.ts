@@ -99,6 +99,21 @@ export function outboxDir() {
   return path.join(env().dataDir, "outbox");
 }
 
+/**
+ * The `.eml` file a message was written to with no SMTP_URL (its message id is `file:<name>`),
+ * removed: the file holds the whole message, so erasure and the mail-body retention rule take
+ * it with the row's body. Answers whether a file went.
+ */
+export function removeOutboxFile(messageId: string | null | undefined): boolean {
+  if (!messageId?.startsWith("file:")) return false;
+  const name = path.basename(messageId.slice("file:".length));
+  if (!name.endsWith(".eml")) return false;
+  const file = path.join(outboxDir(), name);
+  if (!fs.existsSync(file)) return false;
+  fs.rmSync(file, { force: true });
+  return true;
+}
+
 async function deliver(
   db: Db,
   row: Pick<

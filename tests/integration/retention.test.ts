@@ -1,4 +1,8 @@
+import fs from "node:fs";
+import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
+import { erasePerson } from "~/features/people/people.server";
+import { drainOutbox, outboxDir } from "~/lib/email.server";
 import { subscribe, unsubscribe } from "~/features/newsletter/newsletter.server";
 import { importSubscriber } from "~/features/newsletter/newsletter-import.server";
 import { submitApplication } from "~/features/applications/applications.server";
@@ -62,6 +66,30 @@ const state = async (p: { badgeId: string; merchId: string }) => ({
   badge: await db.selectFrom("badge_orders").select(["phone", "amount", "status", "portrait_file"]).where("id", "=", p.badgeId).executeTakeFirstOrThrow(),
   merch: await db.selectFrom("merch_orders").select(["customer_phone", "total", "status"]).where("id", "=", p.merchId).executeTakeFirstOrThrow(),
   payment: await db.selectFrom("received_payments").select(["code", "amount", "payer_name", "payer_phone", "raw"]).executeTakeFirstOrThrow(),
+});
+
+describe("mail written to the outbox folder (no SMTP_URL)", () => {
+  const files = () => (fs.existsSync(outboxDir()) ? fs.readdirSync(outboxDir()).filter((f) => f.endsWith(".eml")) : []);
+  const holding = (text: string) => files().filter((f) => fs.readFileSync(path.join(outboxDir(), f), "utf8").includes(text));
+
+  it("its .eml file goes with the body after the mail period, and with the person on erasure", async () => {
+    await subscribe(db, { email: "folder-old@example.org", source: "footer" });
+    await drainOutbox();
+    expect(holding("folder-old@example.org")).toHaveLength(1);
+    expect(await db.selectFrom("outbox").select("status").where("to_address", "=", "folder-old@example.org").executeTakeFirstOrThrow()).toEqual({ status: "written" });
+    const done = await runRetention(db, at(31));
+    expect(done.mail_bodies).toBeGreaterThan(0);
+    expect(holding("folder-old@example.org")).toHaveLength(0);
+    expect((await db.selectFrom("outbox").select("text_body").where("to_address", "=", "folder-old@example.org").executeTakeFirstOrThrow()).text_body).toBe("");
+
+    await subscribe(db, { email: "folder-erased@example.org", source: "footer" });
+    await subscribe(db, { email: "folder-stays@example.org", source: "footer" });
+    await drainOutbox();
+    expect(holding("folder-erased@example.org")).toHaveLength(1);
+    await erasePerson(db, "folder-erased@example.org", staff("10.0.0.42"), "test");
+    expect(holding("folder-erased@example.org")).toHaveLength(0);
+    expect(holding("folder-stays@example.org")).toHaveLength(1);
+  });
 });
 
 describe("retention rules", () => {

@@ -7,7 +7,7 @@ import { deleteBlobs, getBlob } from "~/lib/blob-store.server";
 import { nowIso, type Db } from "~/lib/db.server";
 import { isPostgres } from "~/lib/dialect.server";
 import { DomainError } from "~/lib/domain-error";
-import { randomToken } from "~/lib/email.server";
+import { randomToken, removeOutboxFile } from "~/lib/email.server";
 import { clearPageCache } from "~/lib/page-cache.server";
 import { escapeLike } from "~/lib/sql.server";
 import { ERASE_NEEDS_CONTACT_MESSAGE, NOBODY_FOUND_MESSAGE, PERSON_QUERY_MESSAGE, personKeyOf, type Holding, type Identifiers, type PersonFound, type PersonKey } from "./people";
@@ -444,6 +444,8 @@ export async function erasePerson(db: Db, query: string, actor: Actor, via: stri
       }
     }
   });
+  // A message written to the outbox folder (no SMTP_URL) is also a file holding the whole mail.
+  for (const r of rows.outbox ?? []) removeOutboxFile(r.message_id as string | null);
   for (const id of badgeIds) {
     const before = (rows.badge_orders ?? []).find((r) => r.id === id)!;
     counts.files += [before.portrait_file, before.badge_file, before.poster_file].filter(Boolean).length;

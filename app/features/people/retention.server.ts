@@ -5,6 +5,7 @@ import { getEvent } from "~/features/event-badges/event.server";
 import { system } from "~/lib/actor";
 import { deleteBlobs } from "~/lib/blob-store.server";
 import type { Db } from "~/lib/db.server";
+import { removeOutboxFile } from "~/lib/email.server";
 import { isDatabaseUnavailable } from "~/lib/database-unavailable";
 import { clearPageCache } from "~/lib/page-cache.server";
 import { RETENTION_DEFAULTS, type RetentionRule, type RetentionRuleKey } from "./retention";
@@ -58,14 +59,19 @@ const RUNS: Record<RetentionRuleKey, (db: Db, cutoff: string, now: Date, days: n
   },
   /** Sent mail keeps its status and headers; its text, HTML and attachments go. */
   async mail_bodies(db, cutoff) {
+    // Sent, or written to the outbox folder with no SMTP_URL (that file holds the body too).
+    const done = ["sent", "written"] as const;
+    const written = await db.selectFrom("outbox").select("message_id").where("status", "=", "written").where("sent_at", "<", cutoff).where("message_id", "like", "file:%").execute();
     const r = await db
       .updateTable("outbox")
       .set({ text_body: "", html_body: null, attachments: "[]" })
-      .where("status", "=", "sent")
+      .where("status", "in", done)
       .where("sent_at", "<", cutoff)
       .where((eb) => eb.or([eb("text_body", "!=", ""), eb("html_body", "is not", null), eb("attachments", "!=", "[]")]))
       .executeTakeFirst();
-    return Number(r.numUpdatedRows);
+    let files = 0;
+    for (const w of written) if (removeOutboxFile(w.message_id)) files++;
+    return Math.max(Number(r.numUpdatedRows), files);
   },
   /** Unsubscribed addresses go; their hash stays so an import does not add them again. */
   async unsubscribed(db, cutoff, now) {
