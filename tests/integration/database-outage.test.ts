@@ -1,10 +1,9 @@
-import crypto from "node:crypto";
 import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UNAVAILABLE } from "~/lib/database-unavailable";
-import { builtSite, freshCode, getOnNewConnection, holdSqliteLock, placeOrder, postOrderForm, processEnds, untilStatus, type OrderAnswer } from "../support/outage";
+import { builtSite, createDatabaseOn, freshCode, getOnNewConnection, holdSqliteLock, placeOrder, postOrderForm, processEnds, untilStatus, type OrderAnswer } from "../support/outage";
 import { startTestPostgres } from "../support/postgres.mjs";
 import { testDatabaseKind } from "../support/reset";
 import { startSiteProcess, type SiteProcess } from "../support/site-process";
@@ -44,14 +43,7 @@ describe.runIf(testDatabaseKind === "postgres")("PostgreSQL stopped and started 
       if (process.env.REQUIRE_POSTGRES === "1") throw new Error(`no PostgreSQL cluster of its own: ${cluster.reason}`);
       return;
     }
-    const admin = new pg.Client({ connectionString: cluster.url });
-    await admin.connect();
-    const name = `site_outage_${crypto.randomBytes(3).toString("hex")}`;
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const u = new URL(cluster.url);
-    u.pathname = `/${name}`;
-    databaseUrl = u.toString();
+    databaseUrl = await createDatabaseOn(cluster.url, "site_outage");
     site = await startSiteProcess("pg-outage", { DATABASE_URL: databaseUrl, WORKERS: "2" });
     origin = `http://127.0.0.1:${site.port}`;
     await untilStatus(`${origin}/readyz`, 200, 30_000);

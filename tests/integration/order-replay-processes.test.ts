@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtSite, freshCode, untilStatus } from "../support/outage";
+import { builtSite, createDatabaseOn, freshCode, untilStatus } from "../support/outage";
 import { testDatabaseKind } from "../support/reset";
 import { startSiteProcess, type SiteProcess } from "../support/site-process";
 
@@ -17,15 +17,7 @@ describe.runIf(testDatabaseKind === "postgres")("a retried order under two serve
 
   beforeAll(async () => {
     builtSite();
-    const server = process.env.TEST_DATABASE_URL!;
-    const name = `site_replay_${crypto.randomBytes(3).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: server });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const u = new URL(server);
-    u.pathname = `/${name}`;
-    databaseUrl = u.toString();
+    databaseUrl = await createDatabaseOn(process.env.TEST_DATABASE_URL!, "site_replay");
     site = await startSiteProcess("replay", { DATABASE_URL: databaseUrl, WORKERS: "2" });
     origin = `http://127.0.0.1:${site.port}`;
     await untilStatus(`${origin}/readyz`, 200, 30_000);

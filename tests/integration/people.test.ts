@@ -1,11 +1,8 @@
 import fs from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { unzipSync, strFromU8 } from "fflate";
 import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startDarajaFake } from "../support/daraja-fake.mjs";
-import * as stkCallback from "~/routes/api/stk-callback";
 import * as peopleApi from "~/routes/api/people";
 import * as orderAsset from "~/routes/admin/badge-order-asset";
 import * as supporterPortrait from "~/routes/event/supporter-portrait";
@@ -33,6 +30,7 @@ import { env } from "~/lib/env.server";
 import { plainKitPng } from "../support/kit-png";
 import { args, formPost, get, jsonPost } from "../support/http";
 import { freshApp } from "../support/reset";
+import { startStkCallbackBridge } from "../support/stk-bridge";
 
 const SECRET = "stk-callback-secret-0123456789";
 const ADMIN = { "X-Admin-Key": "test-admin-key-0123456789" };
@@ -43,28 +41,17 @@ const PHONE_SPELLINGS = ["0712345678", "0712 345 678", "+254 712-345-678", "2547
 const OTHER = { name: "Achieng Otieno", email: "achieng@example.org" };
 
 let fake: Awaited<ReturnType<typeof startDarajaFake>>;
-let bridge: http.Server;
+let bridge: Awaited<ReturnType<typeof startStkCallbackBridge>>;
 let bridgeUrl = "";
 
 beforeAll(async () => {
   fake = await startDarajaFake();
-  bridge = http.createServer((req, res) => {
-    let text = "";
-    req.on("data", (c) => (text += c));
-    req.on("end", async () => {
-      const secret = decodeURIComponent(req.url!.split("/").pop()!);
-      const request = new Request(`http://site.test${req.url}`, { method: "POST", body: text, headers: { "content-type": "application/json" } });
-      const answer: Response = await stkCallback.action({ ...args(request, "196.201.214.200"), params: { secret } } as never);
-      res.writeHead(answer.status, { "content-type": "application/json" });
-      res.end(await answer.text());
-    });
-  });
-  await new Promise<void>((r) => bridge.listen(0, "127.0.0.1", r));
-  bridgeUrl = `http://127.0.0.1:${(bridge.address() as AddressInfo).port}`;
+  bridge = await startStkCallbackBridge();
+  bridgeUrl = bridge.url;
 });
 afterAll(async () => {
   await fake.close();
-  await new Promise((r) => bridge.close(r));
+  await bridge.close();
 });
 
 let db: Db;

@@ -1,8 +1,7 @@
-import crypto from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UNAVAILABLE } from "~/lib/database-unavailable";
-import { builtSite, freshCode, untilStatus } from "../support/outage";
+import { builtSite, createDatabaseOn, freshCode, untilStatus } from "../support/outage";
 import { startTestPostgres } from "../support/postgres.mjs";
 import { testDatabaseKind } from "../support/reset";
 import { startSiteProcess, type SiteProcess } from "../support/site-process";
@@ -47,14 +46,7 @@ describe.runIf(testDatabaseKind === "postgres")("PostgreSQL frozen (SIGSTOP) for
       if (process.env.REQUIRE_POSTGRES === "1") throw new Error(`no PostgreSQL cluster of its own: ${cluster.reason}`);
       return;
     }
-    const admin = new pg.Client({ connectionString: cluster.url });
-    await admin.connect();
-    const name = `site_freeze_${crypto.randomBytes(3).toString("hex")}`;
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const u = new URL(cluster.url);
-    u.pathname = `/${name}`;
-    databaseUrl = u.toString();
+    databaseUrl = await createDatabaseOn(cluster.url, "site_freeze");
     site = await startSiteProcess("pg-freeze", { DATABASE_URL: databaseUrl });
     origin = `http://127.0.0.1:${site.port}`;
     await untilStatus(`${origin}/readyz`, 200, 30_000);

@@ -1,5 +1,3 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startDarajaFake } from "../support/daraja-fake.mjs";
 import * as stkCallback from "~/routes/api/stk-callback";
@@ -27,33 +25,22 @@ import { forgetDarajaTokensForTests, setDarajaTimeoutForTests } from "~/features
 import type { Db } from "~/lib/db.server";
 import { args, formPost, get, jsonPost, readJson, thrown } from "../support/http";
 import { freshApp } from "../support/reset";
+import { startStkCallbackBridge } from "../support/stk-bridge";
 
 const SECRET = "stk-callback-secret-0123456789";
 
 let fake: Awaited<ReturnType<typeof startDarajaFake>>;
-let bridge: http.Server;
+let bridge: Awaited<ReturnType<typeof startStkCallbackBridge>>;
 let bridgeUrl = "";
 
 beforeAll(async () => {
   fake = await startDarajaFake();
-  // The site's callback URL, as Safaricom reaches it: a real HTTP request into the route's action.
-  bridge = http.createServer((req, res) => {
-    let text = "";
-    req.on("data", (c) => (text += c));
-    req.on("end", async () => {
-      const secret = decodeURIComponent(req.url!.split("/").pop()!);
-      const request = new Request(`http://site.test${req.url}`, { method: "POST", body: text, headers: { "content-type": "application/json" } });
-      const answer: Response = await stkCallback.action({ ...args(request, "196.201.214.200"), params: { secret } } as never);
-      res.writeHead(answer.status, { "content-type": "application/json" });
-      res.end(await answer.text());
-    });
-  });
-  await new Promise<void>((r) => bridge.listen(0, "127.0.0.1", r));
-  bridgeUrl = `http://127.0.0.1:${(bridge.address() as AddressInfo).port}`;
+  bridge = await startStkCallbackBridge();
+  bridgeUrl = bridge.url;
 });
 afterAll(async () => {
   await fake.close();
-  await new Promise((r) => bridge.close(r));
+  await bridge.close();
 });
 
 const siteEnv = (more: Record<string, string> = {}) => ({

@@ -1,8 +1,10 @@
 import { fork, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
+import pg from "pg";
 import { TMP_DIR } from "./e2e-env";
 import { ensureBuild } from "../../app/server/ensure-build.mjs";
 
@@ -138,4 +140,19 @@ export async function holdSqliteLock(file: string): Promise<{ release: () => Pro
       await done;
     },
   };
+}
+
+/** A new, empty database `<prefix>_<random>` on the PostgreSQL server at `serverUrl`: its URL. */
+export async function createDatabaseOn(serverUrl: string, prefix: string): Promise<string> {
+  const name = `${prefix}_${crypto.randomBytes(3).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const u = new URL(serverUrl);
+  u.pathname = `/${name}`;
+  return u.toString();
 }
