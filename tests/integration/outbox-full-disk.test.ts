@@ -70,7 +70,7 @@ describe("the outbox on a full disk", () => {
     fs.rmSync(filler);
     await db.updateTable("outbox").set({ next_attempt_at: new Date().toISOString() }).where("id", "=", id).execute();
     await drainOutbox();
-    expect(await db.selectFrom("outbox").select("status").where("id", "=", id).executeTakeFirstOrThrow()).toEqual({ status: "sent" });
+    expect(await db.selectFrom("outbox").select("status").where("id", "=", id).executeTakeFirstOrThrow()).toEqual({ status: "written" });
     const files = outboxFiles();
     expect(files).toHaveLength(1);
     expect(files[0]!.f).toMatch(/\.eml$/);

@@ -15,7 +15,7 @@ import { absoluteUrl } from "~/lib/http.server";
 import { formatNairobiTimeEat } from "~/lib/nairobi-time";
 import { unusedOrderId } from "~/lib/order-ids.server";
 import { appendedTo, noteEntry } from "~/lib/staff-notes.server";
-import { oldReferenceOf } from "../legacy-import/ledger.server";
+import { oldReferenceOf } from "../legacy-ledger/ledger.server";
 import { inGroupCommit } from "~/lib/group-commit.server";
 import { orderSearch } from "../admin/order-search.server";
 import { safeEqual } from "~/lib/secrets.server";

@@ -1,9 +1,8 @@
 import crypto from "node:crypto";
 import type { Db } from "~/lib/db.server";
-import type { FileReport } from "./run.server";
+import type { FileReport, ImportRun } from "./import-report";
 
-/** One import of the old site as staff read it at /admin/imports. */
-export type ImportRun = { id: string; startedAt: string; folder: string; added: number; refused: number; files: FileReport[] };
+export type { ImportRun } from "./import-report";
 
 /**
  * Keeps an import's report (every file, each refusal with its line, reason and the line as

@@ -4,34 +4,11 @@ import path from "node:path";
 import { sql } from "kysely";
 import type { Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
-import { importedKeys, rememberImported } from "./ledger.server";
+import { importedKeys, rememberImported } from "../legacy-ledger/ledger.server";
 import { LegacyFileError } from "./legacy-files";
 
-/** One record the import would not take: the line it starts on, why, and the line as written (when it could not be read). */
-export type Refusal = { line: number; reason: string; raw?: string };
-
-/** A value the import shortened or left out: where, what, and its full text (kept here). */
-export type Cut = { line: number; what: string; full: string };
-
-/** What happened to one file of the old site. */
-export type FileReport = {
-  /** The file, relative to the old site's public/ folder. */
-  file: string;
-  /** What its records are ('posts', 'badge orders', …). */
-  records: string;
-  added: number;
-  /** Already here (a second import skips everything it took the first time). */
-  skipped: number;
-  refused: Refusal[];
-  /** Records imported but sent to staff to look at (orders as pending, 'NEEDS REVIEW' in their notes). */
-  review: Refusal[];
-  /** Values shortened or left out, each with its full text. */
-  cut: Cut[];
-  /** What staff should know: flags, changed prices, cleaned HTML, values left out. */
-  notes: string[];
-  /** The file is not in the folder (nothing to import). */
-  missing: boolean;
-};
+export type { Cut, FileReport, Refusal } from "./import-report";
+import type { FileReport } from "./import-report";
 
 export type RunContext = {
   dir: string;

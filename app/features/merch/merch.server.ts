@@ -5,7 +5,7 @@ import type { MerchItemsTable, MerchOrdersTable } from "./merch.tables";
 import { nowIso } from "~/lib/db.server";
 import { lockedForUpdate } from "~/lib/dialect.server";
 import { appendedTo, joinEntries, noteEntry } from "~/lib/staff-notes.server";
-import { oldReferenceOf } from "../legacy-import/ledger.server";
+import { oldReferenceOf } from "../legacy-ledger/ledger.server";
 import { enqueueMail, kickMailWorker, randomToken } from "~/lib/email.server";
 import { env } from "~/lib/env.server";
 import { DomainError } from "~/lib/domain-error";

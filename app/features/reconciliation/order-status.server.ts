@@ -1,5 +1,5 @@
 import type { Db } from "~/lib/db.server";
-import { orderForOldReference } from "../legacy-import/ledger.server";
+import { orderForOldReference } from "../legacy-ledger/ledger.server";
 import { OLD_ORDER_REFERENCE } from "./order-lookup.schema";
 import { orderPagePath } from "~/lib/order-page";
 import { safeEqual } from "~/lib/secrets.server";

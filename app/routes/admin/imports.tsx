@@ -1,6 +1,6 @@
 import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
-import { listImportRuns, type ImportRun } from "~/features/legacy-import/import-runs.server";
-import type { FileReport } from "~/features/legacy-import/run.server";
+import type { FileReport, ImportRun } from "~/features/legacy-import/import-report";
+import { listImportRuns } from "~/features/legacy-import/import-runs.server";
 import { staffOnly } from "~/lib/admin.server";
 import { formatNairobiTimeEat } from "~/lib/nairobi-time";
 import dashboardsCss from "~/styles/dashboards.css?url";

@@ -1,4 +1,5 @@
-import { answerOf, resendPrompt } from "~/features/stk-push/stk-push.server";
+import { answerOf } from "~/features/stk-push/stk-push.server";
+import { resendPrompt } from "~/features/reconciliation/order-prompts.server";
 import { ResendPromptSchema } from "~/features/stk-push/stk-push.schema";
 import { jsonApi } from "~/lib/api.server";
 import { clientAddress, jsonError, jsonResponse, readObjectBody } from "~/lib/http.server";

@@ -8,7 +8,7 @@ import { ORDER_LINK_NOT_FOUND } from "~/features/reconciliation/order-lookup.sch
 import { orderByToken } from "~/features/reconciliation/order-status.server";
 import { pageMeta } from "~/lib/meta";
 import { StkPanel } from "~/features/stk-push/components/stk-panel";
-import { resendPromptFromPage, stkPanelOf } from "~/features/stk-push/stk-push.server";
+import { resendPromptFromPage, stkPanelOf } from "~/features/reconciliation/order-prompts.server";
 import { clientAddress, onRefusal } from "~/lib/http.server";
 import { addPaymentCode, LATE_CODE_SAVED } from "~/features/reconciliation/late-code.server";
 import type { Route } from "./+types/order";
