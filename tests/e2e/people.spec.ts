@@ -118,3 +118,25 @@ test("/privacy names the controller, processors, periods and the Commissioner; t
   await expect(page).toHaveURL(/\/join\/thanks$/);
   expect(applicationsByEmail(email)).toMatchObject([{ consent_version: "2026-11-29", source: "join" }]);
 });
+
+test("staff keep a join application past the retention period from the person's record, and stop keeping it", async ({ page, request, jsEnabled, uniqueEmail }) => {
+  const email = uniqueEmail("keep");
+  const sent = await request.post("/join", { form: { name: "Keep Tester", email, role: "DevOps", consent: "yes" }, maxRedirects: 0 });
+  expect(sent.status()).toBe(302);
+  expect(applicationsByEmail(email)).toMatchObject([{ kept: 0 }]);
+
+  const main = await signInTo(page, "/admin/people", jsEnabled);
+  await main.getByLabel("Find a person").fill(email);
+  await main.getByRole("button", { name: "Find" }).click();
+  const holdings = main.getByRole("table").filter({ has: page.getByRole("columnheader", { name: "Holds" }) });
+  const row = holdings.getByRole("row").filter({ hasText: "Join application" });
+  const keep = row.getByRole("button", { name: "Keep past the retention period" });
+  if (jsEnabled) await hydrated(keep);
+  await keep.click();
+  await expect(main.getByRole("status")).toHaveText("Kept: this application stays past the retention period.");
+  expect(applicationsByEmail(email)).toMatchObject([{ kept: 1 }]);
+  await expect(row).toContainText("kept past the retention period");
+  await row.getByRole("button", { name: "Stop keeping" }).click();
+  await expect(main.getByRole("status")).toHaveText("This application follows the retention period again.");
+  expect(applicationsByEmail(email)).toMatchObject([{ kept: 0 }]);
+});

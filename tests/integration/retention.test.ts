@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { erasePerson } from "~/features/people/people.server";
+import { erasePerson, findPerson, keepApplication } from "~/features/people/people.server";
 import { drainOutbox, outboxDir } from "~/lib/email.server";
 import { subscribe, unsubscribe } from "~/features/newsletter/newsletter.server";
 import { importSubscriber } from "~/features/newsletter/newsletter-import.server";
@@ -89,6 +89,24 @@ describe("mail written to the outbox folder (no SMTP_URL)", () => {
     await erasePerson(db, "folder-erased@example.org", staff("10.0.0.42"), "test");
     expect(holding("folder-erased@example.org")).toHaveLength(0);
     expect(holding("folder-stays@example.org")).toHaveLength(1);
+  });
+});
+
+describe("applications staff keep", () => {
+  it("stay past the applications' period until staff stop keeping them; the log names no applicant", async () => {
+    await submitApplication(db, ApplicationSchema.parse({ name: "Kept Applicant", email: "keep-me@example.org", role: "DevOps", consent: "yes" }));
+    const { id } = await db.selectFrom("applications").select("id").where("email", "=", "keep-me@example.org").executeTakeFirstOrThrow();
+    const found = await findPerson(db, "keep-me@example.org");
+    expect(found.holdings.find((h) => h.table === "applications")?.application).toEqual({ id, kept: false });
+    await keepApplication(db, id, true, staff("10.0.0.42"));
+    expect((await findPerson(db, "keep-me@example.org")).holdings.find((h) => h.table === "applications")?.application).toEqual({ id, kept: true });
+    await runRetention(db, at(731));
+    expect(await db.selectFrom("applications").select("id").where("id", "=", id).execute()).toHaveLength(1);
+    await keepApplication(db, id, false, staff("10.0.0.42"));
+    await runRetention(db, at(732));
+    expect(await db.selectFrom("applications").select("id").where("id", "=", id).execute()).toHaveLength(0);
+    await expect(keepApplication(db, id, true, staff("10.0.0.42"))).rejects.toMatchObject({ code: "not_found" });
+    expect(JSON.stringify(await db.selectFrom("activity").selectAll().where("type", "=", "people.keep").execute())).not.toContain("keep-me@");
   });
 });
 

@@ -252,7 +252,8 @@ export async function findPerson(db: Db, query: string): Promise<PersonFound> {
       const holds = fieldsHolding(row, pattern, ids);
       if (!holds.length) continue;
       const place = row.__mentioned ? `${PLACES[table]} (mentions them)` : PLACES[table]!;
-      holdings.push({ place, table, ref: refOf(table, row), holds, detail: detailOf(table, row) });
+      const application = table === "applications" && !row.__mentioned ? { id: Number(row.id), kept: Number(row.kept) === 1 } : undefined;
+      holdings.push({ place, table, ref: refOf(table, row), holds, detail: detailOf(table, row), ...(application ? { application } : {}) });
     }
   }
   return { key, identifiers: ids, holdings, files: await filesOf(db, rows) };
@@ -268,6 +269,20 @@ async function filesOf(db: Db, rows: Rows): Promise<string[]> {
     if (r.poster_file) out.push(`${id}-poster.png`);
   }
   return out;
+}
+
+/**
+ * Staff keep a join application past the applications' retention period (or stop keeping it):
+ * the daily retention run then leaves it. Logged without the applicant's data.
+ */
+export async function keepApplication(db: Db, id: number, keep: boolean, actor: Actor): Promise<void> {
+  const r = await db.updateTable("applications").set({ kept: keep ? 1 : 0 }).where("id", "=", id).executeTakeFirst();
+  if (Number(r.numUpdatedRows) === 0) throw new DomainError("not_found", "No such application.");
+  await logAction(db, actor, {
+    type: "people.keep",
+    message: keep ? `Application #${id} is kept past the retention period` : `Application #${id} follows the retention period again`,
+    meta: { applicationId: id, kept: keep },
+  });
 }
 
 function contactKey(query: string): PersonKey {

@@ -9,7 +9,15 @@ export type PersonKey = { kind: "email"; email: string } | { kind: "phone"; phon
 export type Identifiers = { emails: string[]; phones: string[]; names: string[] };
 
 /** One record that holds some of the person's data, as staff see it in the search. */
-export type Holding = { place: string; table: string; ref: string; holds: string[]; detail: string };
+export type Holding = {
+  place: string;
+  table: string;
+  ref: string;
+  holds: string[];
+  detail: string;
+  /** A join application's own record: its id, and whether staff keep it past the retention period. */
+  application?: { id: number; kept: boolean };
+};
 
 export type PersonFound = { key: PersonKey; identifiers: Identifiers; holdings: Holding[]; files: string[] };
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { data } from "react-router";
 import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
 import { ERASE_TAKES, PERSON_QUERY_MAX, personKeyOf, type PersonFound } from "~/features/people/people";
-import { erasePerson, findPerson } from "~/features/people/people.server";
+import { erasePerson, findPerson, keepApplication } from "~/features/people/people.server";
 import { pendingEraseRequests } from "~/features/people/data-requests.server";
 import { retentionStatus } from "~/features/people/retention.server";
 import { periodWords } from "~/features/people/retention";
@@ -53,6 +53,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 type EraseResult = { confirm?: "erase"; q: string };
 
+const KeepSchema = z.object({
+  q: z.string().trim().max(PERSON_QUERY_MAX).default(""),
+  applicationId: z.coerce.number({ error: "Unknown application." }).int().positive("Unknown application."),
+  keep: z.enum(["yes", "no"], { error: "Say whether to keep it." }),
+});
+
 const EraseSchema = z.object({
   q: z.string().trim().min(1, "Search for the person first.").max(PERSON_QUERY_MAX),
   confirmed: z.string().optional(),
@@ -66,6 +72,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     maxBytes: 4096,
     otherwise: "erase",
     intents: {
+      keep: staffIntent<EraseResult, typeof KeepSchema>({
+        schema: KeepSchema,
+        run: async ({ q, applicationId, keep }, { db, actor }) => {
+          await keepApplication(db, applicationId, keep === "yes", actor);
+          const message = keep === "yes" ? "Kept: this application stays past the retention period." : "This application follows the retention period again.";
+          return data<Reply<EraseResult>>({ status: "success", intent: "keep", message, result: { q } }, 200);
+        },
+      }),
       erase: staffIntent<EraseResult, typeof EraseSchema>({
         schema: EraseSchema,
         run: async ({ q, confirmed }, { db, actor }) => {
@@ -140,7 +154,7 @@ export default function AdminPeople({ loaderData: d, actionData }: Route.Compone
         </section>
       ) : null}
 
-      {d.found ? <Holdings found={d.found} /> : null}
+      {d.found ? <Holdings found={d.found} q={d.q} /> : null}
 
       {d.found && d.found.holdings.length > 0 ? (
         <section aria-labelledby="person-actions">
@@ -223,7 +237,23 @@ export default function AdminPeople({ loaderData: d, actionData }: Route.Compone
   );
 }
 
-function Holdings({ found }: { found: PersonFound }) {
+/** Applications are deleted after their period unless staff keep one: the control, JS off too. */
+function KeepForm({ q, application }: { q: string; application: { id: number; kept: boolean } }) {
+  return (
+    <Form method="post" action={`${PEOPLE_PATH}?q=${encodeURIComponent(q)}`} className="inline-form">
+      <input type="hidden" name="intent" value="keep" />
+      <input type="hidden" name="q" value={q} />
+      <input type="hidden" name="applicationId" value={application.id} />
+      <input type="hidden" name="keep" value={application.kept ? "no" : "yes"} />
+      {application.kept ? <span> · kept past the retention period</span> : null}{" "}
+      <button type="submit" className="button-small button-ghost">
+        {application.kept ? "Stop keeping" : "Keep past the retention period"}
+      </button>
+    </Form>
+  );
+}
+
+function Holdings({ found, q }: { found: PersonFound; q: string }) {
   if (!found.holdings.length) return <p className="admin-message admin-message-info">Nothing on record for that search.</p>;
   return (
     <section aria-labelledby="person-holdings">
@@ -244,7 +274,10 @@ function Holdings({ found }: { found: PersonFound }) {
               <td data-label="Where">{h.place}</td>
               <td data-label="Record">{h.ref}</td>
               <td data-label="Holds">{h.holds.join(", ")}</td>
-              <td data-label="About it">{h.detail}</td>
+              <td data-label="About it">
+                {h.detail}
+                {h.application ? <KeepForm q={q} application={h.application} /> : null}
+              </td>
             </tr>
           ))}
         </tbody>
