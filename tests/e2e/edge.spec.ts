@@ -221,7 +221,7 @@ test("the data folder is private: folders 0700, database and mail files 0600", a
   const res = await fetch(`${origin}/join`, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin },
-    body: new URLSearchParams({ name: "Private Files", email: "files@example.com", role: "DevOps", message: "Modes?" }),
+    body: new URLSearchParams({ name: "Private Files", email: "files@example.com", role: "DevOps", message: "Modes?", consent: "yes" }),
     redirect: "manual",
   });
   expect(res.status).toBe(302);

@@ -24,9 +24,10 @@ test("the first start without ADMIN_KEY prints the key it made on a line of its 
   expect(fs.statSync(file).mode & 0o777).toBe(0o600);
 
   const lines = site.output().split("\n");
-  expect(lines).toContain(`[admin] generated a new admin key stored in ${file} (mode 0600):`);
-  expect(lines).toContain(`[admin]   ${key}`);
-  expect(lines).toContain("[admin] To choose your own, set ADMIN_KEY (16+ characters) or replace that file and restart.");
+  // Each log line starts with its level.
+  expect(lines).toContain(`INFO [admin] generated a new admin key stored in ${file} (mode 0600):`);
+  expect(lines).toContain(`INFO [admin]   ${key}`);
+  expect(lines).toContain("INFO [admin] To choose your own, set ADMIN_KEY (16+ characters) or replace that file and restart.");
 
   const api = `http://127.0.0.1:${site.port}/api/badge_orders.php?status=pending`;
   expect((await fetch(api, { headers: { "X-Admin-Key": key } })).status).toBe(200);

@@ -130,7 +130,7 @@ test("with no PUBLIC_URL chosen, a phone on the same network opens the machine's
     const page = await rawGet(lan.port, "/join", [`Host: ${here}`]);
     expect(page.status, "served, not sent to localhost").toBe(200);
     const post = (from: string) => {
-      const body = new URLSearchParams({ name: "Achieng Otieno", email: "achieng@example.org", role: "DevOps", message: "From my phone" }).toString();
+      const body = new URLSearchParams({ name: "Achieng Otieno", email: "achieng@example.org", role: "DevOps", message: "From my phone", consent: "yes" }).toString();
       return rawRequest(
         lan.port,
         `POST /join HTTP/1.1\r\nHost: ${here}\r\nOrigin: ${from}\r\nContent-Type: application/x-www-form-urlencoded\r\n` +

@@ -257,7 +257,13 @@ test("a badge order is a card half as tall as before with 44 px buttons, and one
   const main = await signInTo(page, `/admin/badge-orders?status=pending&q=${id}`, jsEnabled);
   const card = main.locator(`#row-${id}`);
   await expect(card).toContainText("Achieng Onestep");
-  const height = (await card.boundingBox())!.height;
+  // Beside Approve, an order with no payment seen says so, with when the last callback and
+  // statement came (at most three short lines); the rest of the card is measured as before.
+  const noPayment = card.locator(".no-payment-seen");
+  await expect(noPayment).toContainText("No payment seen yet for this order");
+  const noPaymentHeight = (await noPayment.boundingBox())!.height;
+  expect(noPaymentHeight).toBeLessThanOrEqual(72);
+  const height = (await card.boundingBox())!.height - noPaymentHeight;
   // 815-843 px before, as a column of labelled cells.
   expect(height, `the card is ${Math.round(height)} px tall`).toBeLessThanOrEqual(421);
   for (const button of await card.getByRole("button").all()) {
@@ -335,7 +341,11 @@ test("a merch order at 360 px is a shorter card: its facts without a label line 
   await page.goto(`/admin/merch-orders?q=${id}`);
   const card = page.locator(`#card-${id}`);
   await expect(card).toContainText("Wairimu Card");
-  const height = (await card.boundingBox())!.height;
+  // The 'no payment seen' line beside Approve (at most three short lines) is measured apart.
+  const noPayment = card.locator(".no-payment-seen");
+  const noPaymentHeight = (await noPayment.count()) ? (await noPayment.boundingBox())!.height : 0;
+  expect(noPaymentHeight).toBeLessThanOrEqual(72);
+  const height = (await card.boundingBox())!.height - noPaymentHeight;
   // 748 px before (this order), each fact under a label line of its own; 652 px after.
   expect(height, `the card is ${Math.round(height)} px tall`).toBeLessThanOrEqual(670);
   await expect(card.getByRole("link", { name: "0712 345 678" })).toHaveAttribute("href", "tel:0712345678");

@@ -16,6 +16,7 @@ const SCREENS = [
   ["Activity & analytics", "/admin/activity"],
   ["Engagement", "/admin/engagement"],
   ["People's data", "/admin/people"],
+  ["Old site imports", "/admin/imports"],
 ] as const;
 
 // 'Sign out everywhere' ends every staff session on the server, those of the other browser

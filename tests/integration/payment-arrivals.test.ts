@@ -115,7 +115,7 @@ describe(`payment arrivals on ${testDatabaseKind}`, () => {
     expect(order.payment.state).toBe("unmatched");
     expect(order.payment.lastSeen).toEqual({ callbackAt: "2026-02-27T06:00:00.000Z", statementAt: null });
     const html = renderToStaticMarkup(createElement(PaymentCheckbox, { payment: order.payment, id: "p" }));
-    expect(html.replace(/<[^>]+>/g, "")).toBe("No payment seen yet for this order (last M-Pesa callback: 27 Feb 2026, 09:00 EAT; last statement import: never)");
+    expect(html.replace(/<[^>]+>/g, "")).toBe("No payment seen yet for this order (last callback 27 Feb 2026, 09:00 EAT, statement never)");
     expect(html).not.toContain("checkbox");
     await setBadgeOrderStatus(db, id, "approved", staff("10.0.0.42"), { drawKit: true });
     expect((await db.selectFrom("badge_orders").select("status").where("id", "=", id).executeTakeFirstOrThrow()).status).toBe("approved");

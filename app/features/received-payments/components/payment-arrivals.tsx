@@ -30,7 +30,7 @@ export function NoPaymentSeen({ lastSeen }: { lastSeen: { callbackAt: string | n
   return (
     <span className="order-line small no-payment-seen">
       <strong>No payment seen yet for this order</strong>
-      {lastSeen ? ` (last M-Pesa callback: ${whenWords(lastSeen.callbackAt)}; last statement import: ${whenWords(lastSeen.statementAt)})` : ""}
+      {lastSeen ? ` (last callback ${whenWords(lastSeen.callbackAt)}, statement ${whenWords(lastSeen.statementAt)})` : ""}
     </span>
   );
 }
