@@ -20,6 +20,11 @@ describe("a production start and PUBLIC_URL", () => {
     expect(production({ PUBLIC_URL: "http://192.0.2.10" })).toBeNull();
     expect(production({ PUBLIC_URL: "http://127.0.0.1:54201", ALLOW_LOCAL_PUBLIC_URL: "on" })).toBeNull();
     expect(production({ ALLOW_LOCAL_PUBLIC_URL: "on" })).toBeNull();
+    // Listening on loopback only, a local PUBLIC_URL is the site's own address (a trial on one machine)...
+    expect(production({ PUBLIC_URL: "http://127.0.0.1:54201", HOST: "127.0.0.1" })).toBeNull();
+    // ...but a missing one is still refused, and so is a local one on a site others can reach.
+    expect(production({ HOST: "127.0.0.1" })).toMatch(/^PUBLIC_URL is not set/);
+    expect(production({ PUBLIC_URL: "http://localhost:3000", HOST: "0.0.0.0" })).toMatch(/a local address/);
     expect(publicUrlRefusal(parseEnv({ NODE_ENV: "development" }))).toBeNull();
   });
 });

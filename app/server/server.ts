@@ -38,7 +38,6 @@ import { answerHealth } from "./health.server";
 import { answerOtherOrigin, CANONICAL_REDIRECT_HEADERS, canonicalLocation, postedFromElsewhere } from "./canonical-origin";
 import { keepLogLinesWhole, setLogSecrets } from "~/lib/log-line.server";
 import { publicUrlRefusal } from "~/lib/public-url.server";
-import { WRITTEN_TO_OUTBOX } from "~/lib/mail-health.server";
 import { logAccess } from "./access-log";
 import { answerMetrics, countRequest, startMetrics } from "./metrics.server";
 import { clientAddressOf, fromTrustedProxy, httpsLocation, trustedProxies } from "./trusted-proxy";
@@ -132,7 +131,6 @@ export async function startServer() {
     console.error(`[start] ${refusal}`);
     process.exit(1);
   }
-  if (!config.smtpUrl && config.nodeEnv === "production") console.warn(`[mail] no SMTP_URL: every message is kept in ${path.join(config.dataDir, "outbox")} (${WRITTEN_TO_OUTBOX}).`);
   // Data files are this user's alone: new folders 0700, new files 0600 (database, outbox, images).
   process.umask(0o077);
   tightenDataDir(config.dataDir, [

@@ -13,7 +13,7 @@ export function settingsNotes(config: Pick<Env, "nodeEnv" | "smtpUrl" | "backupD
       `[settings] PUBLIC_URL is not set: links in emails, QR codes and share pages say ${config.publicUrl}, which only this machine can open. Set it to the site's address (https://…).`,
     );
   if (!config.smtpUrl)
-    notes.push("[settings] SMTP_URL is not set: no email is sent (kits, receipts, staff notices); each message is only written to DATA_DIR/outbox/.");
+    notes.push("[settings] SMTP_URL is not set: no email is sent (kits, receipts, staff notices); each message is only written to DATA_DIR/outbox/ and staff screens count it as 'Written to the outbox folder: not sent'.");
   if (!config.backupDir && !config.databaseUrl)
     notes.push("[settings] BACKUP_DIR is not set: no backups are taken; a lost disk loses every order. Set it (README 'Backups').");
   if (config.backupDir && !config.databaseUrl && !config.backupRecipients.length)
