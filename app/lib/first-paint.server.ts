@@ -49,11 +49,11 @@ const STATIC_IMPORT = /^import \* as (route\d+) from "(\/assets\/[A-Za-z0-9._-]+
 /**
  * Scripts: React Router's boot script and its module preloads would start fetching as the page
  * is read, and then the phone spends a second of its slow CPU starting React and hydrating a
- * page its reader may only read (docs/decisions/0100). Here they wait, and are then fetched all
+ * page its reader may only read (docs/decisions/first-paint-and-scripts.md). Here they wait, and are then fetched all
  * at once as before: the preloads are added by the boot script and its route imports become
  * dynamic imports. Until then the page works as it does with scripts off: links are links, forms
  * post. A boot script of another shape is left as it is (the page is then only slower, never
- * broken). When they start (docs/decisions/0105):
+ * broken). When they start (docs/decisions/first-paint-and-scripts.md):
  * - at the reader's first use of the page: a touch, a press, a key, a wheel turn or a mouse
  *   movement, whichever comes first (a touch that starts a scroll counts). Never inside that
  *   event's handlers: a press waits for its click (or for the scroll it became), so the tap's

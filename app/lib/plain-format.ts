@@ -3,7 +3,7 @@
  * in every browser (no hydration mismatch between two ICU versions), and nothing for a phone to
  * load while the page starts. A browser's first `Intl` formatter (`toLocaleString`, an
  * `Intl.DateTimeFormat` with a time zone) loads locale and zone data on the main thread: on the
- * simulated budget phone that was 80-130 ms of the page's start-up (docs/decisions/0100).
+ * simulated budget phone that was 80-130 ms of the page's start-up (docs/decisions/first-paint-and-scripts.md).
  *
  * The words are those `en-GB` gives (with its 'Sept'), so the text is what it was.
  */

@@ -3,7 +3,7 @@
 // slowed 4x, slow 4G (150 ms, 1.6 Mbps down). Each journey opens its page in a fresh browser
 // context (a first visit), waits a given time after the load event, then taps; printed is the
 // time from the tap to the result on screen, and whether the page changed a choice the reader
-// made or lost text they typed (docs/decisions/0105).
+// made or lost text they typed (docs/decisions/first-paint-and-scripts.md).
 import crypto from "node:crypto";
 
 export const PHONE = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true };
