@@ -42,7 +42,7 @@ fs.mkdirSync(outDir, { recursive: true });
 fs.rmSync(dir, { recursive: true, force: true });
 fs.mkdirSync(dir);
 const copy = (rel) => fs.cpSync(path.join(root, rel), path.join(dir, rel), { recursive: true, dereference: true });
-for (const rel of ["build", "deploy", "README.md"]) copy(rel);
+for (const rel of ["build", "deploy", "docs", "README.md"]) copy(rel);
 for (const file of ["start.mjs", "worker.mjs", "ensure-build.mjs", "backup.mjs", "import-legacy.mjs"]) copy(`app/server/${file}`);
 // package.json without the scripts that need the sources: `npm start`, backup and restore stay.
 const scripts = Object.fromEntries(
