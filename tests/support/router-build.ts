@@ -23,7 +23,7 @@ export type TestRoute = {
 };
 
 /** The document entry: the whole page to one string, as the site's cached pages are drawn. */
-export type RenderDocument = (request: Request, status: number, headers: Headers, context: EntryContext) => Promise<Response>;
+export type RenderDocument = (request: Request, status: number, headers: Headers, context: EntryContext, loadContext: never) => Promise<Response> | Response;
 
 export const renderWhole: RenderDocument = (request, status, headers, context) =>
   new Promise((resolve, reject) => {
@@ -67,7 +67,7 @@ export function testBuild(routes: TestRoute[], { entry = "/assets/entry.client-C
     serverRoutes[r.id] = { id: r.id, parentId: r.parentId, path: r.path, index: r.index, module: m as never };
   }
   return {
-    entry: { module: { default: (req: Request, status: number, headers: Headers, context: EntryContext) => document(req, status, headers, context) } },
+    entry: { module: { default: document as ServerBuild["entry"]["module"]["default"] } },
     routes: serverRoutes,
     assets: { entry: { module: entry, imports: entryImports }, routes: manifestRoutes, url: "/assets/manifest-T.js", version: "T" },
     publicPath: "/",
