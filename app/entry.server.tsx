@@ -111,9 +111,10 @@ async function renderCached(
   }
   // Drawn as its address without the parameters the page does not read (they are not in its
   // key): the bytes every visitor of this key gets must not carry one visitor's `?fbclid=`.
+  // ServerRouter draws the location of the context it is given (not its `url`), so it is given
+  // a copy of React Router's context at that location; React Router's own is left as it was.
   const search = knownSearch(url.searchParams, query);
-  const location = routerContext.staticHandlerContext.location;
-  routerContext.staticHandlerContext.location = { ...location, search };
+  const pageContext = atSearch(routerContext, search);
   const pageUrl = new URL(url.pathname + search, url).href;
   let html = await new Promise<string>((resolve, reject) => {
     let failed = false;
@@ -121,7 +122,7 @@ async function renderCached(
     const sink = new PassThrough();
     sink.on("data", (c: Buffer) => chunks.push(c));
     sink.on("end", () => (failed ? reject(new Error("render failed")) : resolve(Buffer.concat(chunks).toString("utf8"))));
-    const { pipe } = renderToPipeableStream(<ServerRouter context={routerContext} url={pageUrl} />, {
+    const { pipe } = renderToPipeableStream(<ServerRouter context={pageContext} url={pageUrl} />, {
       onAllReady: () => pipe(sink),
       onShellError: reject,
       onError(error: unknown) {
@@ -139,6 +140,12 @@ async function renderCached(
   headers.set("X-Page-Cache", "miss");
   return new Response(html, { status: 200, headers });
 }
+
+/** The router's context for the same page at another query string (a copy: React Router's own is not changed). */
+const atSearch = (context: EntryContext, search: string): EntryContext => ({
+  ...context,
+  staticHandlerContext: { ...context.staticHandlerContext, location: { ...context.staticHandlerContext.location, search } },
+});
 
 const scriptless = (context: EntryContext) => !hydrates(context.staticHandlerContext.matches.map((m) => m.route));
 

@@ -21,14 +21,11 @@ export function jsonApi(handlers: Partial<Record<Method, Handler>>) {
   return { loader: run, action: run };
 }
 
-const COMPLETE = new WeakSet<object>();
-
 /**
  * `handler`, made to answer every request with a Response and never throw (an HttpError is
- * answered with its status and sentence, anything else is logged and answered 500, in JSON), and
- * marked so: the server may call it directly for its route's address
- * (app/server/direct-routes.ts). jsonApi's handlers are made so; a route of its own shape (the
- * M-Pesa callbacks) uses it as its loader or action.
+ * answered with its status and sentence, anything else is logged and answered 500, in JSON).
+ * jsonApi's handlers are made so; a route of its own shape (the M-Pesa callbacks) uses it as its
+ * loader or action.
  */
 export function answeringEveryRequest<A extends { request: Request }>(handler: (args: A) => Promise<Response>): (args: A) => Promise<Response> {
   const run = async (args: A): Promise<Response> => {
@@ -42,9 +39,5 @@ export function answeringEveryRequest<A extends { request: Request }>(handler: (
       return jsonError(500, "Server error. Please try again later.");
     }
   };
-  COMPLETE.add(run);
   return run;
 }
-
-/** Whether `handler` was made by answeringEveryRequest (jsonApi's are). */
-export const answersEveryRequest = (handler: object): boolean => COMPLETE.has(handler);

@@ -4,8 +4,9 @@ import path from "node:path";
 import vm from "node:vm";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
-import { createRoutesStub, ScrollRestoration } from "react-router";
+import { createRoutesStub, Links, Outlet, Scripts, ScrollRestoration } from "react-router";
 import { describe, expect, it } from "vitest";
+import { answer, testBuild } from "../../tests/support/router-build";
 import { bootOnFirstUse, inlineStylesheets, prepareForFirstPaint } from "./first-paint.server";
 
 const clientDir = fs.mkdtempSync(path.join(os.tmpdir(), "first-paint-"));
@@ -13,16 +14,30 @@ fs.mkdirSync(path.join(clientDir, "assets"));
 fs.writeFileSync(path.join(clientDir, "assets", "site-abc.css"), ".a{color:#123}");
 fs.writeFileSync(path.join(clientDir, "secret.css"), ".x{}");
 
-// React Router's boot script as it renders it (7.x), shortened.
-const BOOT =
-  '<script type="module" async="">;\nimport * as route0 from "/assets/root-A.js";\nimport * as route1 from "/assets/event-B.js";\n' +
-  '  window.__reactRouterManifest = {"entry":{"module":"/assets/entry.client-C.js"}};\n' +
-  '  window.__reactRouterRouteModules = {"root":route0,"routes/event/event":route1};\n\nimport("/assets/entry.client-C.js");</script>';
-const PAGE =
-  '<html><head><link rel="modulepreload" href="/assets/entry.client-C.js"/><link rel="modulepreload" href="/assets/root-A.js"/>' +
-  '<link rel="stylesheet" href="/assets/site-abc.css"/><link rel="stylesheet" href="/assets/missing.css"/></head><body><main>Hi</main>' +
-  BOOT +
-  "</body></html>";
+/**
+ * A page as the installed React Router renders it (`<Links/>`, `<Scripts/>` and, when asked,
+ * `<ScrollRestoration/>` in the root, through its own request handler and `<ServerRouter>`), for a
+ * route module at /assets/event-B.js under the root's /assets/root-A.js: an upgrade that changes
+ * the boot script's shape fails these tests instead of silently leaving every page to boot at once.
+ */
+async function renderedPage({ scroll = false } = {}): Promise<string> {
+  const Root = () =>
+    createElement(
+      "html",
+      null,
+      createElement("head", null, createElement(Links)),
+      createElement("body", null, scroll ? createElement(ScrollRestoration) : null, createElement(Outlet), createElement(Scripts)),
+    );
+  const build = testBuild([
+    { id: "root", path: "", file: "/assets/root-A.js", css: ["/assets/site-abc.css", "/assets/missing.css"], module: { default: Root } },
+    { id: "routes/event/event", parentId: "root", path: "event", file: "/assets/event-B.js", module: { default: () => createElement("main", null, "Hi") } },
+  ]);
+  const res = await answer(build, "/event");
+  expect(res.status).toBe(200);
+  return res.text();
+}
+const PAGE = await renderedPage();
+const PAGE_WITH_SCROLL = await renderedPage({ scroll: true });
 
 describe("a cached page prepared for its first paint", () => {
   it("carries the build's stylesheets inline, each beside its link marked disabled; a file it cannot read stays a link", () => {
@@ -39,7 +54,7 @@ describe("a cached page prepared for its first paint", () => {
     expect(boot).not.toMatch(/^import /m);
     expect(boot.indexOf('addEventListener(t, use, { capture: true, passive: true })')).toBeLessThan(boot.indexOf("import("));
     for (const event of ["pointerdown", "touchstart", "keydown"]) expect(boot).toContain(`"${event}"`);
-    expect(boot).toContain('["/assets/entry.client-C.js","/assets/root-A.js"]');
+    expect(boot).toContain('["/assets/entry.client-C.js","/assets/root-A.js","/assets/event-B.js"]');
     expect(boot).toContain('const [route0, route1] = await Promise.all([import("/assets/root-A.js"), import("/assets/event-B.js")]);');
     expect(boot).toContain('window.__reactRouterRouteModules = {"root":route0,"routes/event/event":route1};');
     expect(boot.trimEnd().endsWith('import("/assets/entry.client-C.js");')).toBe(true);
@@ -52,7 +67,8 @@ describe("a cached page prepared for its first paint", () => {
   });
 
   it("on a first visit touches neither history nor sessionStorage before the reader uses the page; the entry gets its key at first use, before React Router starts", () => {
-    const html = bootOnFirstUse(PAGE.replace("<main>", `${scrollRestorationAsRendered()}<main>`));
+    expect(PAGE_WITH_SCROLL).toContain(`${scrollRestorationAsRendered()}<main>`);
+    const html = bootOnFirstUse(PAGE_WITH_SCROLL);
     const atParse = /<script>([\s\S]*?)<\/script><main>/.exec(html)![1]!;
     expect(atParse).not.toContain("replaceState");
     const boot = /<script type="module" async="">([\s\S]*?)<\/script>/.exec(html)![1]!;

@@ -12,6 +12,13 @@ type Handler = NonNullable<Module["loader"]>;
  * that sentence (a thrown data()), a resource route a plain or JSON answer. Routes that already
  * turn errors into answers (handleForm, jsonApi, asRouteError, through httpErrorOf) say the
  * same; this catches the rest, so no route has to remember.
+ *
+ * React Router has no public hook that can change a loader's or action's failure into an answer
+ * without its middleware (off here: it would change every route's `context`); `handleError` only
+ * observes. So the build it is given has each handler wrapped, and
+ * database-answers.server.test.ts runs that build through the installed React Router (pages,
+ * forms, data requests, JSON and plain resource routes), so an upgrade that calls handlers
+ * another way fails there.
  */
 export function answeringDatabaseOutages(build: ServerBuild): ServerBuild {
   const routes: Routes = {};

@@ -28,8 +28,7 @@ import { adminKeyInfo } from "~/lib/secrets.server";
 import { baseSecurityHeaders } from "~/lib/security-headers.server";
 import { cachedPageFor } from "~/lib/page-cache.server";
 import { startLoopWatch } from "~/lib/loop-watch.server";
-import { asWork, inTurns, shedIfBusy } from "./overload";
-import { directRoutes } from "./direct-routes";
+import { inTurns, shedIfBusy } from "./overload";
 import { countDocumentView } from "./page-views.server";
 import { runSeeds } from "../../db/seed";
 import { ConnectionCounter, plainAnswer, requestUrl, sendResponse, toFetchRequest } from "./edge";
@@ -212,8 +211,6 @@ export async function startServer() {
   // Pages are drawn a few at a time; the rest wait their turn (overload.ts). A database that is
   // away turns every loader and action's failure into a 503 with its sentence.
   const handleRequest = inTurns(createRequestHandler(answeringDatabaseOutages(build), "production"));
-  // The JSON API at its fixed addresses skips React Router's route matching (direct-routes.ts).
-  const direct = directRoutes(build);
   const origin = new URL(config.publicUrl).origin;
   // Only a PUBLIC_URL someone chose is 'the' address: with none set (http://localhost:PORT), a
   // phone on the same network opening the machine's address is served, not sent to localhost.
@@ -235,10 +232,7 @@ export async function startServer() {
     let response: Response;
     try {
       const context = { clientAddress: clientAddressOf(request.headers.get("x-forwarded-for"), req.socket.remoteAddress, proxies), db };
-      const answer = direct(request.method, url.pathname);
-      response = await answerScope({ method: request.method, pathname: url.pathname }, () =>
-        answer ? asWork(() => answer({ request, context })) : handleRequest(request, context),
-      );
+      response = await answerScope({ method: request.method, pathname: url.pathname }, () => handleRequest(request, context));
     } catch (e) {
       const away = isDatabaseUnavailable(e);
       if (!away) console.error(`[http] ${req.method} ${url.pathname} failed`, e);

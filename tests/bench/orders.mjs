@@ -20,13 +20,18 @@ const require = createRequire(import.meta.url);
 
 export const BASELINE = "f22739e";
 /**
- * What was measured on BASELINE on a quiet machine (50 connections: 511 req/s, p99 178 ms) and
- * the p99 asked for (150 ms). On a machine shared with other work both move a lot, so with the
- * baseline run beside this checkout the budgets are the same proportions of the baseline's own
- * figures in this run: at least its rate, and a p99 at most 150/178 of its p99. The absolute
- * figures are printed (with the load average) and are the budget when the baseline cannot run.
+ * What was measured on BASELINE on a quiet machine (50 connections: 511 req/s, p99 178 ms), the
+ * rate asked for (`rateShare` times the baseline's: the site needs tens of orders a second, and
+ * every request goes through React Router's matching) and the p99 asked for (150 ms). On a
+ * machine shared with other work both move a lot, so with the baseline run beside this checkout
+ * the budgets are proportions of the baseline's own figures in this run: at least `rateShare`
+ * times its rate, and a p99 at most 150/178 of its p99. The absolute figures are printed (with
+ * the load average) and are the budget when the baseline cannot run.
  */
-export const ORDER_BUDGET = { baselineRps: 511, baselineP99Ms: 178, p99Ms: 150 };
+export const ORDER_BUDGET = { baselineRps: 511, rateShare: 1.5, baselineP99Ms: 178, p99Ms: 150 };
+
+/** Whether `rps` meets the rate budget: `rateShare` times the baseline's rate in the same run, else times its quiet-machine figure. */
+export const meetsOrderRate = (rps, baselineRps = null) => rps >= ORDER_BUDGET.rateShare * (baselineRps ?? ORDER_BUDGET.baselineRps);
 
 /** The baseline's sources in a temporary folder, or a sentence saying why it cannot run. */
 export function baselineTree(commit = BASELINE) {
@@ -186,8 +191,8 @@ const row = (label, r) => [
 
 /**
  * m. The same order load on BASELINE and on this checkout, `rounds` times each (alternating,
- * baseline first); prints every run, the best of each and the ratio; budgets: at least the
- * baseline's rate, p99 <= 150 ms, every acknowledged order stored.
+ * baseline first); prints every run, the best of each and the ratio; budgets: at least 1.5x the
+ * baseline's rate, p99 at most 150/178 of its p99, every acknowledged order stored.
  * `site` is this checkout's running site; `profile` adds node args to the baseline's server.
  */
 export async function orderComparison(site, budget, { connections, duration, rounds = 1, baselineNodeArgs = [], onRun, startFresh }) {
@@ -246,13 +251,15 @@ export async function orderComparison(site, budget, { connections, duration, rou
         `(best run of each; the issue measured ${ORDER_BUDGET.baselineRps} req/s on ${BASELINE} on its machine)`,
     );
   }
+  const share = ORDER_BUDGET.rateShare;
+  const floorRps = Math.round(share * ORDER_BUDGET.baselineRps);
   budget(
-    before ? `order POST: req/s >= ${BASELINE} in the same run` : `order POST: req/s >= ${ORDER_BUDGET.baselineRps}`,
-    before ? now.rps >= before.rps : now.rps >= ORDER_BUDGET.baselineRps,
+    before ? `order POST: req/s >= ${share.toFixed(2)} x ${BASELINE}'s in the same run` : `order POST: req/s >= ${floorRps}`,
+    meetsOrderRate(now.rps, before ? before.rps : null),
     before
       ? `${now.rps.toFixed(0)} vs ${before.rps.toFixed(0)} req/s (${(now.rps / before.rps).toFixed(2)}x)`
       : `${now.rps.toFixed(0)} req/s (baseline not run)`,
-    before ? `>= 1.00x (${ORDER_BUDGET.baselineRps} req/s where measured)` : `>= ${ORDER_BUDGET.baselineRps}`,
+    before ? `>= ${share.toFixed(2)}x (${floorRps} req/s where ${BASELINE} had ${ORDER_BUDGET.baselineRps})` : `>= ${floorRps}`,
   );
   const p99Share = ORDER_BUDGET.p99Ms / ORDER_BUDGET.baselineP99Ms;
   budget(
@@ -263,7 +270,7 @@ export async function orderComparison(site, budget, { connections, duration, rou
   );
   if (before) {
     console.log(
-      `absolute: ${now.rps.toFixed(0)} req/s, p99 ${now.p99} ms (asked on a quiet machine: >= ${ORDER_BUDGET.baselineRps} req/s, p99 <= ${ORDER_BUDGET.p99Ms} ms; ` +
+      `absolute: ${now.rps.toFixed(0)} req/s, p99 ${now.p99} ms (asked on a quiet machine: >= ${floorRps} req/s, p99 <= ${ORDER_BUDGET.p99Ms} ms; ` +
         `load average now ${os.loadavg()[0].toFixed(2)} on ${os.cpus().length} cores)`,
     );
   }

@@ -85,9 +85,9 @@ test("nothing sent to the site can forge a line of its log", async () => {
   expect(lines.filter((l) => l.startsWith("FORGED-ENTRY"))).toEqual([]);
 });
 
-test("Daraja's callbacks read the same at their exact address, answered without the router, and through it", async () => {
-  // app/server/direct-routes.ts answers the exact address itself; React Router still answers
-  // other spellings it matches (here: another letter case), with the same handler.
+test("Daraja's callbacks read the same at their exact address and at another spelling React Router matches", async () => {
+  // React Router answers both the exact address and other spellings it matches (here: another
+  // letter case), with the same handler.
   const confirmation = (code: string) =>
     JSON.stringify({
       TransactionType: "Pay Bill", TransID: code, TransTime: "20261127091502", TransAmount: "500.00", BusinessShortCode: "880100",

@@ -1,9 +1,9 @@
 import { expect, test } from "../support/e2e-fixtures";
 import { badgeOrderById, ORDER_REF, uniqueCode } from "../support/e2e-badges";
 
-// The JSON API at its exact addresses is answered without React Router's matching
-// (app/server/direct-routes.ts); React Router still answers the other spellings it matches, with
-// the same handler. Each answer here is asked both ways and must be the same.
+// The JSON API is answered by React Router's resource routes, at its exact addresses and at the
+// other spellings React Router matches (another letter case), with the same handler. Each answer
+// here is asked both ways and must be the same.
 const DIRECT = "/api/badge_orders.php";
 const THROUGH_ROUTER = "/API/badge_orders.php";
 
@@ -17,7 +17,7 @@ const answerOf = async (res: import("@playwright/test").APIResponse) => ({
   body: await res.text(),
 });
 
-test("a refused order, a wrong method and a missing key read the same at the exact address and through the router", async ({ request }) => {
+test("a refused order, a wrong method and a missing key read the same at the exact address and at another spelling", async ({ request }) => {
   const cases: [string, (url: string) => Promise<import("@playwright/test").APIResponse>][] = [
     ["order without fields", (url) => request.post(url, { data: { tierKey: "t1" } })],
     ["body that is not JSON", (url) => request.post(url, { data: "{", headers: { "content-type": "application/json" } })],
@@ -35,7 +35,7 @@ test("a refused order, a wrong method and a missing key read the same at the exa
   }
 });
 
-test("an order placed at the exact address is stored and answered as one placed through the router", async ({ request, uniqueEmail }, info) => {
+test("an order placed at the exact address is stored and answered as one placed at another spelling", async ({ request, uniqueEmail }, info) => {
   const place = async (url: string, n: number) => {
     const res = await request.post(url, {
       data: { tierKey: "t2", name: `Direct Supporter ${n}`, email: uniqueEmail(`direct-${n}`), paymentReference: uniqueCode(info) },
@@ -50,7 +50,7 @@ test("an order placed at the exact address is stored and answered as one placed 
   expect(await place(DIRECT, 1)).toEqual(await place(THROUGH_ROUTER, 2));
 });
 
-test("HEAD answers the GET's status and headers without a body, at the exact address and through the router", async ({ request }) => {
+test("HEAD answers the GET's status and headers without a body, at the exact address and at another spelling", async ({ request }) => {
   const get = await request.get("/api/series.php");
   expect(get.status()).toBe(200);
   expect(Array.isArray(await get.json())).toBe(true);
