@@ -57,7 +57,7 @@ const HEADERS_END = Buffer.from("\r\n\r\n");
 const MAX_HEADER_BYTES = 8 * 1024;
 
 /** The boundary of a multipart/form-data Content-Type, or null. */
-export function boundaryOf(contentType: string): string | null {
+function boundaryOf(contentType: string): string | null {
   if (!/^\s*multipart\/form-data\s*;/i.test(contentType)) return null;
   const m = /;\s*boundary=(?:"([^"]{1,70})"|([^\s;,"]{1,70}))/i.exec(contentType);
   return m ? (m[1] ?? m[2] ?? null) : null;
@@ -167,8 +167,9 @@ export async function* multipartParts(
   const delimiter = Buffer.from(`\r\n--${boundary}`);
   const body = new BodyBytes(reader, opts.maxBytes);
 
-  /** A part's content: up to the next delimiter, a tail that may hold the start of one waiting for more. */
+  /** Whether the current part's content has been read to its end. */
   let finished = true;
+  /** A part's content: up to the next delimiter, a tail that may hold the start of one waiting for more. */
   async function* contentOf(): AsyncGenerator<Buffer, void, undefined> {
     while (!finished) {
       const at = body.buf.indexOf(delimiter);
