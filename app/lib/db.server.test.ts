@@ -2,7 +2,7 @@ import { fork } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "./db.server";
+import { migrationNames, openDatabase } from "./db.server";
 
 /**
  * Another process holding SQLite's write lock on a new database (as the first of several
@@ -39,5 +39,17 @@ describe("opening a SQLite database another process is writing", () => {
       await db.destroy();
       child.kill();
     }
+  });
+});
+
+describe("the migrations", () => {
+  it("are every file in db/migrations, in name order, with an up step", () => {
+    const files = fs
+      .readdirSync(path.join(process.cwd(), "db/migrations"))
+      .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
+      .map((f) => f.slice(0, -3))
+      .sort();
+    expect(files.length).toBeGreaterThan(20);
+    expect(migrationNames()).toEqual(files);
   });
 });

@@ -14,32 +14,6 @@ import {
   type Migration,
   type MigrationProvider,
 } from "kysely";
-import * as analyticsRollup from "../../db/migrations/2026-11-21-05-analytics-rollup";
-import * as badges from "../../db/migrations/2026-11-21-02-badges";
-import * as blog from "../../db/migrations/2026-11-21-04-blog";
-import * as foundation from "../../db/migrations/2026-11-21-01-foundation";
-import * as staffSessions from "../../db/migrations/2026-11-21-06-staff-sessions";
-import * as orderNotes from "../../db/migrations/2026-11-25-07-order-notes";
-import * as receivedPayments from "../../db/migrations/2026-11-25-08-received-payments";
-import * as sharedState from "../../db/migrations/2026-11-25-09-shared-state";
-import * as notifyJobs from "../../db/migrations/2026-11-25-10-notify-jobs";
-import * as supporterWall from "../../db/migrations/2026-11-25-11-supporter-wall";
-import * as doorCheckIn from "../../db/migrations/2026-11-26-12-door-check-in";
-import * as eventRecord from "../../db/migrations/2026-11-26-13-event-record";
-import * as openBadges from "../../db/migrations/2026-11-26-14-open-badges";
-import * as callbacksOnDoubt from "../../db/migrations/2026-11-26-15-callbacks-on-doubt";
-import * as merchConfirmationOnce from "../../db/migrations/2026-11-26-16-merch-confirmation-once";
-import * as legacyImport from "../../db/migrations/2026-11-26-17-legacy-import";
-import * as statementCoverage from "../../db/migrations/2026-11-27-20-statement-coverage";
-import * as orderReceipts from "../../db/migrations/2026-11-27-21-order-receipts";
-import * as orderIdempotencyKeys from "../../db/migrations/2026-11-28-30-order-idempotency-keys";
-import * as stkPushes from "../../db/migrations/2026-11-28-40-stk-pushes";
-import * as paymentsReceivedAt from "../../db/migrations/2026-11-29-50-payments-received-at";
-import * as stkCallbacksHeld from "../../db/migrations/2026-11-29-60-stk-callbacks-held";
-import * as mailHealth from "../../db/migrations/2026-11-29-61-mail-health";
-import * as personalData from "../../db/migrations/2026-11-29-60-personal-data";
-import * as notesKept from "../../db/migrations/2026-11-29-61-notes-kept";
-import * as store from "../../db/migrations/2026-11-21-03-store";
 import type { DB } from "../database";
 import { SqliteFile } from "./sqlite-reopen.server";
 import { DeadlineClient } from "./postgres-deadline.server";
@@ -50,36 +24,14 @@ export { isPostgres } from "./dialect.server";
 import { env } from "./env.server";
 import { SQLITE_BUSY_TIMEOUT_MS, waitingAtMost, WatchedDialect } from "./watched-database.server";
 
-// The server build bundles app code, so migrations are listed here, in order, rather than
-// found by scanning a folder at run time.
-const migrations: Record<string, Migration> = {
-  "2026-11-21-01-foundation": foundation,
-  "2026-11-21-02-badges": badges,
-  "2026-11-21-03-store": store,
-  "2026-11-21-04-blog": blog,
-  "2026-11-21-05-analytics-rollup": analyticsRollup,
-  "2026-11-21-06-staff-sessions": staffSessions,
-  "2026-11-25-07-order-notes": orderNotes,
-  "2026-11-25-08-received-payments": receivedPayments,
-  "2026-11-25-09-shared-state": sharedState,
-  "2026-11-25-10-notify-jobs": notifyJobs,
-  "2026-11-25-11-supporter-wall": supporterWall,
-  "2026-11-26-12-door-check-in": doorCheckIn,
-  "2026-11-26-13-event-record": eventRecord,
-  "2026-11-26-14-open-badges": openBadges,
-  "2026-11-26-15-callbacks-on-doubt": callbacksOnDoubt,
-  "2026-11-26-16-merch-confirmation-once": merchConfirmationOnce,
-  "2026-11-26-17-legacy-import": legacyImport,
-  "2026-11-27-20-statement-coverage": statementCoverage,
-  "2026-11-27-21-order-receipts": orderReceipts,
-  "2026-11-28-30-order-idempotency-keys": orderIdempotencyKeys,
-  "2026-11-28-40-stk-pushes": stkPushes,
-  "2026-11-29-50-payments-received-at": paymentsReceivedAt,
-  "2026-11-29-60-stk-callbacks-held": stkCallbacksHeld,
-  "2026-11-29-61-mail-health": mailHealth,
-  "2026-11-29-60-personal-data": personalData,
-  "2026-11-29-61-notes-kept": notesKept,
-};
+// The server build bundles app code, so the migrations are gathered at build time (every file
+// in db/migrations, by name) rather than found by scanning a folder at run time.
+const migrationFiles = import.meta.glob<Migration>(["../../db/migrations/*.ts", "!../../db/migrations/*.test.ts"], { eager: true });
+const migrations: Record<string, Migration> = Object.fromEntries(
+  Object.entries(migrationFiles)
+    .map(([file, migration]) => [path.basename(file, ".ts"), migration] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+);
 
 export type { DB };
 export type Db = Kysely<DB>;

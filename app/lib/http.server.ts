@@ -1,20 +1,10 @@
 import { data, type AppLoadContext } from "react-router";
 import { sentenceForThisRequest } from "./database-health.server";
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "./database-unavailable";
-import type { Db } from "./db.server";
 import { DomainError, STATUS_OF_CODE } from "./domain-error";
 import { env } from "./env.server";
 import { HttpError } from "./http-error";
 import { readJsonBody } from "./json-body.server";
-
-declare module "react-router" {
-  interface AppLoadContext {
-    /** The client's address as the server saw it (X-Forwarded-For only with TRUST_PROXY). */
-    clientAddress?: string;
-    /** The site's database, opened and migrated once at start-up; routes take it from here. */
-    db: Db;
-  }
-}
 
 export function clientAddress(context: AppLoadContext | undefined): string {
   return context?.clientAddress || "unknown";

@@ -8,11 +8,12 @@ import { HttpError } from "./http.server";
 import { FORM_UNREADABLE } from "./submission.server";
 
 /**
- * A multipart/form-data body read as it arrives, never held whole in memory: text fields are
- * kept (each capped), an allowed file is written to a private temporary file up to its own cap,
- * and the bytes of a file over that cap are counted and dropped, so the form's other fields
- * (sent after the file) still arrive and the visitor can be told the file's real size.
- * `request.formData()` would hold the whole body in memory first.
+ * The site's one reader of multipart/form-data bodies, read as they arrive and never held whole
+ * in memory (`request.formData()` holds the whole body, and copies a large upload several times
+ * over, before anyone looks at it). `multipartParts` walks the parts; on it are built the two
+ * ways a form is read: `readStreamedForm` (every field, files written to private temporary
+ * files) and `openUploadedFile` (one file's bytes as they come, for a form that carries one file
+ * and nothing else the server needs).
  */
 
 export const FORM_TOO_LARGE = "That form is too large to send.";
@@ -56,7 +57,7 @@ const HEADERS_END = Buffer.from("\r\n\r\n");
 const MAX_HEADER_BYTES = 8 * 1024;
 
 /** The boundary of a multipart/form-data Content-Type, or null. */
-export function boundaryOf(contentType: string): string | null {
+function boundaryOf(contentType: string): string | null {
   if (!/^\s*multipart\/form-data\s*;/i.test(contentType)) return null;
   const m = /;\s*boundary=(?:"([^"]{1,70})"|([^\s;,"]{1,70}))/i.exec(contentType);
   return m ? (m[1] ?? m[2] ?? null) : null;
@@ -92,25 +93,179 @@ async function uploadsDir() {
   return dir;
 }
 
+/** One part of a multipart body, its content read as it arrives. */
+export type MultipartPart = {
+  name: string;
+  /** The part's filename (a file input's part), or null for a text field. */
+  filename: string | null;
+  /** The part's Content-Type, as sent (at most 100 characters). */
+  type: string;
+  /**
+   * The part's bytes, piece by piece. What is left unread when the next part is asked for is
+   * skipped (read and not kept).
+   */
+  content: AsyncGenerator<Buffer, void, undefined>;
+};
+
+/** The body's bytes, with what is not yet used kept in `buf`; more than `maxBytes` in all is a 413. */
+class BodyBytes {
+  // The body as if it began with a line break, so the first boundary reads like the others.
+  buf: Buffer = Buffer.from(CRLF);
+  private ended = false;
+  private total = 0;
+  constructor(
+    private reader: ReadableStreamDefaultReader<Uint8Array>,
+    private maxBytes: number,
+  ) {}
+
+  /** Adds the body's next bytes to `buf`; false at its end. */
+  async more(): Promise<boolean> {
+    if (this.ended) return false;
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await this.reader.read();
+    } catch {
+      // The body was cut off or broke mid-way.
+      throw new HttpError(400, FORM_UNREADABLE);
+    }
+    if (next.done) {
+      this.ended = true;
+      return false;
+    }
+    const value = next.value;
+    this.total += value.byteLength;
+    if (this.total > this.maxBytes) throw new HttpError(413, FORM_TOO_LARGE);
+    const chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    this.buf = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk]);
+    return true;
+  }
+
+  /** Stops reading: the rest of the body is never read. */
+  async stop() {
+    this.ended = true;
+    await this.reader.cancel().catch(() => {});
+  }
+}
+
+/**
+ * The parts of a multipart/form-data request, in order, as they arrive. Throws HttpError 413
+ * (more than `maxBytes` in all, or more than `maxParts` parts) or 400 (not a well-formed
+ * multipart body, or one cut off), when the parts or a part's content are read. Leaving the
+ * loop early stops reading the body.
+ */
+export async function* multipartParts(
+  request: Request,
+  opts: { maxBytes: number; maxParts?: number },
+): AsyncGenerator<MultipartPart, void, undefined> {
+  const boundary = boundaryOf(request.headers.get("content-type") ?? "");
+  if (!boundary) throw new HttpError(400, FORM_UNREADABLE);
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > opts.maxBytes) throw new HttpError(413, FORM_TOO_LARGE);
+  const reader = request.body?.getReader();
+  if (!reader) throw new HttpError(400, FORM_UNREADABLE);
+  const maxParts = opts.maxParts ?? 100;
+  const delimiter = Buffer.from(`\r\n--${boundary}`);
+  const body = new BodyBytes(reader, opts.maxBytes);
+
+  /** Whether the current part's content has been read to its end. */
+  let finished = true;
+  /** A part's content: up to the next delimiter, a tail that may hold the start of one waiting for more. */
+  async function* contentOf(): AsyncGenerator<Buffer, void, undefined> {
+    while (!finished) {
+      const at = body.buf.indexOf(delimiter);
+      if (at >= 0) {
+        const piece = body.buf.subarray(0, at);
+        body.buf = body.buf.subarray(at + delimiter.length);
+        finished = true;
+        if (piece.length) yield piece;
+        return;
+      }
+      const safe = body.buf.length - delimiter.length + 1;
+      if (safe > 0) {
+        const piece = body.buf.subarray(0, safe);
+        body.buf = Buffer.from(body.buf.subarray(safe));
+        yield piece;
+      }
+      if (!(await body.more())) throw new HttpError(400, FORM_UNREADABLE);
+    }
+  }
+
+  try {
+    // Anything before the first boundary (a preamble) is skipped.
+    for (;;) {
+      const at = body.buf.indexOf(delimiter);
+      if (at >= 0) {
+        body.buf = body.buf.subarray(at + delimiter.length);
+        break;
+      }
+      body.buf = body.buf.subarray(Math.max(0, body.buf.length - delimiter.length + 1));
+      if (!(await body.more())) throw new HttpError(400, FORM_UNREADABLE);
+    }
+
+    let parts = 0;
+    for (;;) {
+      // After a boundary: "--" ends the form, else (optional spaces and) a line break opens a part.
+      while (body.buf.length < 2) if (!(await body.more())) throw new HttpError(400, FORM_UNREADABLE);
+      if (body.buf[0] === 0x2d && body.buf[1] === 0x2d) break;
+      let eol: number;
+      while ((eol = body.buf.indexOf(CRLF)) < 0) {
+        if (body.buf.length > 256 || !(await body.more())) throw new HttpError(400, FORM_UNREADABLE);
+      }
+      if (body.buf.subarray(0, eol).toString("latin1").trim() !== "") throw new HttpError(400, FORM_UNREADABLE);
+      body.buf = body.buf.subarray(eol + 2);
+
+      if (++parts > maxParts) throw new HttpError(413, FORM_TOO_LARGE);
+      let headEnd: number;
+      // A part with no headers at all starts with the blank line itself.
+      if (body.buf.length >= 2 && body.buf[0] === 0x0d && body.buf[1] === 0x0a) headEnd = -2;
+      else {
+        while ((headEnd = body.buf.indexOf(HEADERS_END)) < 0) {
+          if (body.buf.length > MAX_HEADER_BYTES || !(await body.more())) throw new HttpError(400, FORM_UNREADABLE);
+        }
+      }
+      const headers = new Map<string, string>();
+      if (headEnd >= 0) {
+        for (const line of body.buf.subarray(0, headEnd).toString("utf8").split("\r\n")) {
+          const colon = line.indexOf(":");
+          if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
+        }
+      }
+      body.buf = body.buf.subarray(headEnd + 4);
+      const { name, filename } = dispositionOf(headers.get("content-disposition") ?? "");
+      if (name === null) throw new HttpError(400, FORM_UNREADABLE);
+
+      finished = false;
+      yield {
+        name,
+        filename: filename === null ? null : filename.slice(0, 200),
+        type: (headers.get("content-type") ?? "application/octet-stream").slice(0, 100),
+        content: contentOf(),
+      };
+      // What the reader of the part left is skipped.
+      for await (const _ of contentOf()) void _;
+    }
+    // Whatever follows the closing boundary (an epilogue) is read and ignored.
+    while (await body.more()) body.buf = Buffer.alloc(0);
+  } finally {
+    await body.stop();
+  }
+}
+
 type Sink = {
   write(chunk: Buffer): Promise<void>;
   end(): Promise<void>;
 };
 
 /**
- * Reads a multipart/form-data request as it streams in. Throws HttpError 413 (over `maxBytes`
- * or too many parts or a text field over its cap) or 400 (not a well-formed multipart body);
- * temporary files are removed when it throws.
+ * Reads a whole multipart/form-data request as it streams in: text fields are kept (each
+ * capped), an allowed file is written to a private temporary file up to its own cap, and the
+ * bytes of a file over that cap are counted and dropped, so the form's other fields (sent after
+ * the file) still arrive and the visitor can be told the file's real size. Throws HttpError 413
+ * (over `maxBytes` or too many parts or a text field over its cap) or 400 (not a well-formed
+ * multipart body); temporary files are removed when it throws.
  */
 export async function readStreamedForm(request: Request, opts: Options): Promise<StreamedForm> {
-  const boundary = boundaryOf(request.headers.get("content-type") ?? "");
-  if (!boundary) throw new HttpError(400, FORM_UNREADABLE);
-  const declared = Number(request.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > opts.maxBytes) throw new HttpError(413, FORM_TOO_LARGE);
   const maxFieldBytes = opts.maxFieldBytes ?? 64 * 1024;
-  const maxParts = opts.maxParts ?? 100;
-  const delimiter = Buffer.from(`\r\n--${boundary}`);
-
   const form = new FormData();
   const temporary: string[] = [];
   const open = new Set<fsp.FileHandle>();
@@ -128,7 +283,7 @@ export async function readStreamedForm(request: Request, opts: Options): Promise
       async write(chunk) {
         size += chunk.length;
         if (size > maxFieldBytes) throw new HttpError(413, FORM_TOO_LARGE);
-        chunks.push(chunk);
+        chunks.push(Buffer.from(chunk));
       },
       async end() {
         form.append(name, Buffer.concat(chunks).toString("utf8"));
@@ -169,108 +324,53 @@ export async function readStreamedForm(request: Request, opts: Options): Promise
   };
   const dropSink: Sink = { write: async () => {}, end: async () => {} };
 
-  const reader = request.body?.getReader();
-  if (!reader) throw new HttpError(400, FORM_UNREADABLE);
-  let total = 0;
-  /** The next bytes of the body, or null at its end. */
-  const next = async (): Promise<Buffer | null> => {
-    const { done, value } = await reader.read();
-    if (done) return null;
-    total += value.byteLength;
-    if (total > opts.maxBytes) throw new HttpError(413, FORM_TOO_LARGE);
-    return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-  };
-
   try {
-    // The body as if it began with a line break, so the first boundary reads like the others.
-    let buf: Buffer = Buffer.from(CRLF);
-    let ended = false;
-    const more = async () => {
-      if (ended) return false;
-      const chunk = await next();
-      if (!chunk) {
-        ended = true;
-        return false;
-      }
-      buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
-      return true;
-    };
-
-    // Anything before the first boundary (a preamble) is skipped.
-    for (;;) {
-      const at = buf.indexOf(delimiter);
-      if (at >= 0) {
-        buf = buf.subarray(at + delimiter.length);
-        break;
-      }
-      buf = buf.subarray(Math.max(0, buf.length - delimiter.length + 1));
-      if (!(await more())) throw new HttpError(400, FORM_UNREADABLE);
-    }
-
-    let parts = 0;
-    for (;;) {
-      // After a boundary: "--" ends the form, else (optional spaces and) a line break opens a part.
-      while (buf.length < 2) if (!(await more())) throw new HttpError(400, FORM_UNREADABLE);
-      if (buf[0] === 0x2d && buf[1] === 0x2d) break;
-      let eol: number;
-      while ((eol = buf.indexOf(CRLF)) < 0) {
-        if (buf.length > 256 || !(await more())) throw new HttpError(400, FORM_UNREADABLE);
-      }
-      if (buf.subarray(0, eol).toString("latin1").trim() !== "") throw new HttpError(400, FORM_UNREADABLE);
-      buf = buf.subarray(eol + 2);
-
-      if (++parts > maxParts) throw new HttpError(413, FORM_TOO_LARGE);
-      let headEnd: number;
-      // A part with no headers at all starts with the blank line itself.
-      if (buf.length >= 2 && buf[0] === 0x0d && buf[1] === 0x0a) headEnd = -2;
-      else {
-        while ((headEnd = buf.indexOf(HEADERS_END)) < 0) {
-          if (buf.length > MAX_HEADER_BYTES || !(await more())) throw new HttpError(400, FORM_UNREADABLE);
-        }
-      }
-      const headers = new Map<string, string>();
-      if (headEnd >= 0) {
-        for (const line of buf.subarray(0, headEnd).toString("utf8").split("\r\n")) {
-          const colon = line.indexOf(":");
-          if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
-        }
-      }
-      buf = buf.subarray(headEnd + 4);
-      const { name, filename } = dispositionOf(headers.get("content-disposition") ?? "");
-      if (name === null) throw new HttpError(400, FORM_UNREADABLE);
-      const cap = filename !== null ? opts.files[name] : undefined;
-      const sink =
-        filename === null
-          ? textSink(name)
-          : cap !== undefined
-            ? await fileSink(name, filename.slice(0, 200), (headers.get("content-type") ?? "application/octet-stream").slice(0, 100), cap)
-            : dropSink;
-
-      // The part's body runs to the next boundary; a tail that may hold the start of one waits for more.
-      for (;;) {
-        const at = buf.indexOf(delimiter);
-        if (at >= 0) {
-          if (at > 0) await sink.write(buf.subarray(0, at));
-          buf = buf.subarray(at + delimiter.length);
-          break;
-        }
-        const safe = buf.length - delimiter.length + 1;
-        if (safe > 0) {
-          await sink.write(Buffer.from(buf.subarray(0, safe)));
-          buf = buf.subarray(safe);
-        }
-        if (!(await more())) throw new HttpError(400, FORM_UNREADABLE);
-      }
+    for await (const part of multipartParts(request, { maxBytes: opts.maxBytes, maxParts: opts.maxParts })) {
+      const cap = part.filename !== null ? opts.files[part.name] : undefined;
+      const sink = part.filename === null ? textSink(part.name) : cap !== undefined ? await fileSink(part.name, part.filename, part.type, cap) : dropSink;
+      for await (const piece of part.content) await sink.write(piece);
       await sink.end();
     }
-    // Whatever follows the closing boundary (an epilogue) is read and ignored.
-    while (await more()) buf = Buffer.alloc(0);
     return { form, dispose };
   } catch (e) {
-    await reader.cancel().catch(() => {});
     await dispose();
     if (e instanceof HttpError) throw e;
-    // The body was cut off or broke mid-way.
     throw new HttpError(400, FORM_UNREADABLE);
+  }
+}
+
+/** One file of a multipart form, its bytes read as they arrive. */
+export type UploadStream = {
+  filename: string;
+  type: string;
+  /** The file's bytes, piece by piece; stop iterating to stop reading the body. */
+  pieces: AsyncGenerator<Buffer, void, undefined>;
+};
+
+/**
+ * The file sent in form field `field`, its bytes as they come: whoever reads them keeps what it
+ * needs and may stop early, and the rest of the body is then never read (the connection closes
+ * after the answer). Null when the body is not a multipart form or has no file in that field.
+ * Throws HttpError 413 (more than `maxBytes` in all) or 400 (a multipart body that cannot be
+ * read), now or while the pieces are read.
+ */
+export async function openUploadedFile(request: Request, field: string, maxBytes: number): Promise<UploadStream | null> {
+  if (!/^\s*multipart\/form-data/i.test(request.headers.get("content-type") ?? "")) return null;
+  const parts = multipartParts(request, { maxBytes });
+  // Walked by hand: leaving a for-await loop would stop reading the body before the file is read.
+  for (;;) {
+    const next = await parts.next();
+    if (next.done) return null;
+    const part = next.value;
+    if (part.name !== field || part.filename === null) continue;
+    async function* pieces() {
+      try {
+        yield* part.content;
+      } finally {
+        // Done with the file (read through or left early): the rest of the body is not read.
+        await parts.return();
+      }
+    }
+    return { filename: part.filename, type: part.type, pieces: pieces() };
   }
 }

@@ -1,6 +1,8 @@
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatDateInWords, formatNairobiClock, formatNairobiDayAt, formatNairobiTime } from "./nairobi-time";
-import { dayInWordsUtc, formatAmount, groupDigits } from "./plain-format";
+import { dayInWordsUtc, dayWithWeekdayUtc, formatAmount, groupDigits, shortDayUtc } from "./plain-format";
 
 // The hand-written text must read as Intl's en-GB / en-KE did, so nothing a reader or a test
 // saw changes: compared here against Intl itself over many values.
@@ -39,5 +41,24 @@ describe("numbers and dates without Intl", () => {
         new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(d),
       );
     }
+  });
+
+  it("writes the staff charts' UTC days as en-GB did ('21 Nov', 'Sat, 21 Nov 2026'), every weekday and month", () => {
+    const short = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", day: "numeric", month: "short" });
+    const long = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", weekday: "short", day: "numeric", month: "short", year: "numeric" });
+    for (let i = 0; i < 800; i++) {
+      const d = new Date(Date.UTC(2024, 0, 1) + i * 24 * 3600 * 1000);
+      const iso = d.toISOString();
+      expect(shortDayUtc(d), iso).toBe(short.format(d));
+      expect(dayWithWeekdayUtc(d), iso).toBe(long.format(d));
+    }
+  });
+
+  it("is the one way the site's code writes numbers and dates: no Intl formatter or toLocale*String in app/", () => {
+    const app = path.join(process.cwd(), "app");
+    const offenders = (fs.readdirSync(app, { recursive: true }) as string[])
+      .filter((f) => /\.(ts|tsx|mjs)$/.test(f) && !/\.test\.tsx?$/.test(f) && f !== path.join("lib", "plain-format.ts"))
+      .filter((f) => /\bIntl\.(NumberFormat|DateTimeFormat|RelativeTimeFormat)\b|\.toLocale(String|DateString|TimeString)\(/.test(fs.readFileSync(path.join(app, f), "utf8")));
+    expect(offenders).toEqual([]);
   });
 });

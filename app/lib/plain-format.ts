@@ -56,3 +56,17 @@ export function dayInWordsUtc(d: Date): string {
   const p = utcParts(d);
   return `${p.day} ${MONTHS[p.month]} ${p.year}`;
 }
+
+export const WEEKDAYS_SHORT = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;
+
+/** '21 Nov' from the UTC calendar day of `d`. */
+export function shortDayUtc(d: Date): string {
+  const p = utcParts(d);
+  return `${p.day} ${MONTHS_SHORT[p.month]}`;
+}
+
+/** 'Sat, 21 Nov 2026' from the UTC calendar day of `d`. */
+export function dayWithWeekdayUtc(d: Date): string {
+  const p = utcParts(d);
+  return `${WEEKDAYS_SHORT[d.getUTCDay()]}, ${p.day} ${MONTHS_SHORT[p.month]} ${p.year}`;
+}

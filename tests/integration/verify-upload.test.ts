@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { action } from "~/routes/badges/verify-upload";
 import { bakePng } from "~/features/badge-art/bake.server";
 import { env } from "~/lib/env.server";
+import { FORM_UNREADABLE } from "~/lib/submission.server";
 import { seedTeamBadges } from "../../db/seed/team-badges";
 import { plainKitPng } from "../support/kit-png";
 import { freshApp } from "../support/reset";
@@ -77,6 +78,20 @@ describe("POST /badges/verify against a poisoned file", () => {
     expect(await answer(bakePng(await plainKitPng(), JSON.stringify({ "@context": "https://w3id.org/openbadges/v2", type: "Assertion", id })))).toMatchObject({ status: 303 });
     const deep = `{"id":"${id}","x":${"[".repeat(20)}${"]".repeat(20)}}`;
     expect(await answer(bakePng(await plainKitPng(), deep))).toMatchObject({ status: 400, message: "The badge record in that file is not one we could have made." });
+  });
+
+  it("a body that breaks off mid-file (a dropped connection) is a 400 with the form's message, not an error", async () => {
+    const sent = await upload(await plainKitPng());
+    const bytes = Buffer.from(await sent.arrayBuffer());
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array(bytes.subarray(0, bytes.length >> 1)));
+        controller.error(new Error("the connection was reset"));
+      },
+    });
+    // @ts-expect-error Node's fetch needs duplex for a streamed body.
+    const request = new Request(sent.url, { method: "POST", body, headers: sent.headers, duplex: "half" });
+    expect(await answerTo(request)).toMatchObject({ status: 400, message: FORM_UNREADABLE });
   });
 
   it("an empty file input or a form without a file asks for the file", async () => {

@@ -1,4 +1,5 @@
 import { SINCE_DAYS, WINDOW_MINUTES } from "./reports";
+import { dayWithWeekdayUtc, groupDigits, shortDayUtc } from "~/lib/plain-format";
 
 /** Client-safe pieces of the staff screen /admin/activity: its URL state, words and formats. */
 
@@ -30,16 +31,14 @@ export function activityHref(p: ActivityParams) {
 }
 
 export const sinceLabel = (days: number) =>
-  days === 0 ? "all time" : days === 1 ? "the last day" : `the last ${days.toLocaleString("en-GB")} days`;
+  days === 0 ? "all time" : days === 1 ? "the last day" : `the last ${groupDigits(days)} days`;
 
-const counts = new Intl.NumberFormat("en-GB");
-export const formatCount = (n: number) => counts.format(n);
+export const formatCount = groupDigits;
 
-const shortDay = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", day: "numeric", month: "short" });
-const longDay = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", weekday: "short", day: "numeric", month: "short", year: "numeric" });
 /** '2026-11-21' -> '21 Nov' (a UTC day, as the chart counts them). */
-export const formatDay = (day: string) => shortDay.format(new Date(`${day}T00:00:00Z`));
-export const formatDayLong = (day: string) => longDay.format(new Date(`${day}T00:00:00Z`));
+export const formatDay = (day: string) => shortDayUtc(new Date(`${day}T00:00:00Z`));
+/** '2026-11-21' -> 'Sat, 21 Nov 2026'. */
+export const formatDayLong = (day: string) => dayWithWeekdayUtc(new Date(`${day}T00:00:00Z`));
 
 /** A round number at or above `max` for a chart's scale: 1, 2 or 5 times a power of ten. */
 export function niceCeiling(max: number) {

@@ -4,7 +4,7 @@ import { awardIdOfUpload } from "~/features/open-badges/verify.server";
 import { obPaths } from "~/features/badge-art/open-badge-paths";
 import { onRefusal } from "~/lib/http.server";
 import { pageMeta } from "~/lib/meta";
-import { openUploadedFile } from "~/lib/upload-body.server";
+import { openUploadedFile } from "~/lib/multipart.server";
 import { limits } from "~/lib/rate-limit.server";
 import { admitPublicUpload } from "~/lib/upload-guard.server";
 import badgesCss from "~/styles/badges.css?url";

@@ -15,13 +15,6 @@ const ENGAGE_LIMIT: LimitRule = { points: 120, durationSeconds: 600 };
 
 type Reply = ReturnType<typeof data<BlogReply>>;
 
-declare module "react-router" {
-  interface AppLoadContext {
-    /** A client id made by this request's action, for the loaders that render its page. */
-    newClientId?: string;
-  }
-}
-
 /**
  * The client id a page renders for: the visitor's (cookie or X-Client-Id), or the one this
  * request's action has just made (its cookie only arrives with the next request).

@@ -2,6 +2,7 @@ import { Form } from "react-router";
 import { ACTIVITY_PATH, type ActivityParams } from "../activity-screen";
 import { SINCE_DAYS, WINDOW_MINUTES } from "../reports";
 import { KeepParams } from "./keep-params";
+import { groupDigits } from "~/lib/plain-format";
 
 /** Since-days and the unique toggle: a GET form, so the period is in the address. */
 export function PeriodForm({ params, error }: { params: ActivityParams; error?: string }) {
@@ -51,7 +52,7 @@ export function ActiveNow({ params, total, error }: { params: ActivityParams; to
         <h2 id="active-now-title" className="kpi-label">
           Active now
         </h2>
-        <p className="kpi-value">{total === null ? "–" : total.toLocaleString("en-GB")}</p>
+        <p className="kpi-value">{total === null ? "–" : groupDigits(total)}</p>
         <p className="kpi-note">
           visitor{total === 1 ? "" : "s"} in the last {params.window} minute{params.window === 1 ? "" : "s"}
         </p>
@@ -91,7 +92,7 @@ export function Kpi({ label, value, note }: { label: string; value: number | nul
     // Not a landmark: two figures may share a label ('Page views' for two periods); its heading names it.
     <div className="kpi">
       <h2 className="kpi-label">{label}</h2>
-      <p className="kpi-value">{value === null ? "–" : value.toLocaleString("en-GB")}</p>
+      <p className="kpi-value">{value === null ? "–" : groupDigits(value)}</p>
       <p className="kpi-note">{note}</p>
     </div>
   );

@@ -5,8 +5,9 @@ import { FormStatus } from "~/components/ui/form-parts";
 import { FEEDBACK_OPTIONS } from "~/features/blog/blog";
 import { ENGAGEMENT_PATH, POLL_DEFAULTS, POLL_INTENT, ratingGrid, type Block, type PollResult, type PollView } from "../engagement-screen";
 import { ErrorBanner } from "~/components/ui/error-banner";
+import { groupDigits } from "~/lib/plain-format";
 
-const n = (v: number) => v.toLocaleString("en-GB");
+const n = groupDigits;
 
 /** Create or ensure a poll: a plain POST form; with JavaScript the list refreshes in place. */
 export function PollForm({ reply }: { reply: Reply<PollResult> | undefined }) {

@@ -1,8 +1,9 @@
 import { REACTION_LABELS, REACTIONS } from "~/features/blog/blog";
 import type { Block, ReactionRow } from "../engagement-screen";
 import { ErrorBanner } from "~/components/ui/error-banner";
+import { groupDigits } from "~/lib/plain-format";
 
-const n = (v: number) => v.toLocaleString("en-GB");
+const n = groupDigits;
 
 /** Reactions per post, most reacted first. */
 export function ReactionsTable({ block }: { block: Block<ReactionRow[]> }) {
