@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import path from "node:path";
 import type { Db } from "~/lib/db.server";
 import { randomToken } from "~/lib/email.server";
-import { unusedOrderId } from "~/lib/order-ids.server";
+import { unusedOrderId } from "~/features/orders/order-ids.server";
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, NAME_MAX_LENGTH, PHONE_MAX_LENGTH, PHONE_PATTERN } from "~/lib/rules";
 import { joinEntries, noteEntry } from "~/lib/staff-notes.server";
 import { nowIso } from "~/lib/db.server";

@@ -4,7 +4,7 @@ import { DomainError } from "~/lib/domain-error";
 import { env } from "~/lib/env.server";
 import { requestsFirst } from "~/lib/loop-watch.server";
 import { singleFlight } from "~/lib/single-flight";
-import { onPaymentsChanged } from "~/lib/payment-signal.server";
+import { onPaymentsChanged } from "~/features/orders/payment-signal.server";
 import { linkByAccount } from "./receipts.server";
 import { changeMerchOrderStatus, generateBadgeAssets, getBadgeOrder, getMerchOrder, setBadgeOrderStatus } from "./orders.server";
 

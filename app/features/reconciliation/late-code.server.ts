@@ -1,6 +1,6 @@
 import type { Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
-import { paymentsChanged } from "~/lib/payment-signal.server";
+import { paymentsChanged } from "~/features/orders/payment-signal.server";
 import { claimPaymentCode, PAYMENT_CODE_USED } from "../payment-codes/payment-codes.server";
 import { normalisePaymentCode, paymentCodeError } from "../payment-codes/payment-code";
 import { receiptHolder, type OrderKind } from "../payment-codes/receipt-ledger.server";

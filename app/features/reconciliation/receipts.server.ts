@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from "kysely";
 import { system, type Actor } from "~/lib/actor";
 import type { Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
-import { paymentsChanged } from "~/lib/payment-signal.server";
+import { paymentsChanged } from "~/features/orders/payment-signal.server";
 import { logAction } from "../activity/activity.server";
 import { linkReceipt, type OrderKind } from "../payment-codes/receipt-ledger.server";
 import type { SuggestedReceipt } from "../received-payments/payment-state";

@@ -3,7 +3,7 @@ import { nowIso, type Db } from "~/lib/db.server";
 import { lockName } from "~/lib/dialect.server";
 import { DomainError } from "~/lib/domain-error";
 import { env } from "~/lib/env.server";
-import { paymentsChanged } from "~/lib/payment-signal.server";
+import { paymentsChanged } from "~/features/orders/payment-signal.server";
 import { consume } from "~/lib/rate-limit.server";
 import { linkReceipt, type OrderKind } from "../payment-codes/receipt-ledger.server";
 import { recordPayments } from "../received-payments/received-payments.server";
