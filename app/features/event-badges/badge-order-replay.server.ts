@@ -1,6 +1,6 @@
 import type { Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
-import { orderPagePath } from "~/lib/order-page";
+import { orderPagePath } from "~/features/orders/order-page";
 import { ORDER_NOT_FOUND } from "./badge-order";
 
 /** The stored order holding a code is this one sent again: the same email (any case) and tier. */

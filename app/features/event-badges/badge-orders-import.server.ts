@@ -1,5 +1,4 @@
 import { putBlob } from "~/lib/blob-store.server";
-import { appendedTo, noteEntry } from "~/lib/staff-notes.server";
 import type { Db } from "~/lib/db.server";
 import type { BadgeOrdersTable } from "./event-badges.tables";
 import { orderFileKey } from "./portrait.server";
@@ -15,12 +14,4 @@ export async function importBadgeOrder(db: Db, row: BadgeOrdersTable, portraitPn
   await db.insertInto("badge_orders").values(row).execute();
 }
 
-/** Adds a dated entry to an order's staff note (a flag staff see on the order screens); nothing is cut. */
-export async function appendBadgeStaffNote(db: Db, id: string, note: string) {
-  await db.updateTable("badge_orders").set({ staff_note: appendedTo("staff_note", noteEntry(note)) }).where("id", "=", id).execute();
-}
 
-/** True when a badge order here already has this payment reference. */
-export async function badgeReferenceTaken(db: Db, reference: string) {
-  return !!(await db.selectFrom("badge_orders").select("id").where("payment_reference", "=", reference).executeTakeFirst());
-}

@@ -3,7 +3,7 @@ import type { Db } from "~/lib/db.server";
 import { enqueueMail, kickMailWorker } from "~/lib/email.server";
 import { nairobiInstant } from "~/lib/nairobi-time";
 import { absoluteUrl } from "~/lib/http.server";
-import { orderPagePath } from "~/lib/order-page";
+import { orderPagePath } from "~/features/orders/order-page";
 import { storeEntryQr } from "./check-in.server";
 import { eventReminderEmail } from "./emails/badge-emails";
 import type { EventRecord } from "./event";

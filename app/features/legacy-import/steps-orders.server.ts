@@ -2,18 +2,19 @@ import crypto from "node:crypto";
 import path from "node:path";
 import type { Db } from "~/lib/db.server";
 import { randomToken } from "~/lib/email.server";
-import { unusedOrderId } from "~/lib/order-ids.server";
+import { unusedOrderId } from "~/features/orders/order-ids.server";
+import { appendStaffNote, paymentReferenceTaken } from "~/features/orders/orders.server";
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, NAME_MAX_LENGTH, PHONE_MAX_LENGTH, PHONE_PATTERN } from "~/lib/rules";
 import { joinEntries, noteEntry } from "~/lib/staff-notes.server";
 import { nowIso } from "~/lib/db.server";
-import { appendBadgeStaffNote, badgeReferenceTaken, importBadgeOrder } from "../event-badges/badge-orders-import.server";
+import { importBadgeOrder } from "../event-badges/badge-orders-import.server";
 import { generateBadgeAssets, tierShareUrl } from "../event-badges/badge-orders.server";
 import { system } from "~/lib/actor";
 import type { BadgeOrdersTable } from "../event-badges/event-badges.tables";
 import { processPortrait } from "../event-badges/portrait.server";
 import { findTier, TIERS } from "../event-badges/tiers";
 import { formatMoney, type MerchColor, type MerchItem, type PricedLine } from "../merch/merch";
-import { appendMerchStaffNote, catalogueItems, importMerchOrder, merchReferenceTaken } from "../merch/merch-import.server";
+import { catalogueItems, importMerchOrder } from "../merch/merch-import.server";
 import type { MerchOrdersTable } from "../merch/merch.tables";
 import { isValidPaymentCode, normalisePaymentCode } from "../payment-codes/payment-code";
 import { claimImportedCode, codeHolder } from "../payment-codes/imported-codes.server";
@@ -56,7 +57,7 @@ function codeOf(value: unknown, who: string, review: string[]): string | null {
 
 /** A payment reference for a code that is not one: the text as typed, made unique among orders. */
 async function typedReference(db: Db, raw: string, kind: "badge" | "merch", oldId: string) {
-  const taken = kind === "badge" ? badgeReferenceTaken : merchReferenceTaken;
+  const taken = (db: Db, reference: string) => paymentReferenceTaken(db, kind, reference);
   const base = raw || `(none: old order ${oldId})`;
   if (!(await taken(db, base))) return base;
   let n = 2;
@@ -96,12 +97,11 @@ async function placeCode(db: Db, step: FileStep, line: number, code: string, kin
     await claimImportedCode(db, code, kind, orderId);
     return { reference: code, flag: null };
   }
-  const taken = kind === "badge" ? badgeReferenceTaken : merchReferenceTaken;
   let n = 2;
-  while (await taken(db, `${code}-${n}`)) n++;
+  while (await paymentReferenceTaken(db, kind, `${code}-${n}`)) n++;
   const reference = `${code}-${n}`;
   const both = `Payment code ${code} was given for two orders on the old site: ${holder.orderId} and ${orderId}. Check M-Pesa before approving either.`;
-  await (holder.kind === "badge" ? appendBadgeStaffNote : appendMerchStaffNote)(db, holder.orderId, `FLAG: ${both}`);
+  await appendStaffNote(db, holder.kind, holder.orderId, `FLAG: ${both}`);
   step.note(`line ${line}: payment code ${code} is on two orders (${holder.orderId}, ${orderId}): both imported and flagged for staff`);
   return { reference, flag: `FLAG: ${both} This order's code is kept as ${reference}, so that one payment cannot approve both.` };
 }

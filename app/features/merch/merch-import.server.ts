@@ -1,4 +1,3 @@
-import { appendedTo, noteEntry } from "~/lib/staff-notes.server";
 import type { Db } from "~/lib/db.server";
 import type { MerchItem } from "./merch";
 import { listItems, merchItemRow } from "./merch.server";
@@ -29,12 +28,4 @@ export async function importMerchOrder(db: Db, row: MerchOrdersTable) {
   await db.insertInto("merch_orders").values(row).execute();
 }
 
-/** Adds a dated entry to an order's staff notes (a flag staff see on the order screens); nothing is cut. */
-export async function appendMerchStaffNote(db: Db, id: string, note: string) {
-  await db.updateTable("merch_orders").set({ staff_notes: appendedTo("staff_notes", noteEntry(note)) }).where("id", "=", id).execute();
-}
 
-/** True when a merch order here already has this payment reference. */
-export async function merchReferenceTaken(db: Db, reference: string) {
-  return !!(await db.selectFrom("merch_orders").select("id").where("payment_reference", "=", reference).executeTakeFirst());
-}

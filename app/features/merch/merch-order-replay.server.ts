@@ -1,6 +1,6 @@
 import type { Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
-import { orderPagePath } from "~/lib/order-page";
+import { orderPagePath } from "~/features/orders/order-page";
 import { OrderReplay, replayCodelessOrder } from "../payment-codes/order-replay.server";
 import type { PricedLine } from "./merch";
 

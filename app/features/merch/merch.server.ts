@@ -10,15 +10,15 @@ import { enqueueMail, kickMailWorker, randomToken } from "~/lib/email.server";
 import { env } from "~/lib/env.server";
 import { DomainError } from "~/lib/domain-error";
 import { absoluteUrl } from "~/lib/http.server";
-import { unusedOrderId } from "~/lib/order-ids.server";
+import { unusedOrderId } from "~/features/orders/order-ids.server";
 import { site } from "~/lib/site";
-import { orderPagePath } from "~/lib/order-page";
+import { orderPagePath } from "~/features/orders/order-page";
 import { orderSearch } from "../admin/order-search.server";
 import { claimCodeForOrder, keepIdempotencyKey, OrderReplay, orderOfKey, replayCodelessOrder, type Idempotency } from "../payment-codes/order-replay.server";
 import { isSameMerchOrder, orderFromEmptiedBag, promptOrderFromEmptiedBag, replayedMerchOrder } from "./merch-order-replay.server";
 import { paymentChoice, type PaymentChoice } from "../stk-push/stk-push.schema";
 import { stkEnabled } from "../stk-push/stk-push.server";
-import { paymentsChanged } from "~/lib/payment-signal.server";
+import { paymentsChanged } from "~/features/orders/payment-signal.server";
 import { merchTeamNoticeEmail, orderApprovedEmail, orderReceivedEmail, orderRejectedEmail } from "./emails/merch-emails";
 import {
   DEFAULT_CURRENCY,

@@ -3,6 +3,7 @@ import { nowIso } from "~/lib/db.server";
 import { lockName } from "~/lib/dialect.server";
 import { DomainError } from "~/lib/domain-error";
 import { claimPaymentCode } from "./payment-codes.server";
+import { codelessOrdersSince } from "../orders/orders.server";
 import { lockReceipt, type OrderKind } from "./receipt-ledger.server";
 
 /**
@@ -118,16 +119,7 @@ export async function replayCodelessOrder(
   const email = order.email.trim().toLowerCase();
   await lockName(trx, `codeless-order:${order.kind}:${email}`);
   const since = new Date(now.getTime() - CODELESS_REPLAY_MS).toISOString();
-  const rows =
-    order.kind === "badge"
-      ? await trx.selectFrom("badge_orders").select(["id", "email", "phone"]).where("created_at", ">=", since).whereRef("payment_reference", "=", "id").orderBy("created_at", "desc").execute()
-      : await trx
-          .selectFrom("merch_orders")
-          .select(["id", "customer_email as email", "customer_phone as phone"])
-          .where("ts", ">=", since)
-          .whereRef("payment_reference", "=", "id")
-          .orderBy("ts", "desc")
-          .execute();
+  const rows = await codelessOrdersSince(trx, order.kind, since);
   for (const r of rows) {
     if (r.email.trim().toLowerCase() === email && samePhone(r.phone, order.phone) && (await order.isSameOrder(r.id))) throw new OrderReplay(r.id);
   }

@@ -12,7 +12,9 @@ import { DomainError } from "~/lib/domain-error";
  * works before any row exists; SQLite: transactions are IMMEDIATE), then looks in both tables.
  * Call these inside a transaction.
  */
-export type OrderKind = "badge" | "merch";
+import type { OrderKind } from "~/features/orders/order-kinds";
+
+export type { OrderKind };
 export type ReceiptHolder = { kind: OrderKind; orderId: string; by: "code" | "account" | "staff" };
 
 const HOW: Record<ReceiptHolder["by"], string> = {

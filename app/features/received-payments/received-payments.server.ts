@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { Actor } from "~/lib/actor";
 import { nowIso, type Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
-import { paymentsChanged } from "~/lib/payment-signal.server";
+import { paymentsChanged } from "~/features/orders/payment-signal.server";
 import { logAction } from "../activity/activity.server";
 import { phoneForStaff, type OddPart, type ReceivedPayment } from "./payment";
 import type { PreviewReversal, ReceivedPaymentRow, StatementPreview } from "./received-payments";

@@ -4,7 +4,8 @@ import { DomainError } from "~/lib/domain-error";
 import { env } from "~/lib/env.server";
 import { requestsFirst } from "~/lib/loop-watch.server";
 import { singleFlight } from "~/lib/single-flight";
-import { onPaymentsChanged } from "~/lib/payment-signal.server";
+import { onPaymentsChanged } from "~/features/orders/payment-signal.server";
+import { pendingOrdersWithReceipts } from "../orders/orders.server";
 import { linkByAccount } from "./receipts.server";
 import { changeMerchOrderStatus, generateBadgeAssets, getBadgeOrder, getMerchOrder, setBadgeOrderStatus } from "./orders.server";
 
@@ -18,44 +19,12 @@ import { changeMerchOrderStatus, generateBadgeAssets, getBadgeOrder, getMerchOrd
  */
 export const AUTO_REASON = "M-Pesa payment verified (AUTO_APPROVE_VERIFIED)";
 
-/** Pending orders of one kind that hold at least one receipt (by their typed code, or linked), oldest first. */
-async function pendingWithReceipts(db: Db, kind: "badge" | "merch"): Promise<string[]> {
-  if (kind === "badge") {
-    const rows = await db
-      .selectFrom("badge_orders as o")
-      .select("o.id")
-      .where("o.status", "=", "pending")
-      .where((eb) =>
-        eb.or([
-          eb.exists(eb.selectFrom("received_payments as p").select("p.code").whereRef("p.code", "=", "o.payment_reference")),
-          eb.exists(eb.selectFrom("order_receipts as r").select("r.trans_id").whereRef("r.order_id", "=", "o.id")),
-        ]),
-      )
-      .orderBy("o.created_at")
-      .execute();
-    return rows.map((r) => r.id);
-  }
-  const rows = await db
-    .selectFrom("merch_orders as o")
-    .select("o.id")
-    .where("o.status", "=", "pending")
-    .where((eb) =>
-      eb.or([
-        eb.exists(eb.selectFrom("received_payments as p").select("p.code").whereRef("p.code", "=", "o.payment_reference")),
-        eb.exists(eb.selectFrom("order_receipts as r").select("r.trans_id").whereRef("r.order_id", "=", "o.id")),
-      ]),
-    )
-    .orderBy("o.ts")
-    .execute();
-  return rows.map((r) => r.id);
-}
-
 export async function approveVerifiedOrders(db: Db): Promise<{ badges: string[]; merch: string[] }> {
   const done = { badges: [] as string[], merch: [] as string[] };
   if (!env().autoApproveVerified) return done;
   const actor = system(AUTO_REASON);
 
-  for (const id of await pendingWithReceipts(db, "badge")) {
+  for (const id of await pendingOrdersWithReceipts(db, "badge")) {
     try {
       const order = await getBadgeOrder(db, id);
       // Verified only: never short, over, early, reversed, or a payment merely offered as probable.
@@ -69,7 +38,7 @@ export async function approveVerifiedOrders(db: Db): Promise<{ badges: string[];
     }
   }
 
-  for (const id of await pendingWithReceipts(db, "merch")) {
+  for (const id of await pendingOrdersWithReceipts(db, "merch")) {
     const m = await getMerchOrder(db, id);
     if (!m || m.status !== "pending" || m.payment.state !== "verified") continue;
     try {

@@ -1,6 +1,7 @@
 import type { Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
-import { paymentsChanged } from "~/lib/payment-signal.server";
+import { paymentsChanged } from "~/features/orders/payment-signal.server";
+import { findOrder, setPaymentReference } from "../orders/orders.server";
 import { claimPaymentCode, PAYMENT_CODE_USED } from "../payment-codes/payment-codes.server";
 import { normalisePaymentCode, paymentCodeError } from "../payment-codes/payment-code";
 import { receiptHolder, type OrderKind } from "../payment-codes/receipt-ledger.server";
@@ -21,16 +22,15 @@ export async function addPaymentCode(db: Db, order: { kind: OrderKind; reference
   if (problem) throw new DomainError("invalid", problem, "paymentReference");
   const code = normalisePaymentCode(raw);
   await db.transaction().execute(async (trx) => {
-    const table = order.kind === "badge" ? "badge_orders" : "merch_orders";
-    const row = await trx.selectFrom(table).select("payment_reference").where("id", "=", order.reference).executeTakeFirst();
+    const row = await findOrder(trx, order.kind, order.reference);
     if (!row) throw new DomainError("not_found", "Unknown order.");
-    if (row.payment_reference === code) return;
+    if (row.paymentReference === code) return;
     // Placed with a code: the prompt orders alone hold their own reference in its place.
-    if (row.payment_reference !== order.reference) throw new DomainError("conflict", ORDER_HAS_CODE, "paymentReference");
+    if (row.paymentReference !== order.reference) throw new DomainError("conflict", ORDER_HAS_CODE, "paymentReference");
     const holder = await receiptHolder(trx, code);
     if (holder && !(holder.kind === order.kind && holder.orderId === order.reference)) throw new DomainError("conflict", PAYMENT_CODE_USED, "paymentReference");
     if (!holder) await claimPaymentCode(trx, code, order.kind, order.reference);
-    await trx.updateTable(table).set({ payment_reference: code }).where("id", "=", order.reference).execute();
+    await setPaymentReference(trx, order.kind, order.reference, code);
   });
   paymentsChanged();
   return { code };

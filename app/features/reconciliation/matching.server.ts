@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
+import { ORDER_KINDS } from "~/features/orders/order-kinds";
 import { getEvent } from "../event-badges/event.server";
 import { salesOpenInstant } from "../event-badges/event";
 import type { PaymentView } from "../received-payments/payment-state";
@@ -53,13 +54,13 @@ async function standingsFor(db: Db, orders: OrderToMatch[]) {
   const held = await receiptsOf(db, orders);
   const context = await matchContext(db);
   // The event record's sales opening date; EVENT_SALES_OPEN where staff have not set one.
-  const salesOpenedAt = orders.some((o) => o.kind === "badge") ? (salesOpenInstant(await getEvent(db)) ?? env().eventSalesOpen) : null;
+  const salesOpenedAt = orders.some((o) => ORDER_KINDS[o.kind].sellsFromSalesOpening) ? (salesOpenInstant(await getEvent(db)) ?? env().eventSalesOpen) : null;
   return orders.map((o, i) => ({
     standing: decidePaymentState({
       order: { amount: o.amount, createdAt: o.createdAt },
       receipts: held[i]!.receipts,
       ...context,
-      salesOpenedAt: o.kind === "badge" ? salesOpenedAt : null,
+      salesOpenedAt: ORDER_KINDS[o.kind].sellsFromSalesOpening ? salesOpenedAt : null,
     }),
     codeWrong: held[i]!.codeWrong,
   }));

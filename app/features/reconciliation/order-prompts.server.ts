@@ -3,6 +3,7 @@ import { env } from "~/lib/env.server";
 import type { Db } from "~/lib/db.server";
 import { safeEqual } from "~/lib/secrets.server";
 import { site } from "~/lib/site";
+import { findOrderByReference } from "../orders/orders.server";
 import type { OrderKind } from "../payment-codes/receipt-ledger.server";
 import { INVALID_PHONE_CODE, mpesaPhone, PHONE_MESSAGE } from "../stk-push/stk-push";
 import { ALREADY_PAID, minutes, orderToPay, sendStkPush, stkStatusOf, UNKNOWN_HOLD_MS, type StkSendResult } from "../stk-push/stk-push.server";
@@ -31,13 +32,9 @@ export async function orderPaidInFull(db: Db, kind: OrderKind, orderId: string):
 
 /** The order a token opens, with the phone typed for it, or not_found. */
 async function ownOrder(db: Db, orderId: string, token: string): Promise<{ kind: OrderKind; phone: string }> {
-  const kind: OrderKind = orderId.startsWith("BO-") ? "badge" : "merch";
-  const row =
-    kind === "badge"
-      ? await db.selectFrom("badge_orders").select(["asset_token as token", "phone"]).where("id", "=", orderId).executeTakeFirst()
-      : await db.selectFrom("merch_orders").select(["view_token as token", "customer_phone as phone"]).where("id", "=", orderId).executeTakeFirst();
-  if (!row || !row.token || !safeEqual(token, row.token)) throw new DomainError("not_found", "Unknown order, or the link is not this order's.");
-  return { kind, phone: row.phone };
+  const order = await findOrderByReference(db, orderId);
+  if (!order || !order.token || !safeEqual(token, order.token)) throw new DomainError("not_found", "Unknown order, or the link is not this order's.");
+  return { kind: order.kind, phone: order.phone };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Db } from "~/lib/db.server";
 import { orderForOldReference } from "../legacy-ledger/ledger.server";
 import { OLD_ORDER_REFERENCE } from "./order-lookup.schema";
-import { orderPagePath } from "~/lib/order-page";
+import { orderPagePath } from "~/features/orders/order-page";
 import { safeEqual } from "~/lib/secrets.server";
 import { entryQrSvg } from "../event-badges/check-in.server";
 import { referenceInWords } from "../event-badges/ticket";

@@ -5,20 +5,21 @@ import type { PaymentView } from "../received-payments/payment-state";
  * Safe for the browser (no server code).
  */
 import { formatNairobiDayAt } from "~/lib/nairobi-time";
-import { site } from "~/lib/site";
+import { ORDER_KINDS, type OrderKind } from "~/features/orders/order-kinds";
 import { formatAmount } from "~/lib/plain-format";
 
 export const NOT_SEEN = "We have not seen this payment yet";
 
 /** The order as its words need it: the amount, and (for 'how to pay the rest') its kind and reference. */
-type OrderForWords = { amount: number; currency: string; kind?: "badge" | "merch"; reference?: string; promptPaid?: boolean; noPromptSent?: boolean };
+type OrderForWords = { amount: number; currency: string; kind?: OrderKind; reference?: string; promptPaid?: boolean; noPromptSent?: boolean };
 
 /** M-Pesa said (by query) the order's prompt was paid; the receipt number follows by callback, C2B or statement. */
 export const PROMPT_PAID_HEADLINE = "Paid: M-Pesa says your payment went through";
 
 /** Where to pay more, so the payment joins this order by itself: the paybill and the order's reference as the account number. */
 function payHow(order: OrderForWords): string {
-  const paybill = order.kind === "merch" ? site.payments.merchPaybill : site.payments.eventPaybill;
+  // An order of no stated kind is told the event paybill.
+  const paybill = ORDER_KINDS[order.kind ?? "badge"].paybill;
   return order.reference ? `to paybill ${paybill} with account number ${order.reference} (your order reference)` : `to paybill ${paybill}`;
 }
 
@@ -81,11 +82,9 @@ export function paymentWords(p: PaymentView, order: OrderForWords): { headline: 
 
 export type ReviewStatus = "pending" | "approved" | "rejected" | "revoked";
 
-export function reviewWords(kind: "badge" | "merch", status: ReviewStatus): string {
+export function reviewWords(kind: OrderKind, status: ReviewStatus): string {
   if (status === "approved") {
-    return kind === "badge"
-      ? "Approved: your badge and 'Will Be Attending' poster are below, and in your email."
-      : "Approved: the merch team will contact you to arrange delivery.";
+    return ORDER_KINDS[kind].approvedWords;
   }
   if (status === "revoked") {
     return "Your badge was cancelled: it no longer gets you in at the door, so its entry code and downloads are no longer here.";

@@ -8,6 +8,7 @@ import type { MerchOrderStatus, MerchOrderView } from "../merch/merch";
 import * as merchOrders from "../merch/merch.server";
 import { changeMerchOrderStatus as changeMerchStatus } from "../merch/admin/merch-admin.server";
 import { needsPaymentCheck, paymentCheckMessage, type PaymentState, type PaymentView } from "../received-payments/payment-state";
+import type { OrderKind } from "../orders/order-kinds";
 import { arrangeByPayment } from "./matching";
 import { withPayments } from "./matching.server";
 
@@ -77,6 +78,18 @@ export async function generateBadgeAssets(db: Db, id: string, actor: Actor) {
 export async function resendBadgeKit(db: Db, id: string, actor: Actor) {
   return withBadgePayment(db, await badgeOrders.resendBadgeKit(db, id, actor));
 }
+
+// ---------------------------------------------------------------- either kind
+
+/** One order of either kind as its own staff screen and JSON show it, with where its payment stands. */
+export async function getOrderWithPayment(db: Db, kind: OrderKind, id: string): Promise<Paid<BadgeOrderView> | Paid<MerchOrderView> | null> {
+  return PAID_ORDER[kind](db, id);
+}
+
+const PAID_ORDER: Record<OrderKind, (db: Db, id: string) => Promise<Paid<BadgeOrderView> | Paid<MerchOrderView> | null>> = {
+  badge: (db, id) => getBadgeOrder(db, id),
+  merch: (db, id) => getMerchOrder(db, id),
+};
 
 // ---------------------------------------------------------------- merch orders
 

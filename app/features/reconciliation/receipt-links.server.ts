@@ -2,12 +2,11 @@ import { actorLabel, type Actor } from "~/lib/actor";
 import type { Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { enqueueMail, kickMailWorker } from "~/lib/email.server";
-import { env } from "~/lib/env.server";
 import { absoluteUrl } from "~/lib/http.server";
-import { orderPagePath } from "~/lib/order-page";
-import { paymentsChanged } from "~/lib/payment-signal.server";
-import { site } from "~/lib/site";
+import { orderPagePath } from "~/features/orders/order-page";
+import { paymentsChanged } from "~/features/orders/payment-signal.server";
 import { logAction } from "../activity/activity.server";
+import { findOrderByReference, paymentReplyTo, type Order } from "../orders/orders.server";
 import { linkReceipt, unlinkReceipt, type OrderKind } from "../payment-codes/receipt-ledger.server";
 import type { PaymentView } from "../received-payments/payment-state";
 import { wrongCodeEmail } from "./emails/payment-emails";
@@ -21,50 +20,12 @@ import { recordPayments } from "../received-payments/received-payments.server";
  * logged with the staff actor; a receipt another order holds is refused with a sentence.
  */
 
-type FoundOrder = {
-  kind: OrderKind;
-  id: string;
-  code: string;
-  name: string;
-  email: string;
-  amount: number;
-  currency: string;
-  createdAt: string;
-  status: "pending" | "approved" | "rejected";
-  token: string;
-};
+/** An order as the receipt actions need it: the one shape, with its typed code as `code`. */
+type FoundOrder = Order & { code: string };
 
 async function findOrder(db: Db, orderId: string): Promise<FoundOrder> {
-  if (orderId.startsWith("BO-")) {
-    const o = await db
-      .selectFrom("badge_orders")
-      .select(["id", "payment_reference", "name", "email", "amount", "created_at", "status", "asset_token"])
-      .where("id", "=", orderId)
-      .executeTakeFirst();
-    if (o) {
-      return { kind: "badge", id: o.id, code: o.payment_reference, name: o.name, email: o.email, amount: o.amount, currency: "KES", createdAt: o.created_at, status: o.status, token: o.asset_token };
-    }
-  } else if (orderId.startsWith("MO-")) {
-    const o = await db
-      .selectFrom("merch_orders")
-      .select(["id", "payment_reference", "customer_name", "customer_email", "total", "currency", "ts", "status", "view_token"])
-      .where("id", "=", orderId)
-      .executeTakeFirst();
-    if (o) {
-      return {
-        kind: "merch",
-        id: o.id,
-        code: o.payment_reference,
-        name: o.customer_name,
-        email: o.customer_email,
-        amount: o.total,
-        currency: o.currency,
-        createdAt: o.ts,
-        status: o.status,
-        token: o.view_token,
-      };
-    }
-  }
+  const order = await findOrderByReference(db, orderId);
+  if (order) return { ...order, code: order.paymentReference };
   throw new DomainError("not_found", `There is no order ${orderId}. Check the reference (BO-… for a badge, MO-… for merchandise).`);
 }
 
@@ -160,7 +121,7 @@ export async function markOrderCodeWrong(db: Db, input: { orderId: string }, act
     await enqueueMail(trx, {
       kind: "payments.code_wrong",
       to: order.email,
-      ...(order.kind === "merch" ? { replyTo: env().orgInbox ?? site.merchEmail } : {}),
+      ...paymentReplyTo(order.kind),
       ...wrongCodeEmail({ ...order, reference: order.id, orderUrl: absoluteUrl(orderPagePath(order.id, order.token)) }),
     });
   });

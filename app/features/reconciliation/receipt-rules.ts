@@ -6,7 +6,7 @@
 
 /** Look-alikes people mix up when they copy a code from an SMS. */
 const LOOK_ALIKE: Record<string, string> = { O: "0", I: "1", S: "5", B: "8", Z: "2" };
-/** Order references use 0-9 and letters without I, L, O and U (app/lib/order-ids.server.ts). */
+/** Order references use 0-9 and letters without I, L, O and U (app/features/orders/order-ids.server.ts). */
 const REFERENCE_LOOK_ALIKE: Record<string, string> = { O: "0", I: "1", L: "1", U: "V" };
 
 /** How near the order's time a payment must be to be offered as 'probably this order'. */

@@ -2,8 +2,10 @@ import { sql, type RawBuilder } from "kysely";
 import { system, type Actor } from "~/lib/actor";
 import type { Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
-import { paymentsChanged } from "~/lib/payment-signal.server";
+import { paymentsChanged } from "~/features/orders/payment-signal.server";
 import { logAction } from "../activity/activity.server";
+import { kindOfReference, ORDER_KIND_LIST } from "../orders/order-kinds";
+import { existingOrderIds } from "../orders/orders.server";
 import { linkReceipt, type OrderKind } from "../payment-codes/receipt-ledger.server";
 import type { SuggestedReceipt } from "../received-payments/payment-state";
 import type { ReceiptFact } from "./matching";
@@ -196,14 +198,15 @@ export async function linkByAccount(
   const rows = codes ? await inBatches(codes, read) : await read();
   const named = rows.flatMap((r) => {
     const ref = orderReferenceIn(r.account_ref);
-    return ref ? [{ transId: r.code, orderId: ref, kind: (ref.startsWith("BO-") ? "badge" : "merch") as OrderKind }] : [];
+    const kind = ref ? kindOfReference(ref) : null;
+    return ref && kind ? [{ transId: r.code, orderId: ref, kind }] : [];
   });
   if (named.length === 0) return [];
   const refs = [...new Set(named.map((n) => n.orderId))];
   const existing = new Set<string>();
-  for (const [kind, table] of [["badge", "badge_orders"], ["merch", "merch_orders"]] as const) {
-    const wanted = refs.filter((r) => r.startsWith(kind === "badge" ? "BO-" : "MO-"));
-    for (const r of await inBatches(wanted, (part) => db.selectFrom(table).select("id").where("id", "in", part).execute())) existing.add(key(kind, r.id));
+  for (const kind of ORDER_KIND_LIST) {
+    const wanted = refs.filter((r) => kindOfReference(r) === kind);
+    for (const id of await inBatches(wanted, (part) => existingOrderIds(db, kind, part))) existing.add(key(kind, id));
   }
   const refused = new Set(
     (await inBatches([...new Set(named.map((n) => n.transId))], (part) => db.selectFrom("receipt_unlinks").select(["trans_id", "order_id"]).where("trans_id", "in", part).execute())).map(

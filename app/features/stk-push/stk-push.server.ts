@@ -3,8 +3,10 @@ import { nowIso, type Db } from "~/lib/db.server";
 import { lockName } from "~/lib/dialect.server";
 import { DomainError } from "~/lib/domain-error";
 import { env } from "~/lib/env.server";
-import { paymentsChanged } from "~/lib/payment-signal.server";
+import { paymentsChanged } from "~/features/orders/payment-signal.server";
 import { consume } from "~/lib/rate-limit.server";
+import { ORDER_KINDS } from "../orders/order-kinds";
+import { findOrder } from "../orders/orders.server";
 import { linkReceipt, type OrderKind } from "../payment-codes/receipt-ledger.server";
 import { recordPayments } from "../received-payments/received-payments.server";
 import { DarajaUnavailable, pushTimeLimitMs, stkPush, stkQuery } from "./daraja-client.server";
@@ -61,12 +63,9 @@ export const minutes = (s: number) => {
 };
 
 export async function orderToPay(db: Db, kind: OrderKind, orderId: string): Promise<{ amount: number; status: string; code: string; createdAt: string }> {
-  const row =
-    kind === "badge"
-      ? await db.selectFrom("badge_orders").select(["amount", "status", "payment_reference as code", "created_at as createdAt"]).where("id", "=", orderId).executeTakeFirst()
-      : await db.selectFrom("merch_orders").select(["total as amount", "status", "payment_reference as code", "ts as createdAt"]).where("id", "=", orderId).executeTakeFirst();
-  if (!row) throw new DomainError("not_found", "Unknown order.");
-  return row;
+  const order = await findOrder(db, kind, orderId);
+  if (!order) throw new DomainError("not_found", "Unknown order.");
+  return { amount: order.amount, status: order.status, code: order.paymentReference, createdAt: order.createdAt };
 }
 
 /**
@@ -160,7 +159,7 @@ export async function sendStkPush(db: Db, input: { kind: OrderKind; orderId: str
     return { state: "failed", pushId: claimed.id, message };
   };
   try {
-    const answer = await stkPush(c, { phone, amount: order.amount, accountReference: input.orderId, description: input.kind === "badge" ? "Event badge" : "Merch order" }, now);
+    const answer = await stkPush(c, { phone, amount: order.amount, accountReference: input.orderId, description: ORDER_KINDS[input.kind].promptDescription }, now);
     if (!answer.sent) {
       console.warn(`[stk] push for ${input.orderId} refused by Daraja: ${answer.code} ${answer.description}`);
       const invalidPhone = answer.code === INVALID_PHONE_CODE && /phone/i.test(answer.description);

@@ -1,4 +1,4 @@
-import { getBadgeOrder, getMerchOrder } from "~/features/reconciliation/orders.server";
+import { getOrderWithPayment } from "~/features/reconciliation/orders.server";
 import { linkPaymentToOrder, unlinkPaymentFromOrder } from "~/features/reconciliation/receipt-links.server";
 import { ReceiptLinkApiSchema } from "~/features/reconciliation/receipt-links.schema";
 import { staff } from "~/lib/actor";
@@ -19,7 +19,7 @@ const api = jsonApi({
     const input = parseOr400(ReceiptLinkApiSchema, await readObjectBody(request, 4 * 1024));
     const actor = staff(clientAddress(context));
     const done = input.action === "link" ? await linkPaymentToOrder(context.db, input, actor) : await unlinkPaymentFromOrder(context.db, input, actor);
-    const order = done.kind === "badge" ? await getBadgeOrder(context.db, done.orderId) : await getMerchOrder(context.db, done.orderId);
+    const order = await getOrderWithPayment(context.db, done.kind, done.orderId);
     return jsonResponse({ ok: true, order });
   },
 });

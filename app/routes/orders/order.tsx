@@ -1,5 +1,6 @@
 import { data, Link, redirect } from "react-router";
 import { setWallHidden } from "~/features/event-badges/wall.server";
+import { ORDER_KINDS } from "~/features/orders/order-kinds";
 import { system } from "~/lib/actor";
 import { readForm } from "~/lib/submission.server";
 import { OrderLookupForm } from "~/features/reconciliation/components/order-lookup-form";
@@ -57,7 +58,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       (refused) => data({ codeError: refused.message }, { status: refused.status, headers: { ...refused.headers, ...PRIVATE } }),
     );
   }
-  if (form.get("intent") !== "leave-wall" || order.kind !== "badge") throw data("Unknown action.", { status: 400, headers: PRIVATE });
+  if (form.get("intent") !== "leave-wall" || !ORDER_KINDS[order.kind].onSupporterWall) throw data("Unknown action.", { status: 400, headers: PRIVATE });
   await setWallHidden(context.db, order.reference, true, system("the supporter left the wall from their order page"));
   return redirect(`${url.pathname}${url.search}`, { status: 303, headers: PRIVATE });
 }

@@ -1,4 +1,5 @@
 import { formatDateInWords, formatNairobiTimeEat } from "~/lib/nairobi-time";
+import { ORDER_KINDS } from "~/features/orders/order-kinds";
 import type { OrderPage } from "../order-status";
 import { paymentWords, reviewWords } from "../order-words";
 import { formatAmount } from "~/lib/plain-format";
@@ -9,7 +10,7 @@ export function OrderStatus({ order }: { order: OrderPage }) {
   const paid = order.payment.state === "verified" || order.payment.state === "over" || !!order.promptPaid;
   return (
     <article className="order-page" aria-labelledby="order-title">
-      <p className="eyebrow">{order.kind === "badge" ? "Event badge order" : "Merchandise order"}</p>
+      <p className="eyebrow">{ORDER_KINDS[order.kind].label}</p>
       <h1 id="order-title">
         Order <span className="order-ref">{order.reference}</span>
       </h1>

@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { ORDER_KINDS, type OrderKind } from "~/features/orders/order-kinds";
 import type { Reply } from "~/lib/forms";
 import { formatDateInWords, formatNairobiTime } from "~/lib/nairobi-time";
 import type { ReceivedPaymentRow } from "../../received-payments/received-payments";
@@ -65,8 +66,7 @@ export function importWords(preview: Pick<StatementResult["preview"], "added" | 
   }
   return { nothing: "Nothing to import: no completed payment to this paybill could be read in this file." };
 }
-const orderHref = (o: { kind: "badge" | "merch"; id: string }) =>
-  o.kind === "badge" ? `/admin/badge-orders?status=all&q=${encodeURIComponent(o.id)}` : `/admin/merch-orders?q=${encodeURIComponent(o.id)}`;
+const orderHref = (o: { kind: OrderKind; id: string }) => ORDER_KINDS[o.kind].staffLink(o.id);
 
 /**
  * /admin/payments: the statement import (preview, then import), the orders whose payment does

@@ -1,9 +1,9 @@
 import { renderEmail } from "~/lib/email-layout";
-import { site } from "~/lib/site";
+import { ORDER_KINDS, type OrderKind } from "~/features/orders/order-kinds";
 import { formatAmount } from "~/lib/plain-format";
 
 type OrderForMail = {
-  kind: "badge" | "merch";
+  kind: OrderKind;
   reference: string;
   name: string;
   amount: number;
@@ -20,8 +20,7 @@ type OrderForMail = {
  * they have not. Never an accusation: most wrong codes are a slip copying the SMS.
  */
 export function wrongCodeEmail(o: OrderForMail) {
-  const paybill = o.kind === "badge" ? site.payments.eventPaybill : site.payments.merchPaybill;
-  const contact = o.kind === "badge" ? site.contactEmail : site.merchEmail;
+  const { paybill, contactEmail: contact } = ORDER_KINDS[o.kind];
   return renderEmail({
     subject: `About the M-Pesa code for your order ${o.reference}`,
     heading: `About your payment, ${o.name}`,

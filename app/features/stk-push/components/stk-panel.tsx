@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { Form, useNavigation, useRevalidator } from "react-router";
 import { useHydrated } from "~/components/ui/form-parts";
-import { orderPagePath } from "~/lib/order-page";
+import { orderPagePath } from "~/features/orders/order-page";
 import { INVALID_PHONE_CODE, inSafaricomRange, OTHER_NETWORK_NOTE, REFUSED_CODE, resultWords, type StkStatus } from "../stk-push";
 import { formatAmount } from "~/lib/plain-format";
 import { formatNairobiClock } from "~/lib/nairobi-time";
