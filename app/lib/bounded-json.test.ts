@@ -31,6 +31,17 @@ describe("bounded JSON", () => {
     await expect(parseBoundedJson('{"a":')).rejects.toBeInstanceOf(SyntaxError);
   });
 
+  it("refuses an object with more than 1,000 names, however many objects hold fewer", async () => {
+    const object = (n: number) => `{${Array.from({ length: n }, (_, i) => `"k${i}":"a:b"`).join(",")}}`;
+    expect(await jsonShapeProblem(object(1_000))).toBeNull();
+    expect(await jsonShapeProblem(object(1_001))).toBe("too-many");
+    expect(await jsonShapeProblem(`{"items":[${Array(5_000).fill('{"id":"x","tags":["a","b"],"size":{"w":1,"h":2}}').join(",")}]}`)).toBeNull();
+    expect(await jsonShapeProblem(`[${Array(2_000).fill('"k:"').join(",")}]`)).toBeNull();
+    const scanner = new JsonShapeScanner();
+    const text = object(49_000);
+    expect(scanner.feed(text.slice(0, 65_536))).toBe("too-many");
+  });
+
   it("judges text given in pieces, cut anywhere (inside strings and escapes too), as it judges it whole", () => {
     const samples = [
       JSON.stringify({ a: 'x\\"[[[[', b: ["\\", '"', "\\\\\\"], c: { d: [[[]]] } }),

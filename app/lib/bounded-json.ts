@@ -8,6 +8,11 @@
 export const JSON_MAX_DEPTH = 32;
 /** Values (strings, separators, brackets) in one document: far more than any form or order has. */
 export const JSON_MAX_VALUES = 200_000;
+/**
+ * Names in one object: far more than any record has. Tens of thousands of them in a small body
+ * cost more to handle than their bytes say (each one becomes a form field, a property to look up).
+ */
+export const JSON_MAX_KEYS = 1_000;
 
 export const JSON_TOO_DEEP = `Request body is nested too deeply (JSON may nest at most ${JSON_MAX_DEPTH} levels).`;
 export const JSON_TOO_MANY = "Request body has too many values.";
@@ -25,11 +30,14 @@ export class JsonShapeScanner {
   private inString = false;
   /** The previous piece ended in the middle of an escape (a backslash). */
   private escaping = false;
+  /** For each open bracket, the names seen in it so far (an object) or -1 (an array). */
+  private keys: number[] = [];
   problem: JsonShapeProblem | null = null;
 
   constructor(
     private readonly maxDepth = JSON_MAX_DEPTH,
     private readonly maxValues = JSON_MAX_VALUES,
+    private readonly maxKeys = JSON_MAX_KEYS,
   ) {}
 
   /** Takes the next piece of text; answers the problem found so far, if any. */
@@ -80,7 +88,15 @@ export class JsonShapeScanner {
       if (c === 0x22) this.inString = true;
       else if (c === 0x5b || c === 0x7b) {
         if (++this.depth > this.maxDepth) return (this.problem = "too-deep");
-      } else if (c === 0x5d || c === 0x7d) this.depth -= 1;
+        this.keys.push(c === 0x7b ? 0 : -1);
+      } else if (c === 0x5d || c === 0x7d) {
+        this.depth -= 1;
+        this.keys.pop();
+      } else if (c === 0x3a) {
+        // A name's colon: counted in the object it belongs to.
+        const at = this.keys.length - 1;
+        if (at >= 0 && this.keys[at]! >= 0 && ++this.keys[at]! > this.maxKeys) return (this.problem = "too-many");
+      }
     }
   }
 }

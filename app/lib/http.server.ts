@@ -4,6 +4,7 @@ import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "./database-unavailab
 import { DomainError, STATUS_OF_CODE } from "./domain-error";
 import { env } from "./env.server";
 import { HttpError } from "./http-error";
+import { readUrlEncodedBody } from "./form-body.server";
 import { readJsonBody } from "./json-body.server";
 
 export function clientAddress(context: AppLoadContext | undefined): string {
@@ -100,7 +101,8 @@ export async function readObjectBody(
 ): Promise<Record<string, unknown>> {
   const type = request.headers.get("content-type") ?? "";
   if (type.includes("application/x-www-form-urlencoded")) {
-    return Object.fromEntries(new URLSearchParams(await readBodyText(request, maxBytes)));
+    // Decoded as it arrives, fields counted (form-body.server.ts): a whole body at once holds the event loop.
+    return readUrlEncodedBody(request, maxBytes);
   }
   // Measured as it arrives: deep nesting would hold the event loop for everyone (json-body.server.ts).
   const parsed = await readJsonBody(request, maxBytes);

@@ -53,6 +53,8 @@ export const IDLE_TIMEOUT_MS = 60_000;
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 /** On SIGTERM, how long the requests under way may take to finish before their connections are closed. */
 export const DRAIN_MS = 10_000;
+/** Longest the site waits for the badge renderer's warm-up before it starts serving anyway. */
+export const WARM_UP_MAX_MS = 30_000;
 
 function announceAdminKey() {
   const info = adminKeyInfo();
@@ -331,6 +333,13 @@ export async function startServer() {
     socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   });
 
+  // The badge renderer's fonts and measurements are loaded before the site listens, not on the
+  // first staff click: parsing them holds the event loop for about a second on a small machine,
+  // and every visitor who came in meanwhile would wait (the first page behind anything else).
+  // A warm-up that has not finished in WARM_UP_MAX_MS goes on while the site serves.
+  const warmUp = warmKit().catch((e) => console.warn("[render] warm-up failed", e));
+  await Promise.race([warmUp, new Promise((r) => setTimeout(r, WARM_UP_MAX_MS).unref())]);
+
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, config.host, () => {
@@ -341,13 +350,8 @@ export async function startServer() {
   console.log(`[http] serving ${config.publicUrl} (listening on ${config.host}:${config.port}, pid ${process.pid})`);
   for (const note of settingsNotes(config, canonicalRedirects)) console.warn(note);
   if (!ready) void keepPreparing();
-  // Load the badge renderer's fonts and measurements now, not on the first staff click.
-  setTimeout(() => {
-    warmKit()
-      .catch((e) => console.warn("[render] warm-up failed", e))
-      // The event loop is watched from here on: the warm-up holds it once, and is no load.
-      .finally(startLoopWatch);
-  }, 250).unref();
+  // The event loop is watched from here on (the warm-up, already done, held it once and is no load).
+  void warmUp.finally(startLoopWatch);
   onceReady(() => {
     // Analytics summaries and the retention roll-up: shortly after start, then every 15 minutes.
     startAnalyticsRollup(db);
