@@ -37,12 +37,15 @@ export type TeamBadge = TeamBadgeInput;
 /** The portrait's largest drawn size; it is scaled down to this once, not per image. */
 const PORTRAIT_PX = 300;
 
+/** The words a template is given (its props as JSON: names, titles, venues), to choose its fonts by. */
+const textOf = (node: ReactNode) => JSON.stringify((node as { props?: unknown } | null)?.props ?? "");
+
 /**
  * JSX -> SVG (satori, on this thread) -> pixels (resvg, on a libuv worker) -> PNG (sharp, also
  * off this thread). Only the layout step occupies the event loop.
  */
 async function toPng(node: ReactNode, size = { width: SIZE, height: SIZE }, encoding: PngOptions = { compressionLevel: 6, adaptiveFiltering: false }): Promise<Buffer> {
-  const svg = await satori(node, { ...size, fonts: await kitFonts() });
+  const svg = await satori(node, { ...size, fonts: await kitFonts(textOf(node)) });
   const image = await renderAsync(svg, {
     fitTo: { mode: "original" },
     font: { loadSystemFonts: false },
