@@ -146,10 +146,11 @@ export async function renderShareCardPng(card: ShareCardInput): Promise<Buffer> 
 }
 
 /**
- * Reads and parses the fonts, measures the display face and draws `sample` once, so the first
- * real render does not pay for it (about 1-2 s on a small machine). Safe to call twice.
+ * Reads and parses the fonts, measures the display face and lays `sample` out once, so the first
+ * real render does not pay for it (about 1-2 s on a small machine). Only the layout: the pixels
+ * and the PNG (a few MB of buffers for a moment) wait for a real render. Safe to call twice.
  */
 export async function warmRenderer(sample: KitInput): Promise<void> {
   await Promise.all([kitFonts(), displayMeasure()]);
-  await toPng(<BadgeTemplate {...await prepare(sample)} />);
+  await satori(<BadgeTemplate {...await prepare(sample)} />, { width: SIZE, height: SIZE, fonts: await kitFonts() });
 }
