@@ -18,7 +18,7 @@ const REJECTED = "Order rejected.";
 /** The review status (the payment state has a pill of its own beside the code). */
 const REVIEW_PILL = 'td[data-label="Status"] .pill';
 
-test("staff: find a pending order, generate its kit, approve it; the supporter gets both PNGs by mail", async ({
+test("staff: find a pending order, generate its kit, approve it; the supporter gets the badge (PNG) and poster (JPEG) by mail", async ({
   page,
   request,
   jsEnabled,
