@@ -71,7 +71,7 @@ export async function copySqliteToPostgres(source: Db, target: Db, dataDir: stri
   for (const folder of ["badge-orders", path.join("team-badges", "shares")]) {
     for (const file of walk(path.join(dataDir, folder))) {
       const key = path.relative(dataDir, file).split(path.sep).join("/");
-      if (folder === "badge-orders" && !/^badge-orders\/BO-[0-9A-Z]{6}\/(portrait|badge|poster|entry-qr)\.png$/.test(key)) continue;
+      if (folder === "badge-orders" && !/^badge-orders\/BO-[0-9A-Z]{6}\/((portrait|badge|poster|entry-qr)\.png|(portrait|poster)\.jpg)$/.test(key)) continue;
       if (folder !== "badge-orders" && !/^team-badges\/shares\/[a-z0-9_-]+\.json$/i.test(key)) continue;
       await putBlob(target, key, fs.readFileSync(file));
       files++;

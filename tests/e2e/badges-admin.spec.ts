@@ -18,7 +18,7 @@ const REJECTED = "Order rejected.";
 /** The review status (the payment state has a pill of its own beside the code). */
 const REVIEW_PILL = 'td[data-label="Status"] .pill';
 
-test("staff: find a pending order, generate its kit, approve it; the supporter gets both PNGs by mail", async ({
+test("staff: find a pending order, generate its kit, approve it; the supporter gets the badge (PNG) and poster (JPEG) by mail", async ({
   page,
   request,
   jsEnabled,
@@ -89,23 +89,23 @@ test("staff: find a pending order, generate its kit, approve it; the supporter g
   const badgeLink = row.getByRole("link", { name: /^Badge/ });
   const posterLink = row.getByRole("link", { name: /^Poster/ });
   await expect(badgeLink).toHaveAttribute("href", new RegExp(`^/admin/badge-orders/${id}/badge\\.png\\?t=`));
-  await expect(posterLink).toHaveAttribute("href", new RegExp(`^/admin/badge-orders/${id}/poster\\.png\\?t=`));
+  await expect(posterLink).toHaveAttribute("href", new RegExp(`^/admin/badge-orders/${id}/poster\\.jpg\\?t=`));
   await expect(approve).toBeEnabled();
 
   await approve.click();
   await expect(status).toHaveText(APPROVED, { timeout: 15_000 });
   await expect(row.locator(REVIEW_PILL)).toHaveText("Approved");
   await expect(approve).toBeDisabled();
-  expect(badgeOrderById(id)).toMatchObject({ status: "approved", badge_file: "badge.png", poster_file: "poster.png" });
+  expect(badgeOrderById(id)).toMatchObject({ status: "approved", badge_file: "badge.png", poster_file: "poster.jpg" });
 
-  // The kit as staff see it: both links answer 1080x1080 PNGs (fetched with the signed-in context).
+  // The kit as staff see it: a 1080x1080 PNG badge (its assertion baked in) and JPEG poster (fetched with the signed-in context).
   const images: Record<string, Buffer> = {};
-  for (const [kind, link] of [["badge", badgeLink], ["poster", posterLink]] as const) {
+  for (const [kind, link, format] of [["badge", badgeLink, "png"], ["poster", posterLink, "jpeg"]] as const) {
     const res = await page.request.get((await link.getAttribute("href"))!);
     expect(res.status(), kind).toBe(200);
-    expect(res.headers()["content-type"], kind).toBe("image/png");
+    expect(res.headers()["content-type"], kind).toBe(`image/${format}`);
     images[kind] = await res.body();
-    expect(await imageInfo(images[kind]!), kind).toEqual({ format: "png", width: 1080, height: 1080 });
+    expect(await imageInfo(images[kind]!), kind).toEqual({ format, width: 1080, height: 1080 });
   }
   expect(images.badge!.equals(images.poster!), "the badge and the poster differ").toBe(false);
   // What the server keeps is what staff see.
@@ -120,7 +120,7 @@ test("staff: find a pending order, generate its kit, approve it; the supporter g
   expect(kit.attachments).toEqual([
     { filename: `${id}-entry-qr.png`, contentType: "image/png", size: orderFile(id, "entry-qr.png").length },
     { filename: `${id}-badge.png`, contentType: "image/png", size: images.badge!.length },
-    { filename: `${id}-will-be-attending.png`, contentType: "image/png", size: images.poster!.length },
+    { filename: `${id}-will-be-attending.jpg`, contentType: "image/jpeg", size: images.poster!.length },
   ]);
 
   // Under the Approved filter the order shows its delivery result.

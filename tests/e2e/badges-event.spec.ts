@@ -130,8 +130,8 @@ test("event: confirm a tier with a portrait; the stored portrait is a 720x720 PN
   const reference = await successReference(dialog);
 
   const [row] = badgeOrdersByEmail(email);
-  expect(row).toMatchObject({ id: reference, tier_key: "t4", tier_name: "Partner", amount: 2100, portrait_file: "portrait.png" });
-  expect(await imageInfo(orderFile(reference, "portrait.png"))).toEqual({ format: "png", width: 720, height: 720 });
+  expect(row).toMatchObject({ id: reference, tier_key: "t4", tier_name: "Partner", amount: 2100, portrait_file: "portrait.jpg" });
+  expect(await imageInfo(orderFile(reference, "portrait.jpg"))).toEqual({ format: "jpeg", width: 720, height: 720 });
   if (jsEnabled) {
     // The crop tool draws from blob: URLs; nothing it does may be refused by the page's CSP.
     expect(problems.pageErrors, "uncaught errors").toEqual([]);

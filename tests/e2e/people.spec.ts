@@ -43,7 +43,7 @@ test("staff find a person by phone in another spelling, download their data as a
   const records = JSON.parse(strFromU8(zip["records.json"]!)).records as Record<string, { id?: unknown; email?: string }[]>;
   expect(records.badge_orders!.map((r) => r.id)).toEqual([id]);
   expect(records.subscribers!.map((r) => r.email)).toEqual([email]);
-  expect(zip[`files/${id}-portrait.png`]!.length).toBeGreaterThan(100);
+  expect(zip[`files/${id}-portrait.jpg`]!.length).toBeGreaterThan(100);
   expect(zip[`files/${id}-badge.png`]).toBeDefined();
 
   // Erase asks first, naming what goes.
@@ -51,7 +51,7 @@ test("staff find a person by phone in another spelling, download their data as a
   const ask = main.getByRole("group");
   await expect(ask).toContainText(/^Erase everything held about this phone number\?/);
   await expect(ask).toContainText(`Badge order ${id}: name, email, phone`);
-  await expect(ask).toContainText(`File ${id}-portrait.png`);
+  await expect(ask).toContainText(`File ${id}-portrait.jpg`);
   await ask.getByRole("button", { name: "Yes, erase this person" }).click();
   await expect(main.getByRole("status")).toContainText("Erased. 1 order(s) kept without the person");
 

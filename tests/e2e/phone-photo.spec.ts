@@ -50,9 +50,9 @@ test("a 10 MB 4000x3000 phone photo gives an order with a 720x720 portrait, upri
   fs.rmSync(file, { force: true });
 
   const [row] = badgeOrdersByEmail(email);
-  expect(row).toMatchObject({ id: reference, portrait_file: "portrait.png" });
-  const stored = orderFile(reference, "portrait.png");
-  expect(await imageInfo(stored)).toEqual({ format: "png", width: 720, height: 720 });
+  expect(row).toMatchObject({ id: reference, portrait_file: "portrait.jpg" });
+  const stored = orderFile(reference, "portrait.jpg");
+  expect(await imageInfo(stored)).toEqual({ format: "jpeg", width: 720, height: 720 });
   // Turned by its EXIF orientation: the scene's red half on top, the blue below.
   const [top, bottom] = [await bandColour(stored, "top"), await bandColour(stored, "bottom")];
   expect(top[0]!, `top ${top}`).toBeGreaterThan(top[2]! + 60);

@@ -277,7 +277,7 @@ test("a badge order is a card half as tall as before with 44 px buttons, and one
   if (jsEnabled) await hydrated(approve);
   await approve.click();
   await expect(main.getByRole("status")).toHaveText("Order approved and email triggered.", { timeout: 30_000 });
-  expect(badgeOrderById(id)).toMatchObject({ status: "approved", badge_file: "badge.png", poster_file: "poster.png" });
+  expect(badgeOrderById(id)).toMatchObject({ status: "approved", badge_file: "badge.png", poster_file: "poster.jpg" });
 
   // A tier already named a badge is not called a 'badge badge'.
   const kit = await waitForMail((m) => m.to.includes(email) && m.subject.includes("'Will Be Attending' poster"));

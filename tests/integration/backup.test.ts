@@ -56,7 +56,7 @@ describe.skipIf(testDatabaseKind === "postgres")("backups", () => {
       restored.close();
     }
     for (const [i, id] of acknowledged.entries()) {
-      const file = path.join(target, "badge-orders", id, "portrait.png");
+      const file = path.join(target, "badge-orders", id, "portrait.jpg");
       expect(fs.existsSync(file), id).toBe(i % 4 === 0);
     }
   });

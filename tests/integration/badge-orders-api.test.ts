@@ -192,27 +192,28 @@ describe("POST /api/badge_orders.php (public): a supporter's confirmation", () =
     expect(await rowOf(body.id)).toMatchObject({ tier_name: "Helping Hand", amount: 500, hard_copy: 1 });
   });
 
-  it("with a portraitDataUrl, stores a re-encoded 720x720 PNG (never the sent bytes) and sets portraitPath", async () => {
+  it("with a portraitDataUrl, stores a re-encoded 720x720 JPEG (never the sent bytes) and sets portraitPath", async () => {
     const original = await png(900, 600, "#aa3355");
     const id = await create({ portraitDataUrl: dataUrl(original) });
-    expect((await rowOf(id)).portrait_file).toBe("portrait.png");
-    const stored = (await readStored(`badge-orders/${id}/portrait.png`))!;
+    expect((await rowOf(id)).portrait_file).toBe("portrait.jpg");
+    const stored = (await readStored(`badge-orders/${id}/portrait.jpg`))!;
     expect(stored.equals(original)).toBe(false);
     const meta = await sharp(stored).metadata();
-    expect([meta.format, meta.width, meta.height]).toEqual(["png", 720, 720]);
+    expect([meta.format, meta.width, meta.height]).toEqual(["jpeg", 720, 720]);
 
     const [item] = await listItems();
-    expect(item!.portraitPath).toMatch(new RegExp(`^/admin/badge-orders/${id}/portrait\\.png\\?t=[\\w-]+$`));
+    expect(item!.portraitPath).toMatch(new RegExp(`^/admin/badge-orders/${id}/portrait\\.jpg\\?t=[\\w-]+$`));
     const res = await fetchAsset(item!.portraitPath!);
     expect(res.status).toBe(200);
     expect(Buffer.from(await res.arrayBuffer()).equals(stored)).toBe(true);
   });
 
-  it("a JPEG portrait is stored as PNG too", async () => {
+  it("a JPEG portrait is re-encoded too", async () => {
     const jpeg = await sharp({ create: { width: 300, height: 300, channels: 3, background: "#335577" } }).jpeg().toBuffer();
     const id = await create({ portraitDataUrl: dataUrl(jpeg, "image/jpeg") });
-    const stored = (await readStored(`badge-orders/${id}/portrait.png`))!;
-    expect((await sharp(stored).metadata()).format).toBe("png");
+    const stored = (await readStored(`badge-orders/${id}/portrait.jpg`))!;
+    expect(stored.equals(jpeg)).toBe(false);
+    expect((await sharp(stored).metadata()).format).toBe("jpeg");
   });
 
   it.each([
@@ -382,10 +383,11 @@ describe("POST /api/badge_orders.php (admin): assets", () => {
     expect(body.order.id).toBe(id);
     expect(Object.keys(body.order).filter((k) => k !== "shareUrl").sort()).toEqual(ADMIN_FIELDS);
     expect(body.order.badgePath).toMatch(new RegExp(`^/admin/badge-orders/${id}/badge\\.png\\?t=[\\w-]+$`));
-    expect(body.order.posterPath).toMatch(new RegExp(`^/admin/badge-orders/${id}/poster\\.png\\?t=[\\w-]+$`));
-    for (const file of ["badge.png", "poster.png"]) {
+    expect(body.order.posterPath).toMatch(new RegExp(`^/admin/badge-orders/${id}/poster\\.jpg\\?t=[\\w-]+$`));
+    // The badge stays a PNG (its assertion is baked in); the poster is kept as JPEG.
+    for (const [file, format] of [["badge.png", "png"], ["poster.jpg", "jpeg"]]) {
       const meta = await sharp((await readStored(`badge-orders/${id}/${file}`))!).metadata();
-      expect([meta.format, meta.width, meta.height]).toEqual(["png", 1080, 1080]);
+      expect([meta.format, meta.width, meta.height]).toEqual([format, 1080, 1080]);
     }
     expect(await activity()).toEqual([{ type: "badge_orders.assets", meta: JSON.stringify({ id }), actor_ip: "10.9.9.9" }]);
   });
@@ -441,8 +443,8 @@ describe("POST /api/badge_orders.php (admin): status", () => {
     await drainOutbox();
     const kit = smtp.messages.find((m) => m.envelope.to[0] === "kit@example.org" && m.mail.attachments.length > 0);
     expect(kit).toBeDefined();
-    // Badge, poster and the entry QR code (shown inline).
-    expect(kit!.mail.attachments.map((a) => a.contentType)).toEqual(["image/png", "image/png", "image/png"]);
+    // Badge (PNG, baked), poster (JPEG) and the entry QR code (shown inline).
+    expect(kit!.mail.attachments.map((a) => a.contentType).sort()).toEqual(["image/jpeg", "image/png", "image/png"]);
     expect(kit!.mail.attachments.filter((a) => a.filename?.endsWith("-entry-qr.png"))).toHaveLength(1);
     for (const a of kit!.mail.attachments.filter((x) => !x.filename?.endsWith("-entry-qr.png"))) {
       const meta = await sharp(a.content).metadata();
@@ -506,13 +508,14 @@ describe("asset links (GET /admin/badge-orders/:id/:file)", () => {
     return body.order;
   }
 
-  it("serve image/png with the link's token", async () => {
+  it("serve the badge as image/png, the poster and portrait as image/jpeg, with the link's token", async () => {
     const o = await withAssets();
-    for (const [link, file] of [[o.badgePath!, "badge.png"], [o.posterPath!, "poster.png"], [o.portraitPath!, "portrait.png"]] as const) {
+    for (const [link, file, type] of [[o.badgePath!, "badge.png", "image/png"], [o.posterPath!, "poster.jpg", "image/jpeg"], [o.portraitPath!, "portrait.jpg", "image/jpeg"]] as const) {
       expect(link.startsWith(`/admin/badge-orders/${o.id}/`)).toBe(true);
       const res = await fetchAsset(link);
       expect(res.status).toBe(200);
-      expect(res.headers.get("Content-Type")).toBe("image/png");
+      expect(res.headers.get("Content-Type")).toBe(type);
+      expect(res.headers.get("Content-Disposition")).toBe(`inline; filename="${o.id}-${file}"`);
       expect(res.headers.get("Cache-Control")).toMatch(/no-store/);
       const bytes = Buffer.from(await res.arrayBuffer());
       expect(bytes.equals((await readStored(`badge-orders/${o.id}/${file}`))!)).toBe(true);
@@ -558,7 +561,7 @@ describe("asset links (GET /admin/badge-orders/:id/:file)", () => {
     }
     const plain = await create();
     const plainToken = (await rowOf(plain)).asset_token;
-    for (const file of ["portrait.png", "badge.png", "poster.png"]) {
+    for (const file of ["portrait.jpg", "portrait.png", "badge.png", "poster.jpg", "poster.png"]) {
       const res = await fetchAsset(`/admin/badge-orders/${plain}/${file}?t=${plainToken}`);
       expect(res.status).toBe(404);
     }
@@ -569,11 +572,11 @@ describe("asset links (GET /admin/badge-orders/:id/:file)", () => {
     const setCookie = await createAdminSessionCookie(db, new Request(ORIGIN + "/admin"));
     const cookie = setCookie.split(";")[0]!;
     expect(cookie).toMatch(/^__admin=/);
-    const bare = `/admin/badge-orders/${o.id}/poster.png`;
+    const bare = `/admin/badge-orders/${o.id}/poster.jpg`;
     const res = await fetchAsset(bare, { Cookie: cookie });
     expect(res.status).toBe(200);
-    expect(res.headers.get("Content-Type")).toBe("image/png");
-    expect(Buffer.from(await res.arrayBuffer()).equals((await readStored(`badge-orders/${o.id}/poster.png`))!)).toBe(true);
+    expect(res.headers.get("Content-Type")).toBe("image/jpeg");
+    expect(Buffer.from(await res.arrayBuffer()).equals((await readStored(`badge-orders/${o.id}/poster.jpg`))!)).toBe(true);
     expect((await fetchAsset(bare, { Cookie: `${cookie.slice(0, -4)}AAAA` })).status).toBe(404);
   });
 });

@@ -41,16 +41,17 @@ function orderForm(photo: { name: string; mimeType: string; buffer: Buffer }, em
 const ordersOf = (email: string) => currentTestDb().selectFrom("badge_orders").selectAll().where("email", "=", email).execute();
 
 describe("POST /event: a photo as the phone saved it, without JavaScript", () => {
-  it("a 10 MB 4000x3000 JPEG gives an order with a 720x720 portrait, turned upright by its EXIF", async () => {
+  it("a 10 MB 4000x3000 JPEG gives an order with a 720x720 JPEG portrait under 150 kB, turned upright by its EXIF", async () => {
     const photo = await cameraPhoto();
     expect(photo.buffer.length).toBeGreaterThan(9 * MB);
     const r = reply(await eventRoute.action(args(orderForm(photo, "ten@example.com"), "10.7.0.1")));
     expect(r.data, JSON.stringify(r.data)).toMatchObject({ status: "success", intent: "order" });
     const [order] = await ordersOf("ten@example.com");
-    expect(order).toMatchObject({ portrait_file: "portrait.png", notes: "Typed after choosing the photo." });
-    const stored = (await readStored(`badge-orders/${order!.id}/portrait.png`))!;
+    expect(order).toMatchObject({ portrait_file: "portrait.jpg", notes: "Typed after choosing the photo." });
+    const stored = (await readStored(`badge-orders/${order!.id}/portrait.jpg`))!;
     const meta = await sharp(stored).metadata();
-    expect([meta.format, meta.width, meta.height]).toEqual(["png", 720, 720]);
+    expect([meta.format, meta.width, meta.height]).toEqual(["jpeg", 720, 720]);
+    expect(stored.length).toBeLessThan(150_000);
     // Upright: the red half of the scene on top, the blue below.
     const [top, bottom] = [await bandColour(stored, "top"), await bandColour(stored, "bottom")];
     expect(top[0]!, `top ${top}`).toBeGreaterThan(top[2]! + 80);

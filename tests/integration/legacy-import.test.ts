@@ -278,7 +278,7 @@ describe(`importing the old site (${testDatabaseKind})`, () => {
     expect(orders).toHaveLength(site.oldOrders.badge);
     const zawadi = orders.find((o) => o.name === "Zawadi Muthoni")!;
     expect(zawadi).toMatchObject({ email: "zawadi.muthoni@example.org", tierKey: "t3", amount: 1300, paymentReference: CODES.shared, status: "pending", hardCopy: true });
-    expect(zawadi.portraitPath).toMatch(/^\/admin\/badge-orders\/BO-[0-9A-Z]{6}\/portrait\.png\?t=/);
+    expect(zawadi.portraitPath).toMatch(/^\/admin\/badge-orders\/BO-[0-9A-Z]{6}\/portrait\.jpg\?t=/);
     const mosi = orders.find((o) => o.name === "Mosi Kiplagat")!;
     expect(mosi.paymentReference).toBe(`${CODES.shared}-2`);
     for (const o of [zawadi, mosi]) expect(o.staffNote).toContain(`FLAG: Payment code ${CODES.shared} was given for two orders`);
@@ -287,7 +287,7 @@ describe(`importing the old site (${testDatabaseKind})`, () => {
     expect(kito.staffNote).toContain("the old site recorded KES 1,300");
     // Approved on the old site: its badge and poster are drawn, so its page offers them.
     expect(kito.badgePath).toMatch(/^\/admin\/badge-orders\/BO-[0-9A-Z]{6}\/badge\.png\?t=/);
-    expect(kito.posterPath).toMatch(/poster\.png\?t=/);
+    expect(kito.posterPath).toMatch(/poster\.jpg\?t=/);
     expect(orders.find((o) => o.name === "Lulu Adhiambo")?.status).toBe("rejected");
     const nia = orders.find((o) => o.name === "Nia Chebet")!;
     expect(nia.portraitPath).toBeNull();

@@ -30,6 +30,7 @@ import { env } from "~/lib/env.server";
 import { plainKitPng } from "../support/kit-png";
 import { args, formPost, get, jsonPost } from "../support/http";
 import { freshApp } from "../support/reset";
+import { processPortrait } from "~/features/event-badges/portrait.server";
 import { startStkCallbackBridge } from "../support/stk-bridge";
 
 const SECRET = "stk-callback-secret-0123456789";
@@ -73,7 +74,7 @@ beforeEach(async () => {
 async function aPersonWithEverything() {
   await subscribe(db, { email: EMAIL, source: "newsletter" });
   await submitApplication(db, ApplicationSchema.parse({ name: NAME, email: EMAIL, phone: "0712-345-678", role: "Evangelism / Bible Studies", message: "I would like to pray with you." }));
-  const portrait = await plainKitPng();
+  const portrait = await processPortrait(new Uint8Array(await plainKitPng()));
   const badge = await submitBadgeOrder(
     db,
     BadgeOrderSchema.parse({ tierKey: "t3", name: NAME, email: EMAIL, phone: "0712 345 678", payWith: "stk", showOnWall: "on", wallName: "Nyokabi", wallPortrait: "on" }),
@@ -139,7 +140,7 @@ describe("one person's data: find, export, erase", () => {
       for (const t of ["subscribers", "applications", "badge_orders", "merch_orders", "stk_pushes", "received_payments", "outbox"]) expect(tables, `${q}: ${t}`).toContain(t);
       expect(f.holdings.find((h) => h.ref === p.badgeId)!.holds).toEqual(expect.arrayContaining(["name", "email", "phone", "portrait", "badge kit"]));
       expect(f.holdings.some((h) => h.ref === p.otherId)).toBe(false);
-      expect(f.files).toEqual([`${p.badgeId}-portrait.png`, `${p.badgeId}-badge.png`, `${p.badgeId}-poster.png`]);
+      expect(f.files).toEqual([`${p.badgeId}-portrait.jpg`, `${p.badgeId}-badge.png`, `${p.badgeId}-poster.jpg`]);
     }
   });
 
@@ -167,15 +168,16 @@ describe("one person's data: find, export, erase", () => {
     expect(doc.records.received_payments).toHaveLength(1);
     expect(doc.records.outbox!.length).toBeGreaterThan(0);
     const portrait = await db.selectFrom("badge_orders").select("id").where("id", "=", p.badgeId).executeTakeFirstOrThrow();
-    expect(Buffer.from(files[`files/${portrait.id}-portrait.png`]!).subarray(1, 4).toString()).toBe("PNG");
-    expect(files[`files/${p.badgeId}-badge.png`]).toBeDefined();
-    expect(files[`files/${p.badgeId}-poster.png`]).toBeDefined();
+    // Each file as stored: the portrait and poster JPEG (FF D8 FF), the badge PNG.
+    expect(Buffer.from(files[`files/${portrait.id}-portrait.jpg`]!).subarray(0, 3).toString("hex")).toBe("ffd8ff");
+    expect(Buffer.from(files[`files/${p.badgeId}-badge.png`]!).subarray(1, 4).toString()).toBe("PNG");
+    expect(Buffer.from(files[`files/${p.badgeId}-poster.jpg`]!).subarray(0, 3).toString("hex")).toBe("ffd8ff");
     expect(JSON.stringify(doc)).not.toContain(OTHER.email);
 
     // The portrait and kit answer before the erasure.
     const asset = (file: string) => orderAsset.loader({ ...args(get(`/admin/badge-orders/${p.badgeId}/${file}?t=${p.token}`)), params: { id: p.badgeId, file } } as never);
     const wall = () => supporterPortrait.loader({ ...args(get(`/event/supporters/${p.wallKey}.webp`)), params: { file: `${p.wallKey}.webp` } } as never);
-    expect((await asset("portrait.png")).status).toBe(200);
+    expect((await asset("portrait.jpg")).status).toBe(200);
     expect((await asset("badge.png")).status).toBe(200);
     expect((await wall()).status).toBe(200);
     expect(found(await everyValue()).length).toBeGreaterThan(5);
@@ -192,9 +194,9 @@ describe("one person's data: find, export, erase", () => {
       const bytes = Buffer.concat([fs.readFileSync(file), ...(fs.existsSync(`${file}-wal`) ? [fs.readFileSync(`${file}-wal`)] : [])]).toString("latin1");
       expect(looksFor.filter((s) => bytes.toLowerCase().includes(s.toLowerCase()))).toEqual([]);
     }
-    expect((await asset("portrait.png")).status).toBe(404);
+    expect((await asset("portrait.jpg")).status).toBe(404);
     expect((await asset("badge.png")).status).toBe(404);
-    expect((await asset("poster.png")).status).toBe(404);
+    expect((await asset("poster.jpg")).status).toBe(404);
     expect((await wall()).status).toBe(404);
 
     // The accounts are as they were: the orders, their amounts, receipts and states.
@@ -235,7 +237,7 @@ describe("a person's own request from /privacy/my-data", () => {
     expect(res.status).toBe(200);
     const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
     expect(JSON.parse(strFromU8(files["records.json"]!)).records.subscribers).toEqual([expect.objectContaining({ email: EMAIL })]);
-    expect(Object.keys(files).some((f) => f.endsWith("-portrait.png"))).toBe(true);
+    expect(Object.keys(files).some((f) => f.endsWith("-portrait.jpg"))).toBe(true);
     expect((await download("not-a-token")).status).toBe(404);
     // A day later the link leads nowhere.
     expect(await downloadMyData(db, token, new Date(Date.now() + 24 * 3_600_000 + 1000))).toBeNull();

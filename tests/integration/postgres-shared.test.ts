@@ -144,7 +144,7 @@ describe.runIf(testDatabaseKind === "postgres")("npm run db:copy: a SQLite site 
     expect(report.secrets).toContain("session-secret");
 
     expect((await getBadgeOrder(target, order.id)).name).toBe("Jane Wanjiru");
-    expect((await getBlob(target, `badge-orders/${order.id}/portrait.png`))?.equals(portrait)).toBe(true);
+    expect((await getBlob(target, `badge-orders/${order.id}/portrait.jpg`))?.equals(portrait)).toBe(true);
     expect((await target.selectFrom("outbox").select("kind").orderBy("id").execute()).map((m) => m.kind)).toEqual(["badge.received", "newsletter.welcome"]);
     // A new row is numbered after the copied ones.
     expect(await recordActivity(target, { type: "test.moved", message: "after the move", actorIp: "10.0.0.1" })).toBeGreaterThan(activityId);

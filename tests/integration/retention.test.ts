@@ -63,7 +63,7 @@ const state = async (p: { badgeId: string; merchId: string }) => ({
   applications: (await db.selectFrom("applications").select("email").orderBy("email").execute()).map((r) => r.email),
   mailBodies: (await db.selectFrom("outbox").select("text_body").where("text_body", "!=", "").execute()).length,
   mails: (await db.selectFrom("outbox").select("id").where("status", "in", ["sent", "written"]).execute()).length,
-  portrait: await hasBlob(db, `badge-orders/${p.badgeId}/portrait.png`),
+  portrait: await hasBlob(db, `badge-orders/${p.badgeId}/portrait.jpg`),
   kit: await hasBlob(db, `badge-orders/${p.badgeId}/badge.png`),
   badge: await db.selectFrom("badge_orders").select(["phone", "amount", "status", "portrait_file"]).where("id", "=", p.badgeId).executeTakeFirstOrThrow(),
   merch: await db.selectFrom("merch_orders").select(["customer_phone", "total", "status"]).where("id", "=", p.merchId).executeTakeFirstOrThrow(),

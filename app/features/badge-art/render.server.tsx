@@ -1,7 +1,7 @@
 import { renderAsync } from "@resvg/resvg-js";
 import type { ReactNode } from "react";
 import satori from "satori";
-import sharp from "sharp";
+import sharp, { type PngOptions } from "sharp";
 import { BadgeTemplate, type KitTier, type TemplateInput } from "./badge-template";
 import { kitFonts } from "./fonts.server";
 import { displayMeasure } from "./measure.server";
@@ -37,19 +37,22 @@ export type TeamBadge = TeamBadgeInput;
 /** The portrait's largest drawn size; it is scaled down to this once, not per image. */
 const PORTRAIT_PX = 300;
 
+/** The words a template is given (its props as JSON: names, titles, venues), to choose its fonts by. */
+const textOf = (node: ReactNode) => JSON.stringify((node as { props?: unknown } | null)?.props ?? "");
+
 /**
  * JSX -> SVG (satori, on this thread) -> pixels (resvg, on a libuv worker) -> PNG (sharp, also
  * off this thread). Only the layout step occupies the event loop.
  */
-async function toPng(node: ReactNode, size = { width: SIZE, height: SIZE }): Promise<Buffer> {
-  const svg = await satori(node, { ...size, fonts: await kitFonts() });
+async function toPng(node: ReactNode, size = { width: SIZE, height: SIZE }, encoding: PngOptions = { compressionLevel: 6, adaptiveFiltering: false }): Promise<Buffer> {
+  const svg = await satori(node, { ...size, fonts: await kitFonts(textOf(node)) });
   const image = await renderAsync(svg, {
     fitTo: { mode: "original" },
     font: { loadSystemFonts: false },
   });
   // Every template paints an opaque background, so resvg's premultiplied RGBA is plain RGBA.
   return sharp(image.pixels, { raw: { width: image.width, height: image.height, channels: 4 } })
-    .png({ compressionLevel: 6, adaptiveFiltering: false })
+    .png(encoding)
     .toBuffer();
 }
 
@@ -97,11 +100,15 @@ export async function renderPosterPng(input: KitInput): Promise<Buffer> {
   return toPng(<PosterTemplate {...await prepare(input)} qr={qrFor(input.shareUrl)} />);
 }
 
-/** Badge and poster for one order. Call it outside any database transaction. */
+/**
+ * Badge and poster for one order. Call it outside any database transaction. The badge, which is
+ * kept and mailed as a PNG (its Open Badges assertion is baked into it), comes as a dithered
+ * palette PNG: half the bytes of a full-colour one, the same picture to the eye.
+ */
 export async function renderKit(input: KitInput): Promise<{ badge: Buffer; poster: Buffer }> {
   const prepared = await prepare(input);
   const [badge, poster] = await Promise.all([
-    toPng(<BadgeTemplate {...prepared} />),
+    toPng(<BadgeTemplate {...prepared} />, undefined, { palette: true, quality: 100, compressionLevel: 9 }),
     toPng(<PosterTemplate {...prepared} qr={qrFor(input.shareUrl)} />),
   ]);
   return { badge, poster };
@@ -139,10 +146,11 @@ export async function renderShareCardPng(card: ShareCardInput): Promise<Buffer> 
 }
 
 /**
- * Reads and parses the fonts, measures the display face and draws `sample` once, so the first
- * real render does not pay for it (about 1-2 s on a small machine). Safe to call twice.
+ * Reads and parses the fonts, measures the display face and lays `sample` out once, so the first
+ * real render does not pay for it (about 1-2 s on a small machine). Only the layout: the pixels
+ * and the PNG (a few MB of buffers for a moment) wait for a real render. Safe to call twice.
  */
 export async function warmRenderer(sample: KitInput): Promise<void> {
   await Promise.all([kitFonts(), displayMeasure()]);
-  await toPng(<BadgeTemplate {...await prepare(sample)} />);
+  await satori(<BadgeTemplate {...await prepare(sample)} />, { width: SIZE, height: SIZE, fonts: await kitFonts() });
 }

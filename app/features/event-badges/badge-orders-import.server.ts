@@ -10,7 +10,7 @@ import { orderFileKey } from "./portrait.server";
  */
 export async function importBadgeOrder(db: Db, row: BadgeOrdersTable, portraitPng: Buffer | null) {
   // The portrait is stored before the order that points at it, as a new order's is.
-  if (portraitPng) await putBlob(db, orderFileKey(row.id, "portrait"), portraitPng);
+  if (portraitPng && row.portrait_file) await putBlob(db, orderFileKey(row.id, row.portrait_file), portraitPng);
   await db.insertInto("badge_orders").values(row).execute();
 }
 

@@ -4,6 +4,7 @@ import { listActivity } from "~/features/activity/activity.server";
 import { staff, system } from "~/lib/actor";
 import { openDatabase, type Db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
+import { putBlob } from "~/lib/blob-store.server";
 import { drainOutbox, MAX_ATTEMPTS } from "~/lib/email.server";
 import { DomainError } from "~/lib/domain-error";
 import { freshApp } from "../../../tests/support/reset";
@@ -14,6 +15,8 @@ import {
   generateBadgeAssets,
   getBadgeOrder,
   listBadgeOrders,
+  readOrderAsset,
+  readPortrait,
   resendBadgeKit,
   setBadgeOrderStatus,
   submitBadgeOrder,
@@ -52,6 +55,15 @@ const submit = (db: Db, fields: Record<string, unknown> = {}, portrait: Buffer |
 
 const png = (size: number, background: string) =>
   sharp({ create: { width: size, height: size, channels: 3, background } }).png().toBuffer();
+
+/** A stored poster: a 1080x1080 JPEG that shows the colour it was sent in. */
+async function expectPosterJpegOf(jpeg: Buffer, colour: string) {
+  const meta = await sharp(jpeg).metadata();
+  expect([meta.format, meta.width, meta.height]).toEqual(["jpeg", 1080, 1080]);
+  const { channels } = await sharp(jpeg).stats();
+  const want = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
+  channels.slice(0, 3).forEach((c, i) => expect(Math.abs(c.mean - want[i]!)).toBeLessThan(3));
+}
 
 let BADGE: Buffer;
 let POSTER: Buffer;
@@ -180,9 +192,9 @@ describe("submitBadgeOrder", () => {
   it("a portrait is written to the order's folder before the order is stored", async () => {
     const portrait = await processPortrait(new Uint8Array(await png(300, "#aa3355")));
     const { id } = await submit(db, {}, portrait);
-    expect((await rowOf(db, id)).portrait_file).toBe("portrait.png");
-    expect((await readStored(`badge-orders/${id}/portrait.png`))!.equals(portrait)).toBe(true);
-    expect((await getBadgeOrder(db, id)).portraitPath).toMatch(new RegExp(`^/admin/badge-orders/${id}/portrait\\.png\\?t=[\\w-]+$`));
+    expect((await rowOf(db, id)).portrait_file).toBe("portrait.jpg");
+    expect((await readStored(`badge-orders/${id}/portrait.jpg`))!.equals(portrait)).toBe(true);
+    expect((await getBadgeOrder(db, id)).portraitPath).toMatch(new RegExp(`^/admin/badge-orders/${id}/portrait\\.jpg\\?t=[\\w-]+$`));
   });
 
   it("200 submissions at once with distinct codes: 200 orders with distinct ids", async () => {
@@ -267,7 +279,7 @@ describe("status rules", () => {
     const { id } = await submit(db);
     const order = await setBadgeOrderStatus(db, id, "approved", STAFF, { drawKit: true });
     expect(order.status).toBe("approved");
-    expect(await rowOf(db, id)).toMatchObject({ status: "approved", badge_file: "badge.png", poster_file: "poster.png" });
+    expect(await rowOf(db, id)).toMatchObject({ status: "approved", badge_file: "badge.png", poster_file: "poster.jpg" });
     const badge = await sharp((await readStored(`badge-orders/${id}/badge.png`))!).metadata();
     expect([badge.format, badge.width, badge.height]).toEqual(["png", 1080, 1080]);
     expect((await db.selectFrom("outbox").select("kind").orderBy("id").execute()).map((r) => r.kind)).toEqual(["badge.received", "badge.kit"]);
@@ -276,7 +288,7 @@ describe("status rules", () => {
   it("approving when the image files are gone from disk is a 409 too", async () => {
     const { id } = await submit(db);
     await withAssets(db, id);
-    await removeStored(`badge-orders/${id}/poster.png`);
+    await removeStored(`badge-orders/${id}/poster.jpg`);
     expect(await httpError(() => setBadgeOrderStatus(db, id, "approved", STAFF))).toEqual({
       status: 409,
       message: "Generate assets before approving.",
@@ -288,10 +300,10 @@ describe("status rules", () => {
     const order = await withAssets(db, id);
     const token = (await rowOf(db, id)).asset_token;
     expect(order.badgePath).toBe(`/admin/badge-orders/${id}/badge.png?t=${token}`);
-    expect(order.posterPath).toBe(`/admin/badge-orders/${id}/poster.png?t=${token}`);
-    // The badge is stored baked with its Open Badges assertion's address; the poster as sent.
+    expect(order.posterPath).toBe(`/admin/badge-orders/${id}/poster.jpg?t=${token}`);
+    // The badge is stored baked with its Open Badges assertion's address; the poster as a JPEG of what was sent.
     expect((await readStored(`badge-orders/${id}/badge.png`))!.equals(baked(id, BADGE))).toBe(true);
-    expect((await readStored(`badge-orders/${id}/poster.png`))!.equals(POSTER)).toBe(true);
+    await expectPosterJpegOf((await readStored(`badge-orders/${id}/poster.jpg`))!, "#e0892b");
   });
 
   it("two asset uploads for one order at once (a double click) both succeed and leave whole PNGs", async () => {
@@ -338,7 +350,7 @@ describe("status rules", () => {
     expect(mail.attachments.map((a) => [a.filename, a.contentType]).sort()).toEqual([
       [`${id}-badge.png`, "image/png"],
       [`${id}-entry-qr.png`, "image/png"],
-      [`${id}-will-be-attending.png`, "image/png"],
+      [`${id}-will-be-attending.jpg`, "image/jpeg"],
     ]);
     // The entry QR code: shown in the message (cid), holding a ticket for this order only.
     const qr = named("entry-qr.png");
@@ -350,12 +362,10 @@ describe("status rules", () => {
     expect(scanned).toMatch(new RegExp(`^${env().publicUrl}/admin/check-in\\?ticket=${id}\\.`));
     expect(orderOfTicket(ticketFromScan(scanned!))).toBe(id);
     expect(mail.text).toContain(`${id} (${referenceInWords(id)})`);
-    for (const a of [named("badge.png"), named("will-be-attending.png")]) {
-      const meta = await sharp(a.content).metadata();
-      expect([meta.format, meta.width, meta.height]).toEqual(["png", 1080, 1080]);
-    }
+    const meta = await sharp(named("badge.png").content).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(["png", 1080, 1080]);
     expect(named("badge.png").content.equals(baked(id, BADGE))).toBe(true);
-    expect(named("will-be-attending.png").content.equals(POSTER)).toBe(true);
+    await expectPosterJpegOf(named("will-be-attending.jpg").content, "#e0892b");
 
     const delivered = await getBadgeOrder(db, id);
     expect(delivered.delivery).toMatchObject({ ok: true, detail: expect.stringMatching(/^Emailed \S/) });
@@ -475,7 +485,7 @@ describe("kit delivery", () => {
       // Only the new message was due: the first one waits for its retry.
       expect(live.messages).toHaveLength(1);
       expect(live.messages[0]!.envelope.to).toEqual(["kit@example.org"]);
-      expect(live.messages[0]!.mail.attachments.map((a) => a.contentType)).toEqual(["image/png", "image/png", "image/png"]);
+      expect(live.messages[0]!.mail.attachments.map((a) => a.contentType).sort()).toEqual(["image/jpeg", "image/png", "image/png"]);
       const after = await getBadgeOrder(db, id);
       expect(after.delivery).toMatchObject({ ok: true, detail: expect.stringMatching(/^Emailed \S/) });
       const [listedAfter] = await listBadgeOrders(db, {});
@@ -510,18 +520,58 @@ describe("kit delivery", () => {
   });
 });
 
+describe("orders stored before pictures were kept as JPEG", () => {
+  /** An order as it was stored then: portrait.png, badge.png and poster.png, named by its row. */
+  async function olderOrder() {
+    const { id } = await submit(db, { tierKey: "t3", name: "Old Order" });
+    await putBlob(db, `badge-orders/${id}/portrait.png`, await png(720, "#aa3355"));
+    await putBlob(db, `badge-orders/${id}/badge.png`, baked(id, BADGE));
+    await putBlob(db, `badge-orders/${id}/poster.png`, POSTER);
+    await db.updateTable("badge_orders").set({ portrait_file: "portrait.png", badge_file: "badge.png", poster_file: "poster.png" }).where("id", "=", id).execute();
+    return id;
+  }
+
+  it("keep their PNG portrait, badge and poster: linked, read and mailed as they are", async () => {
+    const id = await olderOrder();
+    const order = await getBadgeOrder(db, id);
+    expect(order.portraitPath).toMatch(new RegExp(`^/admin/badge-orders/${id}/portrait\\.png\\?t=`));
+    expect(order.posterPath).toMatch(new RegExp(`^/admin/badge-orders/${id}/poster\\.png\\?t=`));
+    expect((await readOrderAsset(db, id, "portrait", null, true)).equals(await png(720, "#aa3355"))).toBe(true);
+    expect((await readOrderAsset(db, id, "poster", null, true)).equals(POSTER)).toBe(true);
+    expect((await readPortrait(db, id))!.equals(await png(720, "#aa3355"))).toBe(true);
+    await drainOutbox();
+    smtp.clear();
+    await setBadgeOrderStatus(db, id, "approved", STAFF);
+    await drainOutbox();
+    const { mail } = smtp.messages[0]!;
+    expect(mail.attachments.map((a) => [a.filename, a.contentType]).sort()).toEqual([
+      [`${id}-badge.png`, "image/png"],
+      [`${id}-entry-qr.png`, "image/png"],
+      [`${id}-will-be-attending.png`, "image/png"],
+    ]);
+    expect(mail.attachments.find((a) => a.filename === `${id}-will-be-attending.png`)!.content.equals(POSTER)).toBe(true);
+  });
+
+  it("drawn again, the kit is kept the new way and the old PNG portrait is still read", async () => {
+    const id = await olderOrder();
+    await generateBadgeAssets(db, id, STAFF);
+    expect(await rowOf(db, id)).toMatchObject({ portrait_file: "portrait.png", badge_file: "badge.png", poster_file: "poster.jpg" });
+    expect((await sharp((await readStored(`badge-orders/${id}/poster.jpg`))!).metadata()).format).toBe("jpeg");
+  }, 30_000);
+});
+
 describe("generateBadgeAssets (the real renderer)", () => {
-  it("renders the badge and poster as 1080x1080 PNGs and attaches them", async () => {
+  it("renders the badge (PNG) and poster (JPEG), 1080x1080, and attaches them", async () => {
     const portrait = await processPortrait(new Uint8Array(await png(400, "#aa3355")));
     const { id } = await submit(db, { tierKey: "t4", name: "Achieng Odhiambo" }, portrait);
     const order = await generateBadgeAssets(db, id, STAFF);
     expect(order.badgePath).toMatch(new RegExp(`^/admin/badge-orders/${id}/badge\\.png\\?t=`));
-    expect(order.posterPath).toMatch(new RegExp(`^/admin/badge-orders/${id}/poster\\.png\\?t=`));
+    expect(order.posterPath).toMatch(new RegExp(`^/admin/badge-orders/${id}/poster\\.jpg\\?t=`));
     const badge = (await readStored(`badge-orders/${id}/badge.png`))!;
-    const poster = (await readStored(`badge-orders/${id}/poster.png`))!;
-    for (const file of [badge, poster]) {
+    const poster = (await readStored(`badge-orders/${id}/poster.jpg`))!;
+    for (const [file, format] of [[badge, "png"], [poster, "jpeg"]] as const) {
       const meta = await sharp(file).metadata();
-      expect([meta.format, meta.width, meta.height]).toEqual(["png", 1080, 1080]);
+      expect([meta.format, meta.width, meta.height]).toEqual([format, 1080, 1080]);
     }
     expect(badge.equals(poster)).toBe(false);
     expect((await setBadgeOrderStatus(db, id, "approved", STAFF)).status).toBe("approved");

@@ -33,7 +33,7 @@ import { obPaths } from "../badge-art/open-badge-paths";
 import type { EventRecord } from "./event";
 import { entryQrKey, storeEntryQr } from "./check-in.server";
 import { renderKit } from "./kit.server";
-import { orderFileKey, orderFolder } from "./portrait.server";
+import { BADGE_FILE, orderFileExt, orderFileKey, orderFileType, orderFolder, PORTRAIT_FILE, POSTER_FILE, posterForStorage } from "./portrait.server";
 import { findTier, type Tier } from "./tiers";
 import { wallNameOf } from "./wall";
 import { ORDER_NOT_FOUND, type BadgeOrderView, type Delivery } from "./badge-order";
@@ -45,9 +45,11 @@ export const ASSETS_REQUIRED = "Generate assets before approving.";
 export const tierShareUrl = (tierKey: string) =>
   absoluteUrl(`/event?utm_source=share&utm_medium=badge&utm_campaign=event_${tierKey}`);
 
-/** Staff links to an order's images: they carry the order's random token, so they work in an <img>. */
-export const assetPath = (id: string, kind: "portrait" | "badge" | "poster", token: string) =>
-  `/admin/badge-orders/${id}/${kind}.png?t=${token}`;
+/**
+ * Staff links to an order's images: they carry the order's random token, so they work in an
+ * <img>. `file` is the stored file's name, as the order row holds it (portrait.jpg, badge.png...).
+ */
+export const assetPath = (id: string, file: string, token: string) => `/admin/badge-orders/${id}/${file}?t=${token}`;
 
 type DeliveryRow = Pick<Selectable<OutboxTable>, "status" | "last_error" | "sent_at" | "attempts"> | undefined;
 
@@ -82,9 +84,9 @@ function toView(r: BadgeOrdersTable, delivery: DeliveryRow): BadgeOrderView {
     createdAt: r.created_at,
     approvedAt: r.approved_at,
     delivery: deliveryOf(delivery),
-    portraitPath: r.portrait_file ? assetPath(r.id, "portrait", r.asset_token) : null,
-    badgePath: r.badge_file ? assetPath(r.id, "badge", r.asset_token) : null,
-    posterPath: r.poster_file ? assetPath(r.id, "poster", r.asset_token) : null,
+    portraitPath: r.portrait_file ? assetPath(r.id, r.portrait_file, r.asset_token) : null,
+    badgePath: r.badge_file ? assetPath(r.id, r.badge_file, r.asset_token) : null,
+    posterPath: r.poster_file ? assetPath(r.id, r.poster_file, r.asset_token) : null,
     shareUrl: r.share_url,
     staffNote: r.staff_note,
     wall: {
@@ -142,7 +144,7 @@ export async function submitBadgeOrder(
   const keyed = await orderOfKey(db, "badge", opts.idempotency);
   if (keyed) return { ...(await replayedBadgeOrder(db, keyed)), payment: ALREADY_PLACED };
   const id = await unusedOrderId(db, "badge_orders", "BO");
-  if (portraitPng) await putBlob(db, orderFileKey(id, "portrait"), portraitPng);
+  if (portraitPng) await putBlob(db, orderFileKey(id, PORTRAIT_FILE), portraitPng);
   let token: string;
   try {
     token = await insertOrder(db, id, tier, { ...input, paymentReference: pay.by === "code" ? pay.code : id }, portraitPng !== null, opts.idempotency);
@@ -209,7 +211,7 @@ async function insertOrder(
       created_at: nowIso(),
       approved_at: null,
       rejected_at: null,
-      portrait_file: hasPortrait ? "portrait.png" : null,
+      portrait_file: hasPortrait ? PORTRAIT_FILE : null,
       badge_file: null,
       poster_file: null,
       asset_token: token,
@@ -280,7 +282,7 @@ export async function listBadgeOrders(
   );
 }
 
-/** Stores a rendered (or staff-sent) badge and poster for an order; both already checked PNGs. */
+/** Stores a rendered (or staff-sent) badge and poster for an order; both already checked PNGs (the poster is kept as JPEG). */
 export async function attachBadgeAssets(db: Db, id: string, images: { badge: Buffer; poster: Buffer }, actor: Actor) {
   const order = await storeAssets(db, id, images);
   await logAction(db, actor, { type: "badge_orders.assets", message: `Assets attached to ${id}`, meta: { id } });
@@ -290,9 +292,10 @@ export async function attachBadgeAssets(db: Db, id: string, images: { badge: Buf
 async function storeAssets(db: Db, id: string, images: { badge: Buffer; poster: Buffer }) {
   await loadRow(db, id);
   // The badge carries its Open Badges assertion's address (baked), so the file itself can be verified.
-  await putBlob(db, orderFileKey(id, "badge"), bakePng(images.badge, absoluteUrl(obPaths.assertion(id))));
-  await putBlob(db, orderFileKey(id, "poster"), images.poster);
-  await db.updateTable("badge_orders").set({ badge_file: "badge.png", poster_file: "poster.png" }).where("id", "=", id).execute();
+  const poster = await posterForStorage(images.poster);
+  await putBlob(db, orderFileKey(id, BADGE_FILE), bakePng(images.badge, absoluteUrl(obPaths.assertion(id))));
+  await putBlob(db, orderFileKey(id, POSTER_FILE), poster);
+  await db.updateTable("badge_orders").set({ badge_file: BADGE_FILE, poster_file: POSTER_FILE }).where("id", "=", id).execute();
   return getBadgeOrder(db, id);
 }
 
@@ -304,7 +307,7 @@ export async function readOrderAsset(db: Db, id: string, kind: "portrait" | "bad
   const revoked = !!row?.badge_revoked_at && kind !== "portrait";
   const allowed = !!row && (staff || (!!token && safeEqual(token, row.asset_token) && !revoked));
   const file = allowed ? row[`${kind}_file`] : null;
-  const bytes = file ? await getBlob(db, orderFileKey(id, kind)) : null;
+  const bytes = file ? await getBlob(db, orderFileKey(id, file)) : null;
   if (!bytes) throw new DomainError("not_found", "No such image.");
   return bytes;
 }
@@ -312,7 +315,7 @@ export async function readOrderAsset(db: Db, id: string, kind: "portrait" | "bad
 export async function readPortrait(db: Db, id: string): Promise<Buffer | null> {
   const row = await loadRow(db, id);
   if (!row.portrait_file) return null;
-  return getBlob(db, orderFileKey(id, "portrait"));
+  return getBlob(db, orderFileKey(id, row.portrait_file));
 }
 
 /**
@@ -339,8 +342,8 @@ export async function setBadgeOrderStatus(
     const ready =
       !!row.badge_file &&
       !!row.poster_file &&
-      (await hasBlob(db, orderFileKey(id, "badge"))) &&
-      (await hasBlob(db, orderFileKey(id, "poster")));
+      (await hasBlob(db, orderFileKey(id, row.badge_file))) &&
+      (await hasBlob(db, orderFileKey(id, row.poster_file)));
     if (!ready && !opts.drawKit) throw new DomainError("conflict", ASSETS_REQUIRED);
     // Drawn outside any transaction, after the payment check: a refused approval draws nothing.
     if (!ready) await generateBadgeAssets(db, id, actor);
@@ -398,13 +401,17 @@ export async function setBadgeOrderStatus(
 export const entryQrAttachment = (id: string) => ({ filename: `${id}-entry-qr.png`, dataPath: entryQrKey(id), contentType: "image/png", cid: ENTRY_QR_CID });
 
 async function enqueueKitMail(db: Db, row: BadgeOrdersTable, event: EventRecord) {
+  // The files as stored now (drawn just before, perhaps): a badge PNG, a poster JPEG (PNG for an older order).
+  const files = await db.selectFrom("badge_orders").select(["badge_file", "poster_file"]).where("id", "=", row.id).executeTakeFirstOrThrow();
+  const badge = files.badge_file ?? BADGE_FILE;
+  const poster = files.poster_file ?? POSTER_FILE;
   return enqueueMail(db, {
     kind: "badge.kit",
     to: row.email,
     ...badgeKitEmail(await mailFieldsFor(db, row), event, row.share_url),
     attachments: [
-      { filename: `${row.id}-badge.png`, dataPath: `badge-orders/${row.id}/badge.png`, contentType: "image/png" },
-      { filename: `${row.id}-will-be-attending.png`, dataPath: `badge-orders/${row.id}/poster.png`, contentType: "image/png" },
+      { filename: `${row.id}-badge.png`, dataPath: orderFileKey(row.id, badge), contentType: orderFileType(badge) },
+      { filename: `${row.id}-will-be-attending.${orderFileExt(poster)}`, dataPath: orderFileKey(row.id, poster), contentType: orderFileType(poster) },
       entryQrAttachment(row.id),
     ],
   });

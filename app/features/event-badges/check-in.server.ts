@@ -234,12 +234,12 @@ export async function hardCopyList(db: Db): Promise<{ tierKey: string; tierName:
   return [...groups.values()];
 }
 
-/** A door phone shows a small portrait: 192 px WebP (a few kB), not the stored 720 px PNG. */
+/** A door phone shows a small portrait: 192 px WebP (a few kB), not the stored 720 px portrait. */
 export const DOOR_PORTRAIT_SIZE = 192;
 
 /** The small portrait of an order the door may see (approved, or refused there), or null (no such order, pending, no portrait). */
 export async function doorPortrait(db: Db, id: string): Promise<Buffer | null> {
   if (!/^BO-[0-9A-Z]{6}$/.test(id)) return null;
   const row = await db.selectFrom("badge_orders").select(["portrait_file"]).where("id", "=", id).where("status", "!=", "pending").executeTakeFirst();
-  return row?.portrait_file ? smallPortrait(db, id, DOOR_PORTRAIT_SIZE) : null;
+  return row?.portrait_file ? smallPortrait(db, id, row.portrait_file, DOOR_PORTRAIT_SIZE) : null;
 }

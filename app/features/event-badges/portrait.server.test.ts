@@ -1,8 +1,12 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { PORTRAIT_PIXELS_MESSAGE } from "./portrait";
 import { checkKitPng, decodeImageDataUrl, decodeQueue, IMAGE_DECODES_AT_ONCE, PORTRAIT_SIZE, processPortrait } from "./portrait.server";
 import { domainRefusal as httpError } from "../../../tests/support/domain";
+import { cameraPhoto } from "../../../tests/support/camera-photo";
 
 const TYPE_MESSAGE = "Please choose an image file (PNG, JPG, or WEBP).";
 const SIZE_MESSAGE = "Please choose an image smaller than 6MB.";
@@ -11,9 +15,9 @@ const SIX_MB = 6 * 1024 * 1024;
 const solid = (width: number, height: number, background = "#1f6f8b") =>
   sharp({ create: { width, height, channels: 3, background } });
 
-async function expectSquarePng(out: Buffer) {
+async function expectSquareJpeg(out: Buffer) {
   const meta = await sharp(out).metadata();
-  expect(meta.format).toBe("png");
+  expect(meta.format).toBe("jpeg");
   expect([meta.width, meta.height]).toEqual([PORTRAIT_SIZE, PORTRAIT_SIZE]);
   expect(PORTRAIT_SIZE).toBe(720);
   // Metadata is stripped: no EXIF (and so no orientation) survives.
@@ -28,18 +32,38 @@ describe("processPortrait", () => {
     ["JPEG", () => solid(600, 900).jpeg().toBuffer()],
     ["WebP", () => solid(500, 500).webp().toBuffer()],
     ["a tiny PNG", () => solid(40, 40).png().toBuffer()],
-  ])("accepts %s and re-encodes it as a 720x720 PNG, never the original bytes", async (_, make) => {
+  ])("accepts %s and re-encodes it as a 720x720 JPEG, never the original bytes", async (_, make) => {
     const original = await make();
     const out = await processPortrait(new Uint8Array(original));
-    await expectSquarePng(out);
+    await expectSquareJpeg(out);
     expect(out.equals(original)).toBe(false);
+  });
+
+  it("keeps a phone photo's portrait small: a 10 MB 4000x3000 camera JPEG gives well under 150 kB", async () => {
+    const photo = await cameraPhoto();
+    expect(photo.buffer.length).toBeGreaterThan(8_000_000);
+    // As the order form hands it over: a file on disk (the camera's 10 MB is over the in-memory limit).
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "portrait-"));
+    const file = path.join(dir, photo.name);
+    fs.writeFileSync(file, photo.buffer);
+    const out = await processPortrait({ path: file, bytes: photo.buffer.length }).finally(() => fs.rmSync(dir, { recursive: true, force: true }));
+    await expectSquareJpeg(out);
+    // A PNG of the same 720x720 was 1.2 MB: a portrait is kept for every order, and in every backup.
+    expect(out.length).toBeLessThan(150_000);
+  }, 60_000);
+
+  it("paints a transparent PNG's see-through parts white, as the kit draws them", async () => {
+    const clear = await sharp({ create: { width: 400, height: 400, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer();
+    const out = await processPortrait(new Uint8Array(clear));
+    const { data } = await sharp(out).raw().toBuffer({ resolveWithObject: true });
+    expect(Math.min(...data.subarray(0, 3000))).toBeGreaterThan(245);
   });
 
   it("re-encodes even a 720x720 PNG that carries metadata (the bytes differ, the EXIF is gone)", async () => {
     const original = await solid(720, 720).png().withMetadata({ orientation: 1 }).toBuffer();
     expect((await sharp(original).metadata()).exif).toBeDefined();
     const out = await processPortrait(new Uint8Array(original));
-    await expectSquarePng(out);
+    await expectSquareJpeg(out);
     expect(out.equals(original)).toBe(false);
   });
 
@@ -60,7 +84,7 @@ describe("processPortrait", () => {
     expect((await sharp(jpeg).metadata()).orientation).toBe(6);
 
     const out = await processPortrait(new Uint8Array(jpeg));
-    await expectSquarePng(out);
+    await expectSquareJpeg(out);
     const { data, info } = await sharp(out).greyscale().raw().toBuffer({ resolveWithObject: true });
     const at = (x: number, y: number) => data[(y * info.width + x) * info.channels]!;
     let alongRows = 0; // change from one column to the next, walking a row
@@ -106,7 +130,7 @@ describe("processPortrait", () => {
 
   it("accepts a 24-megapixel phone photo (6000x4000)", async () => {
     const photo = await solid(6000, 4000, "#884422").jpeg({ quality: 60 }).toBuffer();
-    await expectSquarePng(await processPortrait(new Uint8Array(photo)));
+    await expectSquareJpeg(await processPortrait(new Uint8Array(photo)));
   });
 
   it("decodes at most two pictures at once; the rest wait their turn and all finish", async () => {
@@ -122,7 +146,7 @@ describe("processPortrait", () => {
     }, 1);
     try {
       const outs = await Promise.all(pictures.map((p) => processPortrait(new Uint8Array(p))));
-      for (const out of outs) await expectSquarePng(out);
+      for (const out of outs) await expectSquareJpeg(out);
     } finally {
       clearInterval(sampler);
     }
@@ -134,7 +158,7 @@ describe("processPortrait", () => {
   it("accepts exactly 6 MB", async () => {
     const png = await solid(50, 50).png().toBuffer();
     const sixMb = Buffer.concat([png, Buffer.alloc(SIX_MB - png.length)]);
-    await expectSquarePng(await processPortrait(new Uint8Array(sixMb)));
+    await expectSquareJpeg(await processPortrait(new Uint8Array(sixMb)));
   });
 });
 

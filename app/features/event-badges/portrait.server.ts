@@ -28,12 +28,32 @@ export const decodeQueue = () => ({ active: decodeSlot.activeCount, pending: dec
 /** Side of the stored square portrait, in pixels: enough for the 1080px kit's round frame. */
 export const PORTRAIT_SIZE = 720;
 
+/**
+ * How an order's pictures are stored: the portrait and the poster as JPEG (a photo: a PNG of one
+ * is ten times larger and no better for a badge), the badge as PNG, since the Open Badges
+ * assertion is baked into it and baking needs PNG. Orders stored before keep their
+ * `portrait.png` and `poster.png`: the order row names its files, and readers follow the row.
+ */
+export const PORTRAIT_FILE = "portrait.jpg";
+export const BADGE_FILE = "badge.png";
+export const POSTER_FILE = "poster.jpg";
+export const PORTRAIT_JPEG_QUALITY = 86;
+export const POSTER_JPEG_QUALITY = 88;
+const ORDER_FILES = new Set<string>(["portrait.jpg", "portrait.png", "badge.png", "poster.jpg", "poster.png"]);
+
+/** The content type of a stored order picture, by its name. */
+export const orderFileType = (file: string) => (file.endsWith(".jpg") ? "image/jpeg" : "image/png");
+/** The content type of stored picture bytes: a JPEG starts FF D8 FF; anything else stored is PNG. */
+export const storedImageType = (bytes: Uint8Array) => (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff ? "image/jpeg" : "image/png");
+/** 'jpg' or 'png': the extension a download of this stored picture gets. */
+export const orderFileExt = (file: string) => (file.endsWith(".jpg") ? "jpg" : "png");
+
 /** A portrait the order form sent without JavaScript, kept in a temporary file while it is handled. */
 export type StoredPortrait = { path: string; bytes: number };
 
 /**
  * Checks an upload by its content (PNG, JPEG or WebP only; never SVG), then re-encodes it
- * as a square PNG: rotated by its EXIF data, cropped to the most interesting square (an
+ * as a square JPEG (PORTRAIT_FILE): rotated by its EXIF data, cropped to the most interesting square (an
  * already cropped portrait stays as it is), metadata stripped. The original bytes are never kept.
  * In memory (the JSON API's data URL) at most 6 MB; from a file (the order form) at most 25 MB.
  * Either way at most 24 megapixels are decoded, two pictures at a time.
@@ -64,7 +84,9 @@ export async function processPortrait(source: Uint8Array | StoredPortrait): Prom
       return await sharp(input, { limitInputPixels: PORTRAIT_MAX_PIXELS })
         .rotate()
         .resize(PORTRAIT_SIZE, PORTRAIT_SIZE, { fit: "cover", position: sharp.strategy.attention })
-        .png({ compressionLevel: 8 })
+        // A transparent PNG's see-through parts turn white, as the kit draws them.
+        .flatten({ background: "#ffffff" })
+        .jpeg({ quality: PORTRAIT_JPEG_QUALITY, mozjpeg: true })
         .toBuffer();
     } catch {
       throw new DomainError("invalid", PORTRAIT_FAILED_MESSAGE);
@@ -77,18 +99,27 @@ export function orderFolder(id: string) {
   if (!/^BO-[0-9A-Z]{6}$/.test(id)) throw new DomainError("invalid", ORDER_NOT_FOUND);
   return `badge-orders/${id}`;
 }
-export const orderFileKey = (id: string, kind: "portrait" | "badge" | "poster") => `${orderFolder(id)}/${kind}.png`;
+/** Where a stored order picture is kept; `file` is the name the order row holds, one of a fixed few. */
+export function orderFileKey(id: string, file: string) {
+  if (!ORDER_FILES.has(file)) throw new DomainError("not_found", "No such image.");
+  return `${orderFolder(id)}/${file}`;
+}
+
+/** A poster as stored: JPEG (a rendered or staff-sent PNG is re-encoded; white where it was see-through). */
+export function posterForStorage(png: Buffer): Promise<Buffer> {
+  return decodeSlot(() => sharp(png, { limitInputPixels: 4_000_000 }).flatten({ background: "#ffffff" }).jpeg({ quality: POSTER_JPEG_QUALITY, mozjpeg: true }).toBuffer());
+}
 
 const smallPortraits = keptPromises<Buffer | null>(300);
 
 /**
- * An order's stored portrait scaled down to `size` px WebP (a few kB), made once per order and
- * size and kept in memory (a portrait never changes after the order). Null when there is none.
- * Callers decide who may see it.
+ * An order's stored portrait (`file`, as its row names it) scaled down to `size` px WebP (a few
+ * kB), made once per order and size and kept in memory (a portrait never changes after the
+ * order). Null when there is none. Callers decide who may see it.
  */
-export function smallPortrait(db: Db, id: string, size: number): Promise<Buffer | null> {
+export function smallPortrait(db: Db, id: string, file: string, size: number): Promise<Buffer | null> {
   return smallPortraits(`${id}:${size}`, async () => {
-    const original = await getBlob(db, orderFileKey(id, "portrait"));
+    const original = await getBlob(db, orderFileKey(id, file));
     return original ? sharp(original).resize(size, size, { fit: "cover" }).webp({ quality: 75 }).toBuffer() : null;
   }).catch(() => null);
 }

@@ -58,7 +58,7 @@ export async function wallPortrait(db: Db, key: string): Promise<Buffer | null> 
     .where("wall_portrait", "=", 1)
     .where("wall_hidden", "=", 0)
     .executeTakeFirst();
-  return row?.portrait_file ? smallPortrait(db, row.id, WALL_PORTRAIT_SIZE) : null;
+  return row?.portrait_file ? smallPortrait(db, row.id, row.portrait_file, WALL_PORTRAIT_SIZE) : null;
 }
 
 /** Staff take a supporter off the wall (or put them back); logged, and the wall is redrawn at once. */

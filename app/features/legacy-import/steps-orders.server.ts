@@ -11,7 +11,7 @@ import { importBadgeOrder } from "../event-badges/badge-orders-import.server";
 import { generateBadgeAssets, tierShareUrl } from "../event-badges/badge-orders.server";
 import { system } from "~/lib/actor";
 import type { BadgeOrdersTable } from "../event-badges/event-badges.tables";
-import { processPortrait } from "../event-badges/portrait.server";
+import { PORTRAIT_FILE, processPortrait } from "../event-badges/portrait.server";
 import { findTier, TIERS } from "../event-badges/tiers";
 import { formatMoney, type MerchColor, type MerchItem, type PricedLine } from "../merch/merch";
 import { catalogueItems, importMerchOrder } from "../merch/merch-import.server";
@@ -207,7 +207,7 @@ export async function importBadgeOrdersFile(ctx: RunContext, db: Db) {
           created_at: createdAt,
           approved_at: status === "approved" ? (isoTime(o.approvedAt) ?? updatedAt ?? createdAt) : null,
           rejected_at: status === "rejected" ? (updatedAt ?? createdAt) : null,
-          portrait_file: portrait ? "portrait.png" : null,
+          portrait_file: portrait ? PORTRAIT_FILE : null,
           badge_file: null,
           poster_file: null,
           asset_token: randomToken(),

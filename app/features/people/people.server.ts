@@ -1,7 +1,7 @@
 import { zipSync, strToU8, type Zippable } from "fflate";
 import { sql, type Kysely, type RawBuilder, type SqlBool } from "kysely";
 import { logAction } from "~/features/activity/activity.server";
-import { orderFileKey } from "~/features/event-badges/portrait.server";
+import { orderFileExt, orderFileKey } from "~/features/event-badges/portrait.server";
 import type { Actor } from "~/lib/actor";
 import { deleteBlobs, getBlob } from "~/lib/blob-store.server";
 import { nowIso, type Db } from "~/lib/db.server";
@@ -264,9 +264,10 @@ async function filesOf(db: Db, rows: Rows): Promise<string[]> {
   for (const r of rows.badge_orders ?? []) {
     if (r.__mentioned) continue;
     const id = String(r.id);
-    if (r.portrait_file) out.push(`${id}-portrait.png`);
-    if (r.badge_file) out.push(`${id}-badge.png`);
-    if (r.poster_file) out.push(`${id}-poster.png`);
+    for (const kind of ["portrait", "badge", "poster"] as const) {
+      const file = r[`${kind}_file`];
+      if (file) out.push(`${id}-${kind}.${orderFileExt(String(file))}`);
+    }
   }
   return out;
 }
@@ -315,9 +316,10 @@ export async function exportPerson(db: Db, query: string): Promise<{ zip: Uint8A
     if (r.__mentioned) continue;
     const id = String(r.id);
     for (const kind of ["portrait", "badge", "poster"] as const) {
-      if (!r[`${kind}_file`]) continue;
-      const bytes = await getBlob(db, orderFileKey(id, kind));
-      if (bytes) files[`${id}-${kind}.png`] = [new Uint8Array(bytes), { level: 0 }];
+      const file = r[`${kind}_file`];
+      if (!file) continue;
+      const bytes = await getBlob(db, orderFileKey(id, String(file)));
+      if (bytes) files[`${id}-${kind}.${orderFileExt(String(file))}`] = [new Uint8Array(bytes), { level: 0 }];
     }
   }
   const doc = {

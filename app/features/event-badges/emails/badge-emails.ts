@@ -43,7 +43,7 @@ export function badgeKitEmail(o: OrderForMail, event: EventRecord, shareUrl: str
     heading: `You're confirmed, ${o.name}!`,
     paragraphs: [
       `Your payment for the ${o.tierName} tier (${formatKes(o.amount)}, code ${o.paymentReference}) is verified. Thank you for standing with the streets of ${site.city}.`,
-      "Attached are your badge and your 'Will Be Attending' poster (1080x1080 PNG). Share the poster on WhatsApp, Instagram or LinkedIn: its QR code brings friends to the event page.",
+      "Attached are your badge and your 'Will Be Attending' poster (1080x1080 images). Share the poster on WhatsApp, Instagram or LinkedIn: its QR code brings friends to the event page.",
       ...knownAs(o),
       ...(o.hardCopy ? ["You asked for a hard-copy badge: we will have it ready for you at the door."] : []),
       ...entryParagraphs(o),

@@ -4,6 +4,9 @@ import type { OrderPage } from "../order-status";
 import { paymentWords, reviewWords } from "../order-words";
 import { formatAmount } from "~/lib/plain-format";
 
+/** 'jpg' or 'png': the poster's link names its stored file (poster.jpg, or poster.png for an older order). */
+const posterExt = (link: string) => (/\/poster\.jpg(\?|$)/.test(link) ? "jpg" : "png");
+
 /** One order as its supporter sees it: payment first, then the review, then what was ordered. */
 export function OrderStatus({ order }: { order: OrderPage }) {
   const pay = paymentWords(order.payment, order);
@@ -41,7 +44,10 @@ export function OrderStatus({ order }: { order: OrderPage }) {
               <a href={order.kit.badge} download={`${order.reference}-badge.png`}>Download your badge (PNG)</a>
             </li>
             <li>
-              <a href={order.kit.poster} download={`${order.reference}-will-be-attending.png`}>Download your 'Will Be Attending' poster (PNG)</a>
+              {/* A JPEG for orders kept since pictures were stored as JPEG; a PNG for older ones. */}
+              <a href={order.kit.poster} download={`${order.reference}-will-be-attending.${posterExt(order.kit.poster)}`}>
+                Download your 'Will Be Attending' poster ({posterExt(order.kit.poster).toUpperCase().replace("JPG", "JPEG")})
+              </a>
             </li>
           </ul>
         ) : null}
