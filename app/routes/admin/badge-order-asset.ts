@@ -1,5 +1,5 @@
 import { readOrderAsset } from "~/features/event-badges/badge-orders.server";
-import { isAdminSession } from "~/lib/admin.server";
+import { isAdminSession } from "~/features/admin/staff-auth.server";
 import { onRefusal } from "~/lib/http.server";
 import type { Route } from "./+types/badge-order-asset";
 

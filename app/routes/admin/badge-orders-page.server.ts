@@ -3,7 +3,7 @@ import { withLastSeen } from "~/features/received-payments/payment-arrivals.serv
 import { z } from "zod";
 import type { Db } from "~/lib/db.server";
 import type { Actor } from "~/lib/actor";
-import { orderRowAction } from "~/lib/staff-flows.server";
+import { orderRowAction } from "~/features/admin/staff-flows.server";
 import { ListQuerySchema, OrderIdSchema, StaffNoteSchema } from "~/features/event-badges/badge-order.schema";
 import {
   generateBadgeAssets,

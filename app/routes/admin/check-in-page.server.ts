@@ -16,7 +16,8 @@ import {
 import { readQrFromPhoto } from "~/features/event-badges/ticket-photo.server";
 import { ticketFromScan, CHECK_IN_PATH } from "~/features/event-badges/ticket";
 import type { Reply } from "~/lib/forms";
-import { formOf, staffAction, staffIntent } from "~/lib/submission.server";
+import { formOf } from "~/lib/submission.server";
+import { staffAction, staffIntent } from "~/features/admin/staff-action.server";
 
 /** The door screen's data: the counts, a search's results (?q=), a ticket opened from its QR code (?ticket=). */
 export async function loadCheckInScreen(request: Request, context: AppLoadContext) {

@@ -1,7 +1,7 @@
 import type { Reply } from "~/lib/forms";
 import { data, type AppLoadContext } from "react-router";
 import { feedbackPollOptions } from "~/features/blog/blog";
-import { staffAction, staffIntent } from "~/lib/submission.server";
+import { staffAction, staffIntent } from "~/features/admin/staff-action.server";
 import { ENGAGEMENT_MESSAGES as M, type PollResult } from "~/features/engagement/engagement-screen";
 import { PollFormSchema, splitOptions } from "~/features/engagement/engagement.schema";
 import { ensureStaffPoll, loadEngagementData } from "~/features/engagement/engagement.server";

@@ -2,8 +2,9 @@ import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
 import { EventForm, EVENT_PATH } from "~/features/event-badges/components/event-form";
 import { EventSchema } from "~/features/event-badges/event.schema";
 import { getEvent, saveEvent } from "~/features/event-badges/event.server";
-import { staffOnly } from "~/lib/admin.server";
-import { handleForm, staffAction, staffIntent } from "~/lib/submission.server";
+import { staffOnly } from "~/features/admin/staff-auth.server";
+import { handleForm } from "~/lib/submission.server";
+import { staffAction, staffIntent } from "~/features/admin/staff-action.server";
 import type { Route } from "./+types/event";
 
 export const handle: StaffHandle = {

@@ -2,7 +2,7 @@ import type { AppLoadContext } from "react-router";
 import { withLastSeen } from "~/features/received-payments/payment-arrivals.server";
 import { z } from "zod";
 import { PAYMENT_STATES, type PaymentState } from "~/features/received-payments/payment-state";
-import { orderRowAction } from "~/lib/staff-flows.server";
+import { orderRowAction } from "~/features/admin/staff-flows.server";
 import { MerchOrderStatusSchema } from "~/features/merch/merch.schema";
 import type { MerchOrderView } from "~/features/merch/merch";
 import { MERCH_ADMIN_MESSAGES as M, ORDERS_PATH, ordersHref, pendingQuestion, rejectQuestion, statusDone } from "~/features/merch/admin/merch-admin-screen";

@@ -27,7 +27,7 @@ import { env } from "~/lib/env.server";
 import { paymentArrivals } from "~/features/received-payments/payment-arrivals.server";
 import { unknownPrompts } from "~/features/stk-push/stk-push.server";
 import type { Reply } from "~/lib/forms";
-import { staffAction, staffIntent, type StaffContext } from "~/lib/submission.server";
+import { staffAction, staffIntent, type StaffContext } from "~/features/admin/staff-action.server";
 
 /** A statement of tens of thousands of rows is a few MB. */
 const MAX_BYTES = 8 * 1024 * 1024;

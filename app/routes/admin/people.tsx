@@ -8,10 +8,10 @@ import { pendingEraseRequests } from "~/features/people/data-requests.server";
 import { retentionStatus } from "~/features/people/retention.server";
 import { periodWords } from "~/features/people/retention";
 import { formatNairobiTimeEat } from "~/lib/nairobi-time";
-import { staffOnly } from "~/lib/admin.server";
+import { staffOnly } from "~/features/admin/staff-auth.server";
 import { DomainError } from "~/lib/domain-error";
 import type { Reply } from "~/lib/forms";
-import { staffAction, staffIntent } from "~/lib/submission.server";
+import { staffAction, staffIntent } from "~/features/admin/staff-action.server";
 import type { Route } from "./+types/people";
 
 export const PEOPLE_PATH = "/admin/people";

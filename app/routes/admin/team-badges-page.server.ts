@@ -14,7 +14,7 @@ import {
   updateTeamBadgeDetails,
 } from "~/features/team-badges/team-badges-admin.server";
 import type { Reply } from "~/lib/forms";
-import { staffAction, staffIntent, type StaffContext } from "~/lib/submission.server";
+import { staffAction, staffIntent, type StaffContext } from "~/features/admin/staff-action.server";
 
 type R = TeamBadgeEditResult;
 const reply = (body: Reply<R>, status: number) => data(body, status);

@@ -7,7 +7,7 @@ import { PORTRAIT_MAX_BYTES, PORTRAIT_SIZE_MESSAGE } from "~/features/event-badg
 import { checkKitPng, decodeImageDataUrl, processPortrait } from "~/features/event-badges/portrait.server";
 import type { AppLoadContext } from "react-router";
 import { staff } from "~/lib/actor";
-import { isAdminSession, requireAdminApi } from "~/lib/admin.server";
+import { isAdminSession, requireAdminApi } from "~/features/admin/staff-auth.server";
 import { jsonApi } from "~/lib/api.server";
 import { acceptJson, parseOr400 } from "~/lib/submission.server";
 import { absoluteUrl, clientAddress, jsonResponse, readObjectBody } from "~/lib/http.server";

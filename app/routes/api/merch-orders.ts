@@ -3,7 +3,7 @@ import { submitMerchOrder } from "~/features/merch/merch.server";
 import { promptNewOrder } from "~/features/stk-push/stk-push.server";
 import { changeMerchOrderStatus, listMerchOrders } from "~/features/reconciliation/orders.server";
 import { staff } from "~/lib/actor";
-import { requireAdminApi } from "~/lib/admin.server";
+import { requireAdminApi } from "~/features/admin/staff-auth.server";
 import { jsonApi } from "~/lib/api.server";
 import { acceptJson, parseOr400 } from "~/lib/submission.server";
 import { absoluteUrl, clientAddress, jsonResponse, readObjectBody } from "~/lib/http.server";

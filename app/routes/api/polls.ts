@@ -4,7 +4,7 @@ import { readClientId, requireClientId } from "~/features/analytics/analytics.se
 import { currentPollId } from "~/features/blog/aliases.server";
 import { PollCreateSchema, PollVoteSchema } from "~/features/blog/blog.schema";
 import { allPolls, clientVotes, pollCounts, vote } from "~/features/blog/blog.server";
-import { requireAdminApi } from "~/lib/admin.server";
+import { requireAdminApi } from "~/features/admin/staff-auth.server";
 import { jsonApi } from "~/lib/api.server";
 import { acceptJson, parseOr400, readSubmission } from "~/lib/submission.server";
 import { clientAddress, HttpError, jsonResponse } from "~/lib/http.server";

@@ -3,7 +3,7 @@ import { currentPostSlug } from "~/features/blog/aliases.server";
 import { ReactionSchema } from "~/features/blog/blog.schema";
 import { allReactionCounts, clientReactions, getPost, reactionCounts, toggleReaction } from "~/features/blog/blog.server";
 import type { ReactionCounts } from "~/features/blog/blog";
-import { requireAdminApi } from "~/lib/admin.server";
+import { requireAdminApi } from "~/features/admin/staff-auth.server";
 import { jsonApi } from "~/lib/api.server";
 import { acceptJson } from "~/lib/submission.server";
 import { HttpError, jsonResponse } from "~/lib/http.server";

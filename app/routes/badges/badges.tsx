@@ -6,7 +6,7 @@ import { VerifyBox } from "~/features/team-badges/components/verify-box";
 import { genShareAction } from "~/routes/badges/share-file-form.server";
 import { parseBadgeQuery } from "~/features/team-badges/team-badges.schema";
 import { badgeLinks, findTeamBadge, listTeamBadges, verifyTeamBadge } from "~/features/team-badges/team-badges.server";
-import { isAdminSession } from "~/lib/admin.server";
+import { isAdminSession } from "~/features/admin/staff-auth.server";
 import { answerPage } from "~/lib/submission.server";
 import { pageMeta } from "~/lib/meta";
 import badgesCss from "~/styles/badges.css?url";

@@ -1,7 +1,8 @@
 import { data, type AppLoadContext } from "react-router";
 import { z } from "zod";
 import type { Reply } from "~/lib/forms";
-import { staffAction, staffIntent, type Submission } from "~/lib/submission.server";
+import { type Submission } from "~/lib/submission.server";
+import { staffAction, staffIntent } from "~/features/admin/staff-action.server";
 import { GenerateBadgeShareSchema } from "~/features/team-badges/team-badges.schema";
 import { generateBadgeShare } from "~/features/team-badges/team-badges.server";
 

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "react-router";
 import { isTicked, readRowFields } from "~/features/admin/list-editor";
-import { listEditorAction } from "~/lib/staff-flows.server";
+import { listEditorAction } from "~/features/admin/staff-flows.server";
 import { parseEditorItem, type EditorFields } from "~/features/merch/merch-editor";
 import { listItems } from "~/features/merch/merch.server";
 import type { MerchItem } from "~/features/merch/merch";

@@ -1,10 +1,11 @@
 import { data, type AppLoadContext } from "react-router";
 import type { z } from "zod";
-import { issuesOnRows, rowsToSave, type ListIssue, type RowIssue } from "~/features/admin/list-editor";
-import type { Actor } from "./actor";
-import type { Db } from "./db.server";
-import type { Reply } from "./forms";
-import { formOf, staffAction, staffIntent, type StaffContext, type StaffIntent } from "./submission.server";
+import { issuesOnRows, rowsToSave, type ListIssue, type RowIssue } from "./list-editor";
+import type { Actor } from "~/lib/actor";
+import type { Db } from "~/lib/db.server";
+import type { Reply } from "~/lib/forms";
+import { formOf } from "~/lib/submission.server";
+import { staffAction, staffIntent, type StaffContext, type StaffIntent } from "./staff-action.server";
 
 /**
  * The two shapes staff screens share, built on `staffAction`: a row action on an order (the
