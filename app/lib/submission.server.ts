@@ -65,6 +65,83 @@ export async function readSubmission(request: Request, maxBytes = 32 * 1024): Pr
   return { form: null, fields: await readObjectBody(request, maxBytes) };
 }
 
+/** The form a body names in its `intent` field (at most 40 characters), or `fallback` when it names none. */
+export function intentOf(submission: Submission, fallback = ""): string {
+  const intent = submission.fields.intent;
+  return typeof intent === "string" && intent ? intent.slice(0, 40) : fallback;
+}
+
+/** What a schema made of the input: the value, or every problem by field and the first as a sentence. */
+export type Parsed<T> =
+  | { ok: true; value: T }
+  | { ok: false; fieldErrors: Record<string, string[]>; message: string; first: string | undefined };
+
+/**
+ * The one schema parse. A form is read by Conform, as a browser sent it (empty inputs are
+ * absent); an object (a JSON body, a query) by the schema itself.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: FormData | Record<string, unknown>): Parsed<z.output<S>> {
+  const fieldErrors: Record<string, string[]> = {};
+  if (input instanceof FormData) {
+    const parsed = parseWithZod(input, { schema });
+    if (parsed.status === "success") return { ok: true, value: parsed.value as z.output<S> };
+    for (const [k, v] of Object.entries(parsed.error ?? {})) if (v) fieldErrors[k] = v;
+  } else {
+    const parsed = schema.safeParse(input);
+    if (parsed.success) return { ok: true, value: parsed.data };
+    for (const issue of parsed.error.issues) (fieldErrors[issue.path.join(".")] ??= []).push(issue.message);
+  }
+  const [field, messages] = Object.entries(fieldErrors).find(([, v]) => v.length > 0) ?? ["", []];
+  return { ok: false, fieldErrors, message: sentence(field, messages[0] ?? "Invalid request."), first: messages[0] };
+}
+
+/** A submission through its schema: the form as Conform reads it, or with `how: "fields"` (and for JSON) its fields. */
+export function parseSubmission<S extends z.ZodType>(
+  submission: Submission,
+  schema: S,
+  how: "form" | "fields" = submission.form ? "form" : "fields",
+): Parsed<z.output<S>> {
+  return parseInput(schema, how === "form" && submission.form ? submission.form : submission.fields);
+}
+
+/**
+ * A form's per-address limit, counted once its submission is well-formed (a typo costs
+ * nothing). Over the limit: an HttpError 429 saying how long to wait.
+ */
+export async function requireWithinLimit(context: AppLoadContext | undefined, name: string, rule: LimitRule) {
+  const limited = await consume(name, rule, clientAddress(context));
+  if (!limited.ok) {
+    throw new HttpError(429, tooManyMessage(limited.retryAfterSeconds), { "Retry-After": String(limited.retryAfterSeconds) });
+  }
+}
+
+/** The reply to input a schema refused: a 400 with every problem on its field (and what else `reply` carries). */
+export function invalidReply<R = never>(parsed: { fieldErrors: Record<string, string[]> }, reply: Omit<Reply<R>, "status"> = {}) {
+  return data<Reply<R>>({ status: "error", fieldErrors: parsed.fieldErrors, ...reply }, 400);
+}
+
+/**
+ * The reply to a refusal (an HttpError, a DomainError, the database away for a moment): its
+ * sentence on its field, or as the message, with its status and headers, plus what `reply`
+ * carries (the intent, what was typed). A rate limit also says how long to wait. Anything else
+ * is thrown on, unless `unexpected` words it: then it is logged and answered with a 500.
+ */
+export function replyFromError<R = never>(e: unknown, reply: Omit<Reply<R>, "status"> = {}, unexpected?: string) {
+  const http = httpErrorOf(e);
+  if (!http) {
+    if (unexpected === undefined) throw e;
+    console.error("[form] could not complete a submission", e);
+    return data<Reply<R>>({ status: "error", message: unexpected, ...reply }, 500);
+  }
+  const said: Omit<Reply<R>, "status"> = http.field ? { fieldErrors: { [http.field]: [http.message] } } : { message: http.message };
+  const wait = http.status === 429 ? Number(http.headers["Retry-After"]) : NaN;
+  if (Number.isFinite(wait)) said.retryAfter = wait;
+  return data<Reply<R>>({ status: "error", ...said, ...reply }, { status: http.status, headers: http.headers });
+}
+
+/** What a form's visitor is told when the server failed to save it (with the spec's email fallback). */
+export const NOT_SAVED = "the server could not save it";
+
 /** What a page action sends back: a Reply with its status (and headers). */
 export type PageAnswer = ReturnType<typeof data<Reply<never>>>;
 
@@ -166,26 +243,9 @@ export async function intake<S extends z.ZodType>(
   how: "form" | "fields" = submission.form ? "form" : "fields",
 ): Promise<Intake<z.output<S>>> {
   if (trippedHoneypot(submission)) return { kind: "trap" };
-  let value: z.output<S>;
-  if (how === "form" && submission.form) {
-    const parsed = parseWithZod(submission.form, { schema });
-    if (parsed.status !== "success") {
-      const fieldErrors: Record<string, string[]> = {};
-      for (const [k, v] of Object.entries(parsed.error ?? {})) if (v) fieldErrors[k] = v;
-      const [field, messages] = Object.entries(fieldErrors)[0] ?? ["", ["Invalid request."]];
-      return { kind: "invalid", fieldErrors, message: sentence(field, messages[0] ?? "Invalid request.") };
-    }
-    value = parsed.value as z.output<S>;
-  } else {
-    const parsed = schema.safeParse(submission.fields);
-    if (!parsed.success) {
-      const fieldErrors: Record<string, string[]> = {};
-      for (const issue of parsed.error.issues) (fieldErrors[issue.path.join(".")] ??= []).push(issue.message);
-      const issue = parsed.error.issues[0];
-      return { kind: "invalid", fieldErrors, message: sentence(issue?.path.join(".") ?? "", issue?.message ?? "Invalid request.") };
-    }
-    value = parsed.data;
-  }
+  const parsed = parseSubmission(submission, schema, how);
+  if (!parsed.ok) return { kind: "invalid", fieldErrors: parsed.fieldErrors, message: parsed.message };
+  const value = parsed.value;
   if (limit) {
     const limited = await consume(limit.name, limit.rule, clientAddress(context));
     if (!limited.ok) {
@@ -197,10 +257,9 @@ export async function intake<S extends z.ZodType>(
 
 /** Parses with a schema outside a submission (admin JSON, queries): the first problem is a 400. */
 export function parseOr400<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  throw new HttpError(400, sentence(issue?.path.join(".") ?? "", issue?.message ?? "Invalid request."));
+  const parsed = parseInput(schema, input as Record<string, unknown>);
+  if (parsed.ok) return parsed.value;
+  throw new HttpError(400, parsed.message);
 }
 
 type HandleFormOptions<S extends z.ZodType, R> = {

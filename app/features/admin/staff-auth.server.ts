@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { createCookie, data, redirect, type AppLoadContext, type Cookie } from "react-router";
 import { recordWrongKey } from "./wrong-keys.server";
 import { endStaffSession, findStaffSession, openStaffSession, type StaffSessionRow } from "./staff-sessions.server";
+import { staff, type Actor } from "~/lib/actor";
 import type { Db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { clientAddress, HttpError, isCrossSiteBrowserRequest, isSameSiteFormPost } from "~/lib/http.server";
@@ -130,6 +131,15 @@ export async function requireAdminSession(db: Db, request: Request, returnTo = "
   if (!(await isAdminSession(db, request))) {
     throw redirect(`/admin?returnTo=${encodeURIComponent(returnTo)}`);
   }
+}
+
+/**
+ * For the actions of staff screens: the staff member acting (signed in, posting from this
+ * site), or a 403 for another site's page, or sign-in first and then back to `returnTo`.
+ */
+export async function requireStaff(request: Request, context: AppLoadContext, returnTo = "/admin"): Promise<Actor> {
+  await requireAdminSession(context.db, request, returnTo);
+  return staff(clientAddress(context));
 }
 
 /**
