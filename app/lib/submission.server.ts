@@ -124,18 +124,23 @@ export function invalidReply<R = never>(parsed: { fieldErrors: Record<string, st
 
 /**
  * The reply to a refusal (an HttpError, a DomainError, the database away for a moment): its
- * sentence on its field, or as the message, with its status and headers, plus what `reply`
- * carries (the intent, what was typed). A rate limit also says how long to wait. Anything else
- * is thrown on, unless `unexpected` words it: then it is logged and answered with a 500.
+ * sentence on its field (or, with `asMessage`, as the form's message, as staff screens show
+ * it), with its status and headers, plus what `reply` carries (the intent, what was typed). A
+ * rate limit also says how long to wait. Anything else is thrown on, unless `unexpected` words
+ * it: then it is logged and answered with a 500.
  */
-export function replyFromError<R = never>(e: unknown, reply: Omit<Reply<R>, "status"> = {}, unexpected?: string) {
+export function replyFromError<R = never>(
+  e: unknown,
+  reply: Omit<Reply<R>, "status"> = {},
+  how: { unexpected?: string; asMessage?: boolean } = {},
+) {
   const http = httpErrorOf(e);
   if (!http) {
-    if (unexpected === undefined) throw e;
+    if (how.unexpected === undefined) throw e;
     console.error("[form] could not complete a submission", e);
-    return data<Reply<R>>({ status: "error", message: unexpected, ...reply }, 500);
+    return data<Reply<R>>({ status: "error", message: how.unexpected, ...reply }, 500);
   }
-  const said: Omit<Reply<R>, "status"> = http.field ? { fieldErrors: { [http.field]: [http.message] } } : { message: http.message };
+  const said: Omit<Reply<R>, "status"> = http.field && !how.asMessage ? { fieldErrors: { [http.field]: [http.message] } } : { message: http.message };
   const wait = http.status === 429 ? Number(http.headers["Retry-After"]) : NaN;
   if (Number.isFinite(wait)) said.retryAfter = wait;
   return data<Reply<R>>({ status: "error", ...said, ...reply }, { status: http.status, headers: http.headers });

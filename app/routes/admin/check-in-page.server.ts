@@ -74,7 +74,7 @@ export async function checkInAction(request: Request, context: AppLoadContext) {
   try {
     submission = submissionOf(await readForm(request, TICKET_PHOTO_MAX_BYTES + 64 * 1024));
   } catch (e) {
-    return replyFromError<CheckInOutcome>(e);
+    return replyFromError<CheckInOutcome>(e, {}, { asMessage: true });
   }
   const intent = intentOf(submission);
   if (!isDoorIntent(intent)) return reply({ status: "error", message: "Unknown action." }, 400);
@@ -84,7 +84,7 @@ export async function checkInAction(request: Request, context: AppLoadContext) {
     if (typeof input === "string") return reply({ status: "error", message: input, intent }, 400);
     return await checkInAtDoor(context, input, actor, intent);
   } catch (e) {
-    return replyFromError<CheckInOutcome>(e, { intent });
+    return replyFromError<CheckInOutcome>(e, { intent }, { asMessage: true });
   }
 }
 

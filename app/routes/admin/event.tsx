@@ -48,7 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await requireWithinLimit(context, "staff-event", { points: 60, durationSeconds: 60 });
     await saveEvent(context.db, parsed.value, actor);
   } catch (e) {
-    return replyFromError(e, { values }, NOT_SAVED);
+    return replyFromError(e, { values }, { unexpected: NOT_SAVED });
   }
   return data<Reply<never>>({ status: "success" }, 200);
 }

@@ -79,7 +79,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         return await eraseAction(context, submission, actor);
     }
   } catch (e) {
-    return replyFromError<EraseResult>(e);
+    return replyFromError<EraseResult>(e, {}, { asMessage: true });
   }
 }
 

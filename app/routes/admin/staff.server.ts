@@ -63,7 +63,7 @@ export async function staffSessionAction(request: Request, context: AppLoadConte
         return await signIn(request, context, submission.fields);
     }
   } catch (e) {
-    return replyFromError<SignInResult>(e);
+    return replyFromError<SignInResult>(e, {}, { asMessage: true });
   }
 }
 

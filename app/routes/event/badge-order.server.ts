@@ -71,7 +71,7 @@ export async function badgeOrderAction(context: AppLoadContext, submission: Subm
     // Paying now: the prompt goes out once the order is stored; its page shows what comes of it.
     await promptNewOrder(context.db, "badge", placed.id, placed.payment, clientAddress(context));
   } catch (e) {
-    return replyFromError<Placed>(e, { values: kept, intent }, NOT_SAVED);
+    return replyFromError<Placed>(e, { values: kept, intent }, { unexpected: NOT_SAVED });
   }
   if (paidByPrompt(placed)) throw redirect(placed.orderPath!, 303);
   return data<Reply<Placed>>({ status: "success", result: placed, intent }, 200);

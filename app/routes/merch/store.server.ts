@@ -50,7 +50,7 @@ export async function addToBagAction(context: AppLoadContext, submission: Submis
     await requireWithinLimit(context, "merch-bag", limits.merchBag);
     added = await addToBag(context.db, before, parsed.value);
   } catch (e) {
-    return replyFromError(e, { values, intent }, NOT_SAVED);
+    return replyFromError(e, { values, intent }, { unexpected: NOT_SAVED });
   }
   const headers = new Headers();
   if (added.bagId !== before) headers.append("Set-Cookie", bagCookie(added.bagId));
@@ -98,7 +98,7 @@ export async function checkoutAction(context: AppLoadContext, submission: Submis
     // Paying now: the prompt goes out once the order is stored; its page shows what comes of it.
     prompted = await promptNewOrder(context.db, "merch", order.id, order.payment, clientAddress(context));
   } catch (e) {
-    return replyFromError(e, { values, intent }, NOT_SAVED);
+    return replyFromError(e, { values, intent }, { unexpected: NOT_SAVED });
   }
   // Paid by prompt (sent now, or already for the same order sent before): its page shows what comes of it.
   const stk = prompted !== null || input.payWith === "stk";

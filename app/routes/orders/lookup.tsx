@@ -48,7 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await requireWithinLimit(context, "orderLookup", limits.orderLookup);
     link = await orderLinkByEmail(context.db, reference, email);
   } catch (e) {
-    return replyFromError(e, { values }, NOT_SAVED);
+    return replyFromError(e, { values }, { unexpected: NOT_SAVED });
   }
   if (!link) return data<Reply<never>>({ status: "error", message: ORDER_NOT_FOUND_BY_EMAIL, values }, 404);
   throw redirect(link, { headers: { "Cache-Control": "private, no-store" } });

@@ -39,7 +39,7 @@ export async function heroAction(request: Request, context: AppLoadContext) {
       source: "home:hero",
     });
   } catch (e) {
-    return replyFromError(e, { values }, NOT_SAVED);
+    return replyFromError(e, { values }, { unexpected: NOT_SAVED });
   }
   return data<Reply<never>>({ status: "success" }, 200);
 }
@@ -60,7 +60,7 @@ export async function joinAction(request: Request, context: AppLoadContext) {
     await requireWithinLimit(context, "application", limits.application);
     await submitApplication(context.db, parsed.value);
   } catch (e) {
-    return replyFromError(e, { values }, NOT_SAVED);
+    return replyFromError(e, { values }, { unexpected: NOT_SAVED });
   }
   throw redirect("/join/thanks");
 }

@@ -44,7 +44,7 @@ export async function newsletterAction(
     await requireWithinLimit(context, "newsletter", limits.newsletter);
     await subscribe(context.db, input);
   } catch (e) {
-    return replyFromError<Subscribed>(e, { values, ...intent }, NOT_SAVED);
+    return replyFromError<Subscribed>(e, { values, ...intent }, { unexpected: NOT_SAVED });
   }
   return data<Reply<Subscribed>>({ status: "success", result: { source: input.source, variant: input.variant }, ...intent }, 200);
 }
