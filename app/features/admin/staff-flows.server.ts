@@ -1,5 +1,4 @@
 import { data, type AppLoadContext } from "react-router";
-import type { z } from "zod";
 import { issuesOnRows, rowsToSave, type ListIssue, type RowIssue } from "./list-editor";
 import type { Actor } from "~/lib/actor";
 import type { Db } from "~/lib/db.server";
@@ -8,98 +7,12 @@ import { formOf } from "~/lib/submission.server";
 import { staffAction, staffIntent, type StaffContext, type StaffIntent } from "./staff-action.server";
 
 /**
- * The two shapes staff screens share, built on `staffAction`: a row action on an order (the
- * badge orders and merch orders screens), and a list editor's save and share (the blog and
- * merch editors). Each screen gives its words and its domain calls.
+ * What the order screens' row actions answer (the badge orders and merch orders screens), and
+ * a list editor's save and share (the blog and merch editors), built on `staffAction`.
  */
 
 /** What a row action's reply carries: the order as it now stands (it replaces its row). */
 export type OrderRowResult<O, C extends string> = { id: string | null; order: O | null; confirm?: C };
-
-type OrderRowOptions<I extends { id: string }, O extends { status: string }, C extends string> = {
-  /** For the log. */
-  name: string;
-  /** The screen's path: signed out, sign-in comes back to it (with the list's query). */
-  path: string;
-  maxBytes: number;
-  intents: readonly string[];
-  /** The row form's fields, the same for every intent. */
-  schema: z.ZodType<I, any>;
-  /** The id a refused input's reply names. */
-  idOf: (fields: Record<string, unknown>) => string | null;
-  /** Whether this intent and input reject the order: a rejection emails the buyer and can undo an approval, so it takes a second, confirming press. */
-  rejects: (intent: string, input: I) => boolean;
-  confirm: C;
-  question: (current: O) => string;
-  /** Another change that takes a second press (un-approving, say): its mark and question for this order as it stands, or null. */
-  asks?: (intent: string, input: I, current: O) => { confirm: C; question: string } | null;
-  /** What was typed and comes back with the question (a reload would lose it). */
-  keep?: (input: I) => Record<string, string>;
-  load: (db: Db, id: string) => Promise<O | null>;
-  run: (intent: string, input: I, ctx: StaffContext) => Promise<O>;
-  /** Whether an error reply carries the order as it now stands (else none). */
-  orderOnError: boolean;
-  words: {
-    /** A refusal's reason, or null for a failure nobody foresaw. */
-    failed: (reason: string | null, intent: string) => string;
-    done: (intent: string, input: I, order: O) => string;
-  };
-};
-
-/**
- * A row's buttons: session, form, intent, the order id, confirm before a rejection, run, and
- * the answer with the order. A known refusal (a 4xx) keeps its words and status; anything else
- * is logged and answered with the screen's generic words and a 500, still as data, so the
- * screen stays usable rather than turning into an error page.
- */
-export function orderRowAction<I extends { id: string }, O extends { status: string }, C extends string>(
-  request: Request,
-  context: AppLoadContext,
-  o: OrderRowOptions<I, O, C>,
-) {
-  type R = OrderRowResult<O, C>;
-  const none: R = { id: null, order: null };
-  const orderNow = async (db: Db, id: string) => (o.orderOnError ? await o.load(db, id).catch(() => null) : null);
-  const row = staffIntent<R, z.ZodType<I, any>>({
-    schema: o.schema,
-    invalid: ({ message }, ctx) =>
-      data<Reply<R>>({ status: "error", message: o.words.failed(message ?? null, ctx.intent), result: { id: o.idOf(ctx.fields), order: null } }, 400),
-    run: async (input, ctx) => {
-      const rejects = o.rejects(ctx.intent, input);
-      if ((rejects || o.asks) && ctx.fields.confirmed !== "yes") {
-        const current = await o.load(ctx.db, input.id).catch(() => null);
-        const ask = !current
-          ? null
-          : rejects
-            ? current.status !== "rejected"
-              ? { confirm: o.confirm, question: o.question(current) }
-              : null
-            : (o.asks?.(ctx.intent, input, current) ?? null);
-        if (ask) {
-          const values = o.keep ? { values: o.keep(input) } : {};
-          return data<Reply<R>>({ status: "success", message: ask.question, ...values, result: { id: input.id, order: current, confirm: ask.confirm } }, 200);
-        }
-      }
-      const order = await o.run(ctx.intent, input, ctx);
-      return data<Reply<R>>({ status: "success", message: o.words.done(ctx.intent, input, order), result: { id: input.id, order } }, 200);
-    },
-    refused: async (e, ctx, input) =>
-      e.status < 500 ? { status: "error", message: o.words.failed(e.message, ctx.intent), result: { id: input.id, order: await orderNow(ctx.db, input.id) } } : null,
-    failed: async (_e, ctx, input) => ({
-      status: "error",
-      message: o.words.failed(null, ctx.intent),
-      result: { id: input.id, order: await orderNow(ctx.db, input.id) },
-    }),
-  });
-  return staffAction<R>(request, context, {
-    name: o.name,
-    session: { returnTo: `${o.path}${new URL(request.url).search}` },
-    maxBytes: o.maxBytes,
-    intents: Object.fromEntries(o.intents.map((intent) => [intent, row])),
-    unreadable: (message) => ({ status: "error", message: o.words.failed(message, ""), result: none }),
-    unknown: () => ({ status: "error", message: o.words.failed("Unknown action.", ""), result: none }),
-  });
-}
 
 /** What a list editor's reply carries: what was typed whenever it was not saved, and the problems on their rows. */
 export type ListEditorResult<Row, F extends string> = { rows?: Row[]; issues?: RowIssue<F>[] };
