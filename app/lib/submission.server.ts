@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type AppLoadContext } from "react-router";
 import type { z } from "zod";
-import { HONEYPOT_FIELD, type Reply } from "./forms";
+import { HONEYPOT_FIELD, type Reply, type Submission } from "./forms";
 import { clientAddress, HttpError, httpErrorOf, readBodyText, readObjectBody } from "./http.server";
 import { consume, tooManyMessage, type LimitRule } from "./rate-limit.server";
 
@@ -15,13 +15,7 @@ import { consume, tooManyMessage, type LimitRule } from "./rate-limit.server";
 
 export const FORM_UNREADABLE = "That form could not be read. Please try sending it again.";
 
-/** A request body, read once. */
-export type Submission = {
-  /** The form as sent (url-encoded or multipart), or null for a JSON body. */
-  form: FormData | null;
-  /** The body's fields: a form's text fields, or the JSON object. */
-  fields: Record<string, unknown>;
-};
+export type { Submission };
 
 /** Reads a form body with a size limit (a plain form, JavaScript or not). */
 export async function readForm(request: Request, maxBytes = 32 * 1024): Promise<FormData> {

@@ -3,7 +3,7 @@ import { withLastSeen } from "~/features/received-payments/payment-arrivals.serv
 import { z } from "zod";
 import type { Db } from "~/lib/db.server";
 import type { Actor } from "~/lib/actor";
-import type { OrderRowResult } from "~/features/admin/staff-flows.server";
+import type { OrderRowResult } from "~/features/admin/order-row";
 import { requireStaff } from "~/features/admin/staff-auth.server";
 import type { Reply } from "~/lib/forms";
 import { httpErrorOf } from "~/lib/http.server";

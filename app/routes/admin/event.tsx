@@ -5,18 +5,8 @@ import { EventSchema } from "~/features/event-badges/event.schema";
 import { getEvent, saveEvent } from "~/features/event-badges/event.server";
 import { requireStaff, staffOnly } from "~/features/admin/staff-auth.server";
 import type { Reply } from "~/lib/forms";
-import {
-  invalidReply,
-  NOT_SAVED,
-  parseSubmission,
-  readForm,
-  replyFromError,
-  requireWithinLimit,
-  submissionOf,
-  trippedHoneypot,
-  typedValues,
-  type Submission,
-} from "~/lib/submission.server";
+import { invalidReply, NOT_SAVED, parseSubmission, readForm, replyFromError, requireWithinLimit, submissionOf, trippedHoneypot, typedValues } from "~/lib/submission.server";
+import type { Submission } from "~/lib/forms";
 import type { Route } from "./+types/event";
 
 export const handle: StaffHandle = {

@@ -2,7 +2,7 @@ import { data, type AppLoadContext } from "react-router";
 import { withLastSeen } from "~/features/received-payments/payment-arrivals.server";
 import { z } from "zod";
 import { PAYMENT_STATES, type PaymentState } from "~/features/received-payments/payment-state";
-import type { OrderRowResult } from "~/features/admin/staff-flows.server";
+import type { OrderRowResult } from "~/features/admin/order-row";
 import { requireStaff } from "~/features/admin/staff-auth.server";
 import type { Reply } from "~/lib/forms";
 import { httpErrorOf } from "~/lib/http.server";

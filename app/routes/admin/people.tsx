@@ -13,7 +13,8 @@ import { DomainError } from "~/lib/domain-error";
 import type { Reply } from "~/lib/forms";
 import type { Actor } from "~/lib/actor";
 import { asRouteError } from "~/lib/http.server";
-import { intentOf, parseSubmission, readForm, replyFromError, submissionOf, type Submission } from "~/lib/submission.server";
+import { intentOf, parseSubmission, readForm, replyFromError, submissionOf } from "~/lib/submission.server";
+import type { Submission } from "~/lib/forms";
 import type { Route } from "./+types/people";
 
 export const PEOPLE_PATH = "/admin/people";

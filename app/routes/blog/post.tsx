@@ -12,7 +12,8 @@ import {
 } from "~/features/blog/blog";
 import { clientIdOf, reactAction, subscribeAction, voteAction } from "~/routes/blog/actions.server";
 import { networkSafe } from "~/lib/client-action";
-import { intentOf, readSubmission, replyFromError, unknownIntent, type Submission } from "~/lib/submission.server";
+import { intentOf, readSubmission, replyFromError, unknownIntent } from "~/lib/submission.server";
+import type { Submission } from "~/lib/forms";
 import { clientReactions, clientVotes, getPost, listPostCards, pollCounts, reactionCounts } from "~/features/blog/blog.server";
 import { findPostAlias } from "~/features/blog/aliases.server";
 import { seriesPath } from "~/features/blog/series";

@@ -15,7 +15,8 @@ import { DEFAULT_EVENT, eventDateText, eventWhenText } from "~/features/event-ba
 import { getEvent } from "~/features/event-badges/event.server";
 import { NewsletterForm } from "~/features/newsletter/components/newsletter-form";
 import { newsletterAction } from "~/routes/site/newsletter-form.server";
-import { intentOf, readSubmission, replyFromError, submissionOf, unknownIntent, type Submission } from "~/lib/submission.server";
+import { intentOf, readSubmission, replyFromError, submissionOf, unknownIntent } from "~/lib/submission.server";
+import type { Submission } from "~/lib/forms";
 import { readStreamedForm } from "~/lib/multipart.server";
 import { portraitTooLargeMessage } from "~/features/event-badges/portrait";
 import { HttpError } from "~/lib/http.server";

@@ -15,7 +15,8 @@ import {
   readBagId,
   removeLineAction,
 } from "~/routes/merch/store.server";
-import { intentOf, readSubmission, replyFromError, unknownIntent, type Submission } from "~/lib/submission.server";
+import { intentOf, readSubmission, replyFromError, unknownIntent } from "~/lib/submission.server";
+import type { Submission } from "~/lib/forms";
 import { pageMeta, publicOrigin } from "~/lib/meta";
 import { site } from "~/lib/site";
 import { trackEvent } from "~/lib/track";

@@ -5,17 +5,8 @@ import { orderLinkByEmail } from "~/features/reconciliation/order-status.server"
 import { pageMeta } from "~/lib/meta";
 import { limits } from "~/lib/rate-limit.server";
 import type { Reply } from "~/lib/forms";
-import {
-  invalidReply,
-  NOT_SAVED,
-  parseSubmission,
-  readSubmission,
-  replyFromError,
-  requireWithinLimit,
-  trippedHoneypot,
-  typedValues,
-  type Submission,
-} from "~/lib/submission.server";
+import { invalidReply, NOT_SAVED, parseSubmission, readSubmission, replyFromError, requireWithinLimit, trippedHoneypot, typedValues } from "~/lib/submission.server";
+import type { Submission } from "~/lib/forms";
 import type { Route } from "./+types/lookup";
 
 export const handle = { page: "orders" };
