@@ -23,3 +23,11 @@ export const HONEYPOT_FIELD = "website";
 
 export const firstError = (reply: Pick<Reply, "fieldErrors"> | undefined, field: string) =>
   reply?.fieldErrors?.[field]?.[0];
+
+/** A request body, read once. */
+export type Submission = {
+  /** The form as sent (url-encoded or multipart), or null for a JSON body. */
+  form: FormData | null;
+  /** The body's fields: a form's text fields, or the JSON object. */
+  fields: Record<string, unknown>;
+};

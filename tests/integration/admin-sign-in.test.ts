@@ -2,7 +2,7 @@ import { createCookie, createStaticHandler } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as adminPage from "~/routes/admin/index";
 import * as subscribersApi from "~/routes/api/subscribers";
-import { resetAdminForTests } from "~/lib/admin.server";
+import { resetAdminForTests } from "~/features/admin/staff-auth.server";
 import type { Db } from "~/lib/db.server";
 import { resetEnvForTests } from "~/lib/env.server";
 import { getSessionSecret, resetSecretsForTests } from "~/lib/secrets.server";

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { flushAnalytics, writeEvents, type TrackRow } from "~/features/analytics/analytics.server";
 import { MODE_MESSAGE, SINCE_MESSAGE, WINDOW_MESSAGE } from "~/features/analytics/reports.schema";
 import { runAnalyticsRollup } from "~/features/analytics/rollup.server";
-import { createAdminSessionCookie } from "~/lib/admin.server";
+import { createAdminSessionCookie } from "~/features/admin/staff-auth.server";
 import type { Db } from "~/lib/db.server";
 import * as analyticsApi from "~/routes/api/analytics";
 import * as trackApi from "~/routes/api/track";

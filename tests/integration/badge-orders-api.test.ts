@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as badgeOrdersApi from "~/routes/api/badge-orders";
 import * as assetRoute from "~/routes/admin/badge-order-asset";
-import { createAdminSessionCookie } from "~/lib/admin.server";
+import { createAdminSessionCookie } from "~/features/admin/staff-auth.server";
 import type { Db } from "~/lib/db.server";
 import { drainOutbox } from "~/lib/email.server";
 import { ORIGIN, args, formPost, get, jsonPost, readJson, type ApiError, testContext } from "../support/http";

@@ -12,7 +12,7 @@ import { recordActivity } from "~/features/activity/activity.server";
 import { writeEvents, type TrackRow } from "~/features/analytics/analytics.server";
 import { WINDOW_MESSAGE } from "~/features/analytics/reports.schema";
 import { feedbackPollOptions } from "~/features/blog/blog";
-import { createAdminSessionCookie } from "~/lib/admin.server";
+import { createAdminSessionCookie } from "~/features/admin/staff-auth.server";
 import type { Db } from "~/lib/db.server";
 import * as activityPage from "~/routes/admin/activity";
 import * as engagementPage from "~/routes/admin/engagement";

@@ -6,7 +6,7 @@ import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { flushAnalytics } from "~/features/analytics/analytics.server";
 import { importLegacySite, type ImportReport } from "~/features/legacy-import/legacy-import.server";
-import { createAdminSessionCookie } from "~/lib/admin.server";
+import { createAdminSessionCookie } from "~/features/admin/staff-auth.server";
 import type { Db } from "~/lib/db.server";
 import * as activityApi from "~/routes/api/activity";
 import * as analyticsApi from "~/routes/api/analytics";

@@ -8,7 +8,7 @@ import { notifyNewBlog, savePosts } from "~/features/blog/blog.server";
 import { BlogPostSchema } from "~/features/blog/blog.schema";
 import { subscriberRows } from "~/features/engagement/engagement.server";
 import { subscribe } from "~/features/newsletter/newsletter.server";
-import { createAdminSessionCookie } from "~/lib/admin.server";
+import { createAdminSessionCookie } from "~/features/admin/staff-auth.server";
 import type { Db } from "~/lib/db.server";
 import { drainOutbox, enqueueMail, stopMailWorker, SUPPRESSED_ERROR } from "~/lib/email.server";
 import { resetEnvForTests } from "~/lib/env.server";

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
 import * as editorRoute from "~/routes/merch/admin";
 import * as ordersRoute from "~/routes/admin/merch-orders";
-import { createAdminSessionCookie } from "~/lib/admin.server";
+import { createAdminSessionCookie } from "~/features/admin/staff-auth.server";
 import type { Db } from "~/lib/db.server";
 import { ORIGIN, args, get, reply, thrown } from "../support/http";
 import { freshApp } from "../support/reset";

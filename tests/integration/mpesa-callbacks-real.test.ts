@@ -4,7 +4,7 @@ import routes from "~/routes";
 import * as c2b from "~/routes/api/mpesa-c2b";
 import * as paymentsPage from "~/routes/admin/payments";
 import { listReceivedPayments } from "~/features/received-payments/received-payments.server";
-import { createAdminSessionCookie } from "~/lib/admin.server";
+import { createAdminSessionCookie } from "~/features/admin/staff-auth.server";
 import type { Db } from "~/lib/db.server";
 import { refusedCallbackWord } from "~/lib/env.server";
 import { ORIGIN, args, jsonPost } from "../support/http";

@@ -19,7 +19,7 @@ import { getBadgeOrder, getMerchOrder, setBadgeOrderStatus, changeMerchOrderStat
 import { paymentWords } from "~/features/reconciliation/order-words";
 import { listReceivedPayments } from "~/features/received-payments/received-payments.server";
 import { paymentDetail, type PaymentView } from "~/features/received-payments/payment-state";
-import { createAdminSessionCookie } from "~/lib/admin.server";
+import { createAdminSessionCookie } from "~/features/admin/staff-auth.server";
 import { staff } from "~/lib/actor";
 import type { Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createAdminSessionCookie } from "~/lib/admin.server";
+import { createAdminSessionCookie } from "~/features/admin/staff-auth.server";
 import { getDb, isPostgres } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { rotateSecretsCommand } from "~/lib/rotate-secrets.server";

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { createAdminSessionCookie } from "~/lib/admin.server";
+import { createAdminSessionCookie } from "~/features/admin/staff-auth.server";
 import type { Db } from "~/lib/db.server";
 import * as activityApi from "~/routes/api/activity";
 import * as adminPage from "~/routes/admin/index";

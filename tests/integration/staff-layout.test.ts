@@ -8,7 +8,7 @@ import {
 } from "react-router";
 import { beforeEach, describe, expect, it } from "vitest";
 import { wrongKeysText } from "~/features/admin/staff-screen";
-import { createAdminSessionCookie } from "~/lib/admin.server";
+import { createAdminSessionCookie } from "~/features/admin/staff-auth.server";
 import * as activityPage from "~/routes/admin/activity";
 import * as badgeOrdersPage from "~/routes/admin/badge-orders";
 import * as engagementPage from "~/routes/admin/engagement";

@@ -14,7 +14,7 @@ import { orderByToken } from "~/features/reconciliation/order-status.server";
 import { paymentWords } from "~/features/reconciliation/order-words";
 import { attachBadgeAssets, changeMerchOrderStatus, getBadgeOrder, getMerchOrder, setBadgeOrderStatus } from "~/features/reconciliation/orders.server";
 import { staff } from "~/lib/actor";
-import { createAdminSessionCookie } from "~/lib/admin.server";
+import { createAdminSessionCookie } from "~/features/admin/staff-auth.server";
 import type { Db } from "~/lib/db.server";
 import { plainKitPng } from "../support/kit-png";
 import { ORIGIN, args, jsonPost, readJson } from "../support/http";

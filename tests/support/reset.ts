@@ -5,7 +5,7 @@ import pg from "pg";
 import { flushWrongKeys, resetWrongKeysForTests } from "~/features/admin/wrong-keys.server";
 import { flushAnalytics } from "~/features/analytics/analytics.server";
 import { stopNotifyWorker } from "~/features/blog/blog.server";
-import { resetAdminForTests } from "~/lib/admin.server";
+import { resetAdminForTests } from "~/features/admin/staff-auth.server";
 import { closeDb, getDb, migrateToLatest, openDatabase, type Db } from "~/lib/db.server";
 import { drainOutbox, stopMailWorker } from "~/lib/email.server";
 import { resetEnvForTests } from "~/lib/env.server";

@@ -7,7 +7,7 @@ import { ActivityLog } from "~/features/analytics/components/activity-log";
 import { DailyViewsChart } from "~/features/analytics/components/daily-views-chart";
 import { TopReferrers } from "~/features/analytics/components/referrers";
 import { ViewsTable } from "~/features/analytics/components/views-table";
-import { staffOnly } from "~/lib/admin.server";
+import { staffOnly } from "~/features/admin/staff-auth.server";
 import dashboardsCss from "~/styles/dashboards.css?url";
 import type { Route } from "./+types/activity";
 

@@ -1,6 +1,6 @@
 import { readOrderAsset } from "~/features/event-badges/badge-orders.server";
 import { storedImageType } from "~/features/event-badges/portrait.server";
-import { isAdminSession } from "~/lib/admin.server";
+import { isAdminSession } from "~/features/admin/staff-auth.server";
 import { onRefusal } from "~/lib/http.server";
 import type { Route } from "./+types/badge-order-asset";
 

@@ -1,9 +1,13 @@
-import type { AppLoadContext } from "react-router";
+import { data, type AppLoadContext } from "react-router";
 import { withLastSeen } from "~/features/received-payments/payment-arrivals.server";
 import { z } from "zod";
 import type { Db } from "~/lib/db.server";
 import type { Actor } from "~/lib/actor";
-import { orderRowAction } from "~/lib/staff-flows.server";
+import type { OrderRowResult } from "~/features/admin/order-row";
+import { requireStaff } from "~/features/admin/staff-auth.server";
+import type { Reply } from "~/lib/forms";
+import { httpErrorOf } from "~/lib/http.server";
+import { intentOf, parseSubmission, readForm, submissionOf, type Submission } from "~/lib/submission.server";
 import { ListQuerySchema, OrderIdSchema, StaffNoteSchema } from "~/features/event-badges/badge-order.schema";
 import {
   generateBadgeAssets,
@@ -104,29 +108,57 @@ const handlers: Record<OrderIntent, { run: Handler; done: string }> = {
   },
 };
 
+type R = OrderRowResult<BadgeOrderView, "reject">;
+const rowReply = (reply: Reply<R>, status: number) => data(reply, status);
+
+/** The words of a refused or failed row action: the refusal's reason, or the spec's generic words. */
+const failedWords = (reason: string | null, intent: string) => reason ?? (intent === "generate" ? "Failed to generate assets" : "Failed to update order");
+
+const isOrderIntent = (intent: string): intent is OrderIntent => (ORDER_INTENTS as readonly string[]).includes(intent);
+
 /**
  * The row actions of /admin/badge-orders (intent generate, approve, reject or resend, with the
- * order id). Known refusals come back as the spec's message with their 4xx status, and the
- * order as it now stands so its row catches up. An unexpected failure (the renderer, the disk)
- * is answered with the spec's generic words and a 500.
+ * order id). A rejection emails the buyer and can undo an approval, so it takes a second,
+ * confirming press. Known refusals come back as the spec's message with their 4xx status, and
+ * the order as it now stands so its row catches up. An unexpected failure (the renderer, the
+ * disk) is logged and answered with the spec's generic words and a 500, still as data, so the
+ * screen stays usable.
  */
-export function badgeOrdersAdminAction(request: Request, context: AppLoadContext) {
-  return orderRowAction(request, context, {
-    name: "badge-orders",
-    path: SCREEN_PATH,
-    maxBytes: 4096,
-    intents: ORDER_INTENTS,
-    schema: RowSchema,
-    idOf: (fields) => OrderIdSchema.safeParse(text(fields.id)).data ?? null,
-    rejects: (intent) => intent === "reject",
-    confirm: "reject",
-    question: rejectQuestion,
-    load: getBadgeOrder,
-    run: (intent, input, { db, actor }) => handlers[intent as OrderIntent].run(db, input.id, actor, input),
-    orderOnError: true,
-    words: {
-      failed: (reason, intent) => reason ?? (intent === "generate" ? "Failed to generate assets" : "Failed to update order"),
-      done: (intent) => handlers[intent as OrderIntent].done,
-    },
-  });
+export async function badgeOrdersAdminAction(request: Request, context: AppLoadContext) {
+  const actor = await requireStaff(request, context, `${SCREEN_PATH}${new URL(request.url).search}`);
+  const none = { id: null, order: null };
+  let submission: Submission;
+  try {
+    submission = submissionOf(await readForm(request, 4096));
+  } catch (e) {
+    const refused = httpErrorOf(e);
+    if (!refused) throw e;
+    return rowReply({ status: "error", message: failedWords(refused.message, ""), result: none }, refused.status);
+  }
+  const intent = intentOf(submission);
+  if (!isOrderIntent(intent)) return rowReply({ status: "error", message: failedWords("Unknown action.", ""), result: none }, 400);
+  const parsed = parseSubmission(submission, RowSchema, "fields");
+  if (!parsed.ok) {
+    const id = OrderIdSchema.safeParse(text(submission.fields.id)).data ?? null;
+    return rowReply({ status: "error", message: failedWords(parsed.first ?? null, intent), result: { id, order: null } }, 400);
+  }
+  const input = parsed.value;
+  const db = context.db;
+  if (intent === "reject" && submission.fields.confirmed !== "yes") {
+    const current = await getBadgeOrder(db, input.id).catch(() => null);
+    if (current && current.status !== "rejected") {
+      return rowReply({ status: "success", message: rejectQuestion(current), result: { id: input.id, order: current, confirm: "reject" } }, 200);
+    }
+  }
+  let order: BadgeOrderView;
+  try {
+    order = await handlers[intent].run(db, input.id, actor, input);
+  } catch (e) {
+    const refused = httpErrorOf(e);
+    const known = refused !== null && refused.status < 500;
+    if (!known) console.error(`[badge-orders] ${intent} failed`, e);
+    const now = await getBadgeOrder(db, input.id).catch(() => null);
+    return rowReply({ status: "error", message: failedWords(known ? refused.message : null, intent), result: { id: input.id, order: now } }, known ? refused.status : 500);
+  }
+  return rowReply({ status: "success", message: handlers[intent].done, result: { id: input.id, order } }, 200);
 }

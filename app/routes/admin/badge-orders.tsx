@@ -4,7 +4,7 @@ import { badgeOrdersAdminAction, loadBadgeOrdersScreen } from "~/routes/admin/ba
 import { BadgeOrderFilters } from "~/features/event-badges/admin/badge-order-filters";
 import { SCREEN_PATH } from "~/features/event-badges/admin/badge-orders-screen";
 import { BadgeOrdersTable } from "~/features/event-badges/admin/badge-orders-table";
-import { staffOnly } from "~/lib/admin.server";
+import { staffOnly } from "~/features/admin/staff-auth.server";
 import type { Route } from "./+types/badge-orders";
 
 export const handle: StaffHandle = { page: "admin", title: "Badge Orders", description: "Review badge order confirmations." };

@@ -2,7 +2,7 @@ import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
 import { BadgeTableList } from "~/features/event-badges/components/badge-table-list";
 import { hardCopyList } from "~/features/event-badges/check-in.server";
 import { getEvent } from "~/features/event-badges/event.server";
-import { staffOnly } from "~/lib/admin.server";
+import { staffOnly } from "~/features/admin/staff-auth.server";
 import type { Route } from "./+types/badge-table";
 
 export const handle: StaffHandle = {

@@ -16,7 +16,9 @@ import {
 import { readQrFromPhoto } from "~/features/event-badges/ticket-photo.server";
 import { ticketFromScan, CHECK_IN_PATH } from "~/features/event-badges/ticket";
 import type { Reply } from "~/lib/forms";
-import { formOf, staffAction, staffIntent } from "~/lib/submission.server";
+import { formOf, intentOf, readForm, replyFromError, submissionOf, type Submission } from "~/lib/submission.server";
+import { requireStaff } from "~/features/admin/staff-auth.server";
+import type { Actor } from "~/lib/actor";
 
 /** The door screen's data: the counts, a search's results (?q=), a ticket opened from its QR code (?ticket=). */
 export async function loadCheckInScreen(request: Request, context: AppLoadContext) {
@@ -63,39 +65,45 @@ async function inputOf(intent: CheckInIntent, form: FormData): Promise<CheckInIn
   return parsed.success ? parsed.data : (parsed.error.issues[0]?.message ?? CHECK_IN_MESSAGES.forged);
 }
 
-/** A form of the door screen: what it asks to check in, read here (a photo is decoded on the server), then checked in. */
-const door = (intent: CheckInIntent) =>
-  staffIntent<CheckInOutcome>({
-    run: async (_, { submission, db, actor }) => {
-      const input = await inputOf(intent, formOf(submission));
-      if (typeof input === "string") return reply({ status: "error", message: input, intent }, 400);
-      let done: Awaited<ReturnType<typeof checkIn>>;
-      try {
-        done = await checkIn(db, input, actor);
-      } catch (e) {
-        if (!(e instanceof RefusedAtDoor)) throw e;
-        // Refused in red with the reason, and who it is (a portrait helps to find them).
-        const result = { entry: e.entry, already: false, checkedInAt: null, counts: await checkInCounts(db) };
-        return reply({ status: "error", message: e.message, intent, result }, 409);
-      }
-      const [entry, counts] = await Promise.all([doorEntryOf(db, done.order.id), checkInCounts(db)]);
-      if (!entry) return reply({ status: "error", message: CHECK_IN_MESSAGES.notFound, intent }, 404);
-      return reply(
-        { status: done.already ? "error" : "success", intent, result: { entry, already: done.already, checkedInAt: done.checkedInAt, counts } },
-        // 'Already checked in' is an answer, not a failure: 200, flagged on the page.
-        200,
-      );
-    },
-    refused: (e) => ({ status: "error", message: e.message, intent }),
-  });
+const isDoorIntent = (intent: string): intent is CheckInIntent => (CHECK_IN_INTENTS as readonly string[]).includes(intent);
 
 /** POST /admin/check-in: a scanned ticket (decoded in the browser, or from a photo here) or a typed reference. */
-export function checkInAction(request: Request, context: AppLoadContext) {
-  return staffAction<CheckInOutcome>(request, context, {
-    name: "check-in",
-    session: { returnTo: CHECK_IN_PATH },
-    maxBytes: TICKET_PHOTO_MAX_BYTES + 64 * 1024,
-    intents: Object.fromEntries(CHECK_IN_INTENTS.map((intent) => [intent, door(intent)])),
-    unreadable: (message) => ({ status: "error", message }),
-  });
+export async function checkInAction(request: Request, context: AppLoadContext) {
+  const actor = await requireStaff(request, context, CHECK_IN_PATH);
+  let submission: Submission;
+  try {
+    submission = submissionOf(await readForm(request, TICKET_PHOTO_MAX_BYTES + 64 * 1024));
+  } catch (e) {
+    return replyFromError<CheckInOutcome>(e, {}, { asMessage: true });
+  }
+  const intent = intentOf(submission);
+  if (!isDoorIntent(intent)) return reply({ status: "error", message: "Unknown action." }, 400);
+  try {
+    // What it asks to check in, read here (a photo is decoded on the server), then checked in.
+    const input = await inputOf(intent, formOf(submission));
+    if (typeof input === "string") return reply({ status: "error", message: input, intent }, 400);
+    return await checkInAtDoor(context, input, actor, intent);
+  } catch (e) {
+    return replyFromError<CheckInOutcome>(e, { intent }, { asMessage: true });
+  }
+}
+
+async function checkInAtDoor(context: AppLoadContext, input: CheckInInput, actor: Actor, intent: CheckInIntent) {
+  const db = context.db;
+  let done: Awaited<ReturnType<typeof checkIn>>;
+  try {
+    done = await checkIn(db, input, actor);
+  } catch (e) {
+    if (!(e instanceof RefusedAtDoor)) throw e;
+    // Refused in red with the reason, and who it is (a portrait helps to find them).
+    const result = { entry: e.entry, already: false, checkedInAt: null, counts: await checkInCounts(db) };
+    return reply({ status: "error", message: e.message, intent, result }, 409);
+  }
+  const [entry, counts] = await Promise.all([doorEntryOf(db, done.order.id), checkInCounts(db)]);
+  if (!entry) return reply({ status: "error", message: CHECK_IN_MESSAGES.notFound, intent }, 404);
+  return reply(
+    { status: done.already ? "error" : "success", intent, result: { entry, already: done.already, checkedInAt: done.checkedInAt, counts } },
+    // 'Already checked in' is an answer, not a failure: 200, flagged on the page.
+    200,
+  );
 }

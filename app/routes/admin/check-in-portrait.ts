@@ -1,5 +1,5 @@
 import { doorPortrait } from "~/features/event-badges/check-in.server";
-import { isAdminSession } from "~/lib/admin.server";
+import { isAdminSession } from "~/features/admin/staff-auth.server";
 import { textResponse } from "~/lib/http.server";
 import type { Route } from "./+types/check-in-portrait";
 

@@ -1,7 +1,10 @@
 import type { Reply } from "~/lib/forms";
 import { data, type AppLoadContext } from "react-router";
 import { feedbackPollOptions } from "~/features/blog/blog";
-import { staffAction, staffIntent } from "~/lib/submission.server";
+import { isAdminSession, requireSameSiteForm } from "~/features/admin/staff-auth.server";
+import { staff } from "~/lib/actor";
+import { asRouteError, clientAddress } from "~/lib/http.server";
+import { parseSubmission, readForm, submissionOf } from "~/lib/submission.server";
 import { ENGAGEMENT_MESSAGES as M, type PollResult } from "~/features/engagement/engagement-screen";
 import { PollFormSchema, splitOptions } from "~/features/engagement/engagement.schema";
 import { ensureStaffPoll, loadEngagementData } from "~/features/engagement/engagement.server";
@@ -26,25 +29,22 @@ const typed = (fields: Record<string, unknown>) => ({
  * no id: 'Poll id required' (400); the store failing: 'Create failed' (500); else the poll
  * exists with the options asked for, the seed option first, and the log says who did it.
  */
-export function ensurePollAction(request: Request, context: AppLoadContext) {
-  return staffAction<PollResult>(request, context, {
-    name: "admin/engagement",
-    session: { signedOut: () => reply({ status: "error", message: M.enterKey }, 401) },
-    maxBytes: 8 * 1024,
-    otherwise: "ensure-poll",
-    intents: {
-      "ensure-poll": staffIntent<PollResult, typeof PollFormSchema>({
-        schema: PollFormSchema,
-        conform: true,
-        invalid: ({ message }, { fields }) => reply({ status: "error", message: message ?? M.idRequired, result: { values: typed(fields) } }, 400),
-        run: async (input, { db, actor }) => {
-          const options = input.template ? feedbackPollOptions() : splitOptions(input.options);
-          await ensureStaffPoll(db, { id: input.id, question: input.question ?? "", initialOptions: options, option: options[0] ?? "A" }, actor);
-          return reply({ status: "success", message: M.created, result: { id: input.id } }, 200);
-        },
-        refused: () => null,
-        failed: (_e, { fields }) => ({ status: "error", message: M.createFailed, result: { values: typed(fields) } }),
-      }),
-    },
-  });
+export async function ensurePollAction(request: Request, context: AppLoadContext) {
+  requireSameSiteForm(request);
+  if (!(await isAdminSession(context.db, request))) return reply({ status: "error", message: M.enterKey }, 401);
+  const actor = staff(clientAddress(context));
+  const submission = submissionOf(await asRouteError(() => readForm(request, 8 * 1024)));
+  // The screen's one form: whatever intent it names, it ensures the poll.
+  const parsed = parseSubmission(submission, PollFormSchema);
+  if (!parsed.ok) return reply({ status: "error", message: parsed.first ?? M.idRequired, result: { values: typed(submission.fields) } }, 400);
+  const input = parsed.value;
+  const options = input.template ? feedbackPollOptions() : splitOptions(input.options);
+  try {
+    await ensureStaffPoll(context.db, { id: input.id, question: input.question ?? "", initialOptions: options, option: options[0] ?? "A" }, actor);
+  } catch (e) {
+    // Nothing here is for staff to fix: whatever the store said, the poll was not made.
+    console.error("[admin/engagement] ensure-poll failed", e);
+    return reply({ status: "error", message: M.createFailed, result: { values: typed(submission.fields) } }, 500);
+  }
+  return reply({ status: "success", message: M.created, result: { id: input.id } }, 200);
 }

@@ -6,7 +6,7 @@ import { ReactionsTable } from "~/features/engagement/components/reactions-table
 import { SubscribersTable } from "~/features/engagement/components/subscribers-table";
 import { ENGAGEMENT_MESSAGES } from "~/features/engagement/engagement-screen";
 import { ensurePollAction, loadEngagementScreen } from "~/routes/admin/engagement-page.server";
-import { staffOnly } from "~/lib/admin.server";
+import { staffOnly } from "~/features/admin/staff-auth.server";
 import dashboardsCss from "~/styles/dashboards.css?url";
 import type { Route } from "./+types/engagement";
 

@@ -1,9 +1,12 @@
+import { data } from "react-router";
 import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
 import { EventForm, EVENT_PATH } from "~/features/event-badges/components/event-form";
 import { EventSchema } from "~/features/event-badges/event.schema";
 import { getEvent, saveEvent } from "~/features/event-badges/event.server";
-import { staffOnly } from "~/lib/admin.server";
-import { handleForm, staffAction, staffIntent } from "~/lib/submission.server";
+import { requireStaff, staffOnly } from "~/features/admin/staff-auth.server";
+import type { Reply } from "~/lib/forms";
+import { invalidReply, NOT_SAVED, parseSubmission, readForm, replyFromError, requireWithinLimit, submissionOf, trippedHoneypot, typedValues } from "~/lib/submission.server";
+import type { Submission } from "~/lib/forms";
 import type { Route } from "./+types/event";
 
 export const handle: StaffHandle = {
@@ -20,27 +23,24 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** The event form (it sends no intent): read as the public forms are, field errors and all. */
 export async function action({ request, context }: Route.ActionArgs) {
-  return staffAction(request, context, {
-    name: "event",
-    session: { returnTo: EVENT_PATH },
-    maxBytes: 32 * 1024,
-    otherwise: "save",
-    intents: {
-      save: staffIntent({
-        run: (_, { submission, actor }) =>
-          handleForm({
-            submission,
-            context,
-            schema: EventSchema,
-            limit: { name: "staff-event", rule: { points: 60, durationSeconds: 60 } },
-            run: async (input) => {
-              await saveEvent(context.db, input, actor);
-            },
-          }),
-      }),
-    },
-    unreadable: (message) => ({ status: "error", message }),
-  });
+  const actor = await requireStaff(request, context, EVENT_PATH);
+  let submission: Submission;
+  try {
+    submission = submissionOf(await readForm(request, 32 * 1024));
+  } catch (e) {
+    return replyFromError(e);
+  }
+  if (trippedHoneypot(submission)) return data<Reply<never>>({ status: "success" }, 200);
+  const values = typedValues(submission);
+  const parsed = parseSubmission(submission, EventSchema);
+  if (!parsed.ok) return invalidReply(parsed, { values });
+  try {
+    await requireWithinLimit(context, "staff-event", { points: 60, durationSeconds: 60 });
+    await saveEvent(context.db, parsed.value, actor);
+  } catch (e) {
+    return replyFromError(e, { values }, { unexpected: NOT_SAVED });
+  }
+  return data<Reply<never>>({ status: "success" }, 200);
 }
 
 export default function AdminEvent({ loaderData, actionData }: Route.ComponentProps) {

@@ -3,7 +3,7 @@ import { ConfirmBox } from "~/components/ui/confirm-box";
 import { loadStaffHome, staffSessionAction } from "~/routes/admin/staff.server";
 import { AdminSignIn } from "~/features/admin/components/admin-sign-in";
 import { STAFF_HOME, STAFF_SCREENS, staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
-import { staffOnly } from "~/lib/admin.server";
+import { staffOnly } from "~/features/admin/staff-auth.server";
 import { formatNairobiTime } from "~/lib/nairobi-time";
 import type { loader as shellLoader } from "./layout";
 import { MailCounts, MailNotices } from "~/features/admin/components/mail-state";

@@ -3,7 +3,7 @@ import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
 import { loadMerchOrdersScreen, merchOrdersAction } from "~/routes/admin/merch-orders-page.server";
 import { ORDERS_PATH } from "~/features/merch/admin/merch-admin-screen";
 import { MerchOrderFilters, MerchOrdersList } from "~/features/merch/admin/merch-orders-list";
-import { staffOnly } from "~/lib/admin.server";
+import { staffOnly } from "~/features/admin/staff-auth.server";
 import merchAdminCss from "~/styles/merch-admin.css?url";
 import type { Route } from "./+types/merch-orders";
 

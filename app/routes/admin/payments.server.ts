@@ -27,7 +27,11 @@ import { env } from "~/lib/env.server";
 import { paymentArrivals } from "~/features/received-payments/payment-arrivals.server";
 import { unknownPrompts } from "~/features/stk-push/stk-push.server";
 import type { Reply } from "~/lib/forms";
-import { staffAction, staffIntent, type StaffContext } from "~/lib/submission.server";
+import { requireStaff } from "~/features/admin/staff-auth.server";
+import type { Actor } from "~/lib/actor";
+import type { Submission } from "~/lib/forms";
+import { httpErrorOf } from "~/lib/http.server";
+import { intentOf, parseSubmission, readForm, replyFromError, submissionOf } from "~/lib/submission.server";
 
 /** A statement of tens of thousands of rows is a few MB. */
 const MAX_BYTES = 8 * 1024 * 1024;
@@ -71,44 +75,77 @@ export async function loadPaymentsScreen(context: AppLoadContext) {
 
 const reply = (body: Reply<PaymentsResult>, status: number) => data(body, status);
 
+/**
+ * /admin/payments: 'Preview' reads an uploaded (or pasted) statement and keeps it as a draft;
+ * 'Import' imports that draft once. A malformed file is a 400 naming its line; nothing is kept.
+ * 'Link', 'Unlink' and 'Code wrong' act on one receipt and one order; a receipt another order
+ * holds is refused with a sentence saying which.
+ */
+export async function paymentsAction(request: Request, context: AppLoadContext) {
+  const actor = await requireStaff(request, context, PAYMENTS_PATH);
+  let submission: Submission;
+  try {
+    submission = submissionOf(await readForm(request, MAX_BYTES + 64 * 1024));
+  } catch (e) {
+    return replyFromError<PaymentsResult>(e, {}, { asMessage: true });
+  }
+  const intent = intentOf(submission);
+  switch (intent) {
+    case "preview":
+    case "import":
+      try {
+        return intent === "preview" ? await previewStatementAction(context, submission) : await importDraftAction(context, submission, actor);
+      } catch (e) {
+        const refused = httpErrorOf(e);
+        if (refused && refused.status < 500) return reply({ status: "error", message: refused.message }, refused.status);
+        console.error(`[payments] ${intent} failed`, e);
+        return reply({ status: "error", message: "The statement could not be read. Nothing was imported." }, 500);
+      }
+    case "link":
+    case "unlink":
+    case "code-wrong":
+      return receiptAction(context, submission, actor, intent);
+    default:
+      return reply({ status: "error", message: "Unknown action." }, 400);
+  }
+}
+
 /** 'Preview': an uploaded (or pasted) statement, read and kept as a draft. */
-const preview = staffIntent<PaymentsResult>({
-  run: async (_, { submission, db }) => {
-    const file = submission.form?.get("statement");
-    const pasted = String(submission.form?.get("pasted") ?? "");
-    const fromFile = file instanceof File && file.size > 0;
-    if (fromFile && file.size > MAX_BYTES) return reply({ status: "error", message: "That file is larger than 8 MB." }, 413);
-    // CSV or .xlsx, told apart by the file's first bytes.
-    const source = fromFile ? statementSource(new Uint8Array(await file.arrayBuffer())) : pasted;
-    if (typeof source === "string" && !source.trim()) {
-      return reply({ status: "error", message: "Choose the statement file (CSV or .xlsx) exported from the M-PESA portal, or paste it." }, 400);
-    }
-    const fileName = fromFile ? file.name.slice(0, 200) : "pasted text";
-    const preview = await previewStatement(db, source, env().mpesaShortcodes);
-    const draftId = await saveStatementDraft(db, source, fileName);
-    return reply({ status: "success", message: "Check the preview, then import.", result: { step: "preview", draftId, fileName, preview } }, 200);
-  },
-});
+async function previewStatementAction(context: AppLoadContext, submission: Submission) {
+  const db = context.db;
+  const file = submission.form?.get("statement");
+  const pasted = String(submission.form?.get("pasted") ?? "");
+  const fromFile = file instanceof File && file.size > 0;
+  if (fromFile && file.size > MAX_BYTES) return reply({ status: "error", message: "That file is larger than 8 MB." }, 413);
+  // CSV or .xlsx, told apart by the file's first bytes.
+  const source = fromFile ? statementSource(new Uint8Array(await file.arrayBuffer())) : pasted;
+  if (typeof source === "string" && !source.trim()) {
+    return reply({ status: "error", message: "Choose the statement file (CSV or .xlsx) exported from the M-PESA portal, or paste it." }, 400);
+  }
+  const fileName = fromFile ? file.name.slice(0, 200) : "pasted text";
+  const preview = await previewStatement(db, source, env().mpesaShortcodes);
+  const draftId = await saveStatementDraft(db, source, fileName);
+  return reply({ status: "success", message: "Check the preview, then import.", result: { step: "preview", draftId, fileName, preview } }, 200);
+}
 
 /** 'Import': that draft, once. */
-const importDraft = staffIntent<PaymentsResult>({
-  run: async (_, { submission, db, actor }) => {
-    const draftId = String(submission.form?.get("draft") ?? "").slice(0, 40);
-    const done = await importStatementDraft(db, draftId, env().mpesaShortcodes, actor);
-    // Orders the statement paid by their reference as the account number count as matched too.
-    const byAccount = await linkByAccount(db);
-    return reply(
-      {
-        status: "success",
-        message: `Imported: ${done.added} new payments, ${done.known} already known, ${done.skipped.length} skipped; ${done.matched + byAccount.length} orders matched.${
-          done.reversals.length ? ` ${done.reversals.length} reversal${done.reversals.length === 1 ? "" : "s"} recorded.` : ""
-        }`,
-        result: { step: "imported", preview: done },
-      },
-      200,
-    );
-  },
-});
+async function importDraftAction(context: AppLoadContext, submission: Submission, actor: Actor) {
+  const db = context.db;
+  const draftId = String(submission.form?.get("draft") ?? "").slice(0, 40);
+  const done = await importStatementDraft(db, draftId, env().mpesaShortcodes, actor);
+  // Orders the statement paid by their reference as the account number count as matched too.
+  const byAccount = await linkByAccount(db);
+  return reply(
+    {
+      status: "success",
+      message: `Imported: ${done.added} new payments, ${done.known} already known, ${done.skipped.length} skipped; ${done.matched + byAccount.length} orders matched.${
+        done.reversals.length ? ` ${done.reversals.length} reversal${done.reversals.length === 1 ? "" : "s"} recorded.` : ""
+      }`,
+      result: { step: "imported", preview: done },
+    },
+    200,
+  );
+}
 
 /** What a form about one receipt and one order says it did. */
 const DONE: Record<ReceiptIntent, (o: ReceiptActionOutcome) => string> = {
@@ -130,53 +167,36 @@ function receiptReply(intent: ReceiptIntent, o: ReceiptActionOutcome) {
 const typed = (fields: Record<string, unknown>) =>
   Object.fromEntries(["transId", "orderId"].flatMap((k) => (typeof fields[k] === "string" ? [[k, (fields[k] as string).slice(0, 40)]] : [])));
 
-/** The refusals of those forms carry their intent, so the screen shows them beside the staff actions. */
-const answersFor = (intent: ReceiptIntent) => ({
-  invalid: ({ message }: { message: string | undefined }, ctx: StaffContext) =>
-    reply({ intent, status: "error", message: message ?? "Check the form.", values: typed(ctx.fields) }, 400),
-  refused: (e: { status: number; message: string }, ctx: StaffContext): Reply<PaymentsResult> | null =>
-    e.status < 500 ? { intent, status: "error", message: e.message, values: typed(ctx.fields) } : null,
-  failed: (): Reply<PaymentsResult> => ({ intent, status: "error", message: "That could not be saved. Nothing was changed; try again." }),
-});
-
-const link = staffIntent<PaymentsResult, typeof ReceiptLinkSchema>({
-  schema: ReceiptLinkSchema,
-  ...answersFor("link"),
-  run: async (input, { db, actor }) => receiptReply("link", await linkPaymentToOrder(db, input, actor)),
-});
-
-const unlink = staffIntent<PaymentsResult, typeof ReceiptLinkSchema>({
-  schema: ReceiptLinkSchema,
-  ...answersFor("unlink"),
-  run: async (input, { db, actor }) => receiptReply("unlink", await unlinkPaymentFromOrder(db, input, actor)),
-});
-
-const codeWrong = staffIntent<PaymentsResult, typeof OrderCodeSchema>({
-  schema: OrderCodeSchema,
-  ...answersFor("code-wrong"),
-  run: async (input, { db, actor }) => receiptReply("code-wrong", await markOrderCodeWrong(db, input, actor)),
-});
-
 /**
- * /admin/payments: 'Preview' reads an uploaded (or pasted) statement and keeps it as a draft;
- * 'Import' imports that draft once. A malformed file is a 400 naming its line; nothing is kept.
- * 'Link', 'Unlink' and 'Code wrong' act on one receipt and one order; a receipt another order
- * holds is refused with a sentence saying which.
+ * 'Link', 'Unlink', 'Code wrong': one receipt and one order. Refusals carry their intent, so the
+ * screen shows them beside the staff actions, and what was typed.
  */
-export function paymentsAction(request: Request, context: AppLoadContext) {
-  return staffAction<PaymentsResult>(request, context, {
-    name: "payments",
-    session: { returnTo: PAYMENTS_PATH },
-    maxBytes: MAX_BYTES + 64 * 1024,
-    intents: {
-      preview,
-      import: importDraft,
-      link,
-      unlink,
-      "code-wrong": codeWrong,
-    },
-    unreadable: (message) => ({ status: "error", message }),
-    refused: (e) => (e.status < 500 ? { status: "error", message: e.message } : null),
-    failed: () => ({ status: "error", message: "The statement could not be read. Nothing was imported." }),
-  });
+async function receiptAction(context: AppLoadContext, submission: Submission, actor: Actor, intent: ReceiptIntent) {
+  const db = context.db;
+  const values = typed(submission.fields);
+  const invalid = (parsed: { first: string | undefined }) => reply({ intent, status: "error", message: parsed.first ?? "Check the form.", values }, 400);
+  try {
+    switch (intent) {
+      case "link": {
+        const parsed = parseSubmission(submission, ReceiptLinkSchema, "fields");
+        if (!parsed.ok) return invalid(parsed);
+        return receiptReply(intent, await linkPaymentToOrder(db, parsed.value, actor));
+      }
+      case "unlink": {
+        const parsed = parseSubmission(submission, ReceiptLinkSchema, "fields");
+        if (!parsed.ok) return invalid(parsed);
+        return receiptReply(intent, await unlinkPaymentFromOrder(db, parsed.value, actor));
+      }
+      case "code-wrong": {
+        const parsed = parseSubmission(submission, OrderCodeSchema, "fields");
+        if (!parsed.ok) return invalid(parsed);
+        return receiptReply(intent, await markOrderCodeWrong(db, parsed.value, actor));
+      }
+    }
+  } catch (e) {
+    const refused = httpErrorOf(e);
+    if (refused && refused.status < 500) return reply({ intent, status: "error", message: refused.message, values }, refused.status);
+    console.error(`[payments] ${intent} failed`, e);
+    return reply({ intent, status: "error", message: "That could not be saved. Nothing was changed; try again." }, 500);
+  }
 }

@@ -2,7 +2,7 @@ import { useNavigation } from "react-router";
 import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
 import { PaymentsScreen } from "~/features/reconciliation/components/payments-screen";
 import { PAYMENTS_PATH } from "~/features/reconciliation/payments-screen";
-import { staffOnly } from "~/lib/admin.server";
+import { staffOnly } from "~/features/admin/staff-auth.server";
 import { loadPaymentsScreen, paymentsAction } from "./payments.server";
 import type { Route } from "./+types/payments";
 

@@ -1,6 +1,6 @@
 import { exportPerson } from "~/features/people/people.server";
 import { PERSON_QUERY_MAX } from "~/features/people/people";
-import { isAdminSession } from "~/lib/admin.server";
+import { isAdminSession } from "~/features/admin/staff-auth.server";
 import { onRefusal, textResponse } from "~/lib/http.server";
 import type { Route } from "./+types/people-export";
 

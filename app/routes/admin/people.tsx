@@ -8,10 +8,13 @@ import { pendingEraseRequests } from "~/features/people/data-requests.server";
 import { retentionStatus } from "~/features/people/retention.server";
 import { periodWords } from "~/features/people/retention";
 import { formatNairobiTimeEat } from "~/lib/nairobi-time";
-import { staffOnly } from "~/lib/admin.server";
+import { requireStaff, staffOnly } from "~/features/admin/staff-auth.server";
 import { DomainError } from "~/lib/domain-error";
 import type { Reply } from "~/lib/forms";
-import { staffAction, staffIntent } from "~/lib/submission.server";
+import type { Actor } from "~/lib/actor";
+import { asRouteError } from "~/lib/http.server";
+import { intentOf, parseSubmission, readForm, replyFromError, submissionOf } from "~/lib/submission.server";
+import type { Submission } from "~/lib/forms";
 import type { Route } from "./+types/people";
 
 export const PEOPLE_PATH = "/admin/people";
@@ -66,36 +69,47 @@ const EraseSchema = z.object({
 
 /** Erase asks first (its question names what goes); the second press, confirmed=yes, erases. */
 export async function action({ request, context }: Route.ActionArgs) {
-  return staffAction<EraseResult>(request, context, {
-    name: "people",
-    session: { returnTo: PEOPLE_PATH },
-    maxBytes: 4096,
-    otherwise: "erase",
-    intents: {
-      keep: staffIntent<EraseResult, typeof KeepSchema>({
-        schema: KeepSchema,
-        run: async ({ q, applicationId, keep }, { db, actor }) => {
-          await keepApplication(db, applicationId, keep === "yes", actor);
-          const message = keep === "yes" ? "Kept: this application stays past the retention period." : "This application follows the retention period again.";
-          return data<Reply<EraseResult>>({ status: "success", intent: "keep", message, result: { q } }, 200);
-        },
-      }),
-      erase: staffIntent<EraseResult, typeof EraseSchema>({
-        schema: EraseSchema,
-        run: async ({ q, confirmed }, { db, actor }) => {
-          if (confirmed !== "yes") {
-            const found = await findPerson(db, q);
-            const key = personKeyOf(q);
-            const question = `Erase everything held about ${key?.kind === "phone" ? "this phone number" : "this address"}? ${found.holdings.length} record(s) and ${found.files.length} file(s).`;
-            return data<Reply<EraseResult>>({ status: "success", intent: "erase", message: question, result: { confirm: "erase", q } }, 200);
-          }
-          const c = await erasePerson(db, q, actor, "staff screen");
-          const message = `Erased. ${c.ordersKept} order(s) kept without the person; ${c.applications} application(s) and ${c.subscriptions} subscription(s) removed; ${c.mails} mail(s) emptied; ${c.files} file(s) deleted.`;
-          return data<Reply<EraseResult>>({ status: "success", intent: "erase", message, result: { q } }, 200);
-        },
-      }),
-    },
-  });
+  const actor = await requireStaff(request, context, PEOPLE_PATH);
+  const submission = submissionOf(await asRouteError(() => readForm(request, 4096)));
+  const intent = intentOf(submission);
+  try {
+    switch (intent) {
+      case "keep":
+        return await keepAction(context, submission, actor);
+      default:
+        return await eraseAction(context, submission, actor);
+    }
+  } catch (e) {
+    return replyFromError<EraseResult>(e, {}, { asMessage: true });
+  }
+}
+
+const invalid = (parsed: { first: string | undefined }) =>
+  data<Reply<EraseResult>>({ status: "error", message: parsed.first ?? "Invalid request." }, 400);
+
+/** Keep a join application past its retention period, or let it follow the period again. */
+async function keepAction(context: Route.ActionArgs["context"], submission: Submission, actor: Actor) {
+  const parsed = parseSubmission(submission, KeepSchema, "fields");
+  if (!parsed.ok) return invalid(parsed);
+  const { q, applicationId, keep } = parsed.value;
+  await keepApplication(context.db, applicationId, keep === "yes", actor);
+  const message = keep === "yes" ? "Kept: this application stays past the retention period." : "This application follows the retention period again.";
+  return data<Reply<EraseResult>>({ status: "success", intent: "keep", message, result: { q } }, 200);
+}
+
+async function eraseAction(context: Route.ActionArgs["context"], submission: Submission, actor: Actor) {
+  const parsed = parseSubmission(submission, EraseSchema, "fields");
+  if (!parsed.ok) return invalid(parsed);
+  const { q, confirmed } = parsed.value;
+  if (confirmed !== "yes") {
+    const found = await findPerson(context.db, q);
+    const key = personKeyOf(q);
+    const question = `Erase everything held about ${key?.kind === "phone" ? "this phone number" : "this address"}? ${found.holdings.length} record(s) and ${found.files.length} file(s).`;
+    return data<Reply<EraseResult>>({ status: "success", intent: "erase", message: question, result: { confirm: "erase", q } }, 200);
+  }
+  const c = await erasePerson(context.db, q, actor, "staff screen");
+  const message = `Erased. ${c.ordersKept} order(s) kept without the person; ${c.applications} application(s) and ${c.subscriptions} subscription(s) removed; ${c.mails} mail(s) emptied; ${c.files} file(s) deleted.`;
+  return data<Reply<EraseResult>>({ status: "success", intent: "erase", message, result: { q } }, 200);
 }
 
 export default function AdminPeople({ loaderData: d, actionData }: Route.ComponentProps) {

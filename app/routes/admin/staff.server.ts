@@ -2,13 +2,20 @@ import { data, redirect, type AppLoadContext } from "react-router";
 import type { Reply } from "~/lib/forms";
 import { listActivity } from "~/features/activity/activity.server";
 import { staffSignedIn, staffSignedOut } from "~/features/admin/staff-sessions.server";
-import { checkAdminKey, createAdminSessionCookie, destroyAdminSessionCookie, isAdminSession } from "~/lib/admin.server";
+import {
+  checkAdminKey,
+  createAdminSessionCookie,
+  destroyAdminSessionCookie,
+  isAdminSession,
+  requireSameSiteForm,
+} from "~/features/admin/staff-auth.server";
 import { outboxSummary } from "~/lib/email.server";
 import { mailHealth } from "~/lib/mail-health.server";
 import { paymentArrivals } from "~/features/received-payments/payment-arrivals.server";
 import { env } from "~/lib/env.server";
-import { staffAction, staffIntent } from "~/lib/submission.server";
-import { clientAddress } from "~/lib/http.server";
+import { staff } from "~/lib/actor";
+import { asRouteError, clientAddress } from "~/lib/http.server";
+import { intentOf, readForm, replyFromError, submissionOf } from "~/lib/submission.server";
 import { safeReturnPath } from "~/lib/return-path";
 import { STAFF_HOME } from "~/features/admin/staff-screen";
 import { wrongKeySummary } from "~/features/admin/wrong-keys.server";
@@ -43,58 +50,58 @@ export async function loadStaffShell(request: Request, context: AppLoadContext) 
  * The session forms of every staff screen post here (/admin; a pathless layout has no URL of
  * its own to post to): sign in with the key and returnTo, sign out, or sign out everywhere.
  */
-export function staffSessionAction(request: Request, context: AppLoadContext) {
-  const signOut = staffIntent<SignInResult>({
-    run: async (_, { intent, fields, db, actor }) => {
-      // Only a signed-in session can end the others, and only those are worth a log entry.
-      if (await isAdminSession(context.db, request)) {
-        const everywhere = intent === "sign-out-everywhere";
-        // Every door phone would have to type the key again: a second, confirming press first
-        // (the server's step, so it holds without JavaScript too).
-        if (everywhere && fields.confirmed !== "yes") {
-          const returnTo = safeReturnPath(fields.returnTo ?? STAFF_HOME);
-          return data<Reply<SignInResult>>(
-            { status: "success", intent, message: SIGN_OUT_EVERYWHERE_QUESTION, result: { returnTo, confirm: "sign-out-everywhere" } },
-            200,
-          );
-        }
-        await staffSignedOut(db, actor, everywhere);
-      }
-      throw redirect(STAFF_HOME, { headers: { "Set-Cookie": await destroyAdminSessionCookie(context.db, request) } });
-    },
-  });
-  return staffAction<SignInResult>(request, context, {
-    name: "staff-session",
-    session: "none",
-    maxBytes: 4096,
-    otherwise: "sign-in",
-    intents: {
-      "sign-out": signOut,
-      "sign-out-everywhere": signOut,
-      "sign-in": staffIntent<SignInResult>({
-        run: async (_, { fields, db, actor }) => {
-          // The key as typed in the masked field, or in the plain one 'Show the key' opens without JavaScript.
-          const [first, second] = fields.showKey === "yes" ? [fields.keyShown, fields.key] : [fields.key, fields.keyShown];
-          const key = String(first ?? "").trim() || String(second ?? "").trim();
-          const returnTo = safeReturnPath(fields.returnTo);
-          if (!key) return data<Reply<SignInResult>>({ status: "error", message: "Admin key required.", result: { returnTo } }, 400);
-          const address = clientAddress(context);
-          const check = await checkAdminKey(context.db, key, address, "form");
-          if (!check.ok) {
-            const headers: Record<string, string> = check.retryAfterSeconds
-              ? { "Retry-After": String(check.retryAfterSeconds) }
-              : {};
-            return data<Reply<SignInResult>>(
-              { status: "error", message: check.error, retryAfter: check.retryAfterSeconds, result: { returnTo } },
-              { status: check.status, headers },
-            );
-          }
-          await staffSignedIn(db, actor);
-          throw redirect(returnTo, { headers: { "Set-Cookie": await createAdminSessionCookie(context.db, request, address) } });
-        },
-      }),
-    },
-  });
+export async function staffSessionAction(request: Request, context: AppLoadContext) {
+  requireSameSiteForm(request);
+  const submission = submissionOf(await asRouteError(() => readForm(request, 4096)));
+  const intent = intentOf(submission);
+  try {
+    switch (intent) {
+      case "sign-out":
+      case "sign-out-everywhere":
+        return await signOut(request, context, submission.fields, intent);
+      default:
+        return await signIn(request, context, submission.fields);
+    }
+  } catch (e) {
+    return replyFromError<SignInResult>(e, {}, { asMessage: true });
+  }
+}
+
+async function signOut(request: Request, context: AppLoadContext, fields: Record<string, unknown>, intent: string) {
+  // Only a signed-in session can end the others, and only those are worth a log entry.
+  if (await isAdminSession(context.db, request)) {
+    const everywhere = intent === "sign-out-everywhere";
+    // Every door phone would have to type the key again: a second, confirming press first
+    // (the server's step, so it holds without JavaScript too).
+    if (everywhere && fields.confirmed !== "yes") {
+      const returnTo = safeReturnPath(fields.returnTo ?? STAFF_HOME);
+      return data<Reply<SignInResult>>(
+        { status: "success", intent, message: SIGN_OUT_EVERYWHERE_QUESTION, result: { returnTo, confirm: "sign-out-everywhere" } },
+        200,
+      );
+    }
+    await staffSignedOut(context.db, staff(clientAddress(context)), everywhere);
+  }
+  throw redirect(STAFF_HOME, { headers: { "Set-Cookie": await destroyAdminSessionCookie(context.db, request) } });
+}
+
+async function signIn(request: Request, context: AppLoadContext, fields: Record<string, unknown>) {
+  // The key as typed in the masked field, or in the plain one 'Show the key' opens without JavaScript.
+  const [first, second] = fields.showKey === "yes" ? [fields.keyShown, fields.key] : [fields.key, fields.keyShown];
+  const key = String(first ?? "").trim() || String(second ?? "").trim();
+  const returnTo = safeReturnPath(fields.returnTo);
+  if (!key) return data<Reply<SignInResult>>({ status: "error", message: "Admin key required.", result: { returnTo } }, 400);
+  const address = clientAddress(context);
+  const check = await checkAdminKey(context.db, key, address, "form");
+  if (!check.ok) {
+    const headers: Record<string, string> = check.retryAfterSeconds ? { "Retry-After": String(check.retryAfterSeconds) } : {};
+    return data<Reply<SignInResult>>(
+      { status: "error", message: check.error, retryAfter: check.retryAfterSeconds, result: { returnTo } },
+      { status: check.status, headers },
+    );
+  }
+  await staffSignedIn(context.db, staff(address));
+  throw redirect(returnTo, { headers: { "Set-Cookie": await createAdminSessionCookie(context.db, request, address) } });
 }
 
 /** The staff home: the latest log entries, newest first, and the outbox's counts. */

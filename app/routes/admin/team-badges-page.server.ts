@@ -14,129 +14,122 @@ import {
   updateTeamBadgeDetails,
 } from "~/features/team-badges/team-badges-admin.server";
 import type { Reply } from "~/lib/forms";
-import { staffAction, staffIntent, type StaffContext } from "~/lib/submission.server";
+import { intentOf, parseInput, readForm, replyFromError, submissionOf } from "~/lib/submission.server";
+import { requireStaff } from "~/features/admin/staff-auth.server";
 
 type R = TeamBadgeEditResult;
 const reply = (body: Reply<R>, status: number) => data(body, status);
 
+type Fields = Record<string, unknown>;
+
 /** The card's badge id, when it is one; a bad id is answered before anything else. */
-const idOf = (ctx: StaffContext) => BadgeIdSchema.safeParse(ctx.fields.id ?? "");
+const idOf = (fields: Fields) => BadgeIdSchema.safeParse(fields.id ?? "");
 
 /** A refused input: about the badge id (no card to show it on), or beside the card it came from. */
-const refusedInput = (message: string | undefined, fallback: string, ctx: StaffContext, values?: Record<string, string>) => {
-  const id = idOf(ctx);
+const refusedInput = (message: string | undefined, fallback: string, fields: Fields, values?: Record<string, string>) => {
+  const id = idOf(fields);
   if (!id.success) return reply({ status: "error", message: id.error.issues[0]?.message ?? "Unknown badge." }, 400);
   return reply({ status: "error", message: message ?? fallback, ...(values ? { values } : {}), result: { id: id.data } }, 400);
 };
 
-const holder = staffIntent<R, typeof TeamBadgeHolderSchema>({
-  schema: TeamBadgeHolderSchema,
-  invalid: ({ message }, ctx) => refusedInput(message, "Check the fields.", ctx, ctx.fields as Record<string, string>),
-  run: async (input, { db, actor }) => {
-    await updateTeamBadgeHolder(db, input, actor);
-    return reply({ status: "success", message: "Saved.", result: { id: input.id } }, 200);
-  },
-});
-
-const revoke = staffIntent<R, typeof TeamBadgeRevokeSchema>({
-  schema: TeamBadgeRevokeSchema,
-  invalid: ({ message }, ctx) => refusedInput(message, "Give the reason.", ctx),
-  run: async ({ id, reason }, { db, actor }) => {
-    await setTeamBadgeRevoked(db, id, reason, actor);
-    return reply({ status: "success", message: "Revoked: its verify page and Open Badges records now say so.", result: { id } }, 200);
-  },
-});
-
 const RestoreSchema = z.object({ id: BadgeIdSchema });
 
-const restore = staffIntent<R, typeof RestoreSchema>({
-  schema: RestoreSchema,
-  invalid: (_, ctx) => refusedInput(undefined, "Unknown badge.", ctx),
-  run: async ({ id }, { db, actor }) => {
-    await setTeamBadgeRevoked(db, id, null, actor);
-    return reply({ status: "success", message: "Valid again.", result: { id } }, 200);
-  },
-});
-
 /** The picture sent with a form, checked and re-encoded; null when none was chosen. */
-async function uploadedImage(ctx: StaffContext): Promise<Buffer | null> {
-  const file = ctx.submission.form?.get("image");
+async function uploadedImage(form: FormData): Promise<Buffer | null> {
+  const file = form.get("image");
   if (!(file instanceof File) || file.size === 0) return null;
   return processBadgeImage(new Uint8Array(await file.arrayBuffer()));
 }
 
+/** Every text field as sent, cut to 2,000 characters (the schemas say each field's limit). */
+const textFields = (form: FormData): Fields =>
+  Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string").map(([k, v]) => [k, String(v).slice(0, 2000)]));
+
 /** Typed text fields, kept on a refused form (never a file). */
-const typedOf = (ctx: StaffContext) => Object.fromEntries(Object.entries(ctx.fields).filter(([k, v]) => typeof v === "string" && k !== "intent")) as Record<string, string>;
-
-const create = staffIntent<R, typeof TeamBadgeCreateSchema>({
-  schema: TeamBadgeCreateSchema,
-  invalid: ({ message }, ctx) => reply({ status: "error", message: message ?? "Check the fields.", values: typedOf(ctx), result: { id: NEW_BADGE_FORM } }, 400),
-  refused: (e, ctx) => ({ status: "error", message: e.message, values: typedOf(ctx), result: { id: NEW_BADGE_FORM } }),
-  run: async (input, ctx) => {
-    const { id } = await createTeamBadge(ctx.db, input, await uploadedImage(ctx), ctx.actor);
-    return reply({ status: "success", message: `Created badge ${id}.`, result: { id } }, 200);
-  },
-});
-
-const details = staffIntent<R, typeof TeamBadgeDetailsSchema>({
-  schema: TeamBadgeDetailsSchema,
-  invalid: ({ message }, ctx) => refusedInput(message, "Check the fields.", ctx, typedOf(ctx)),
-  run: async (input, ctx) => {
-    await updateTeamBadgeDetails(ctx.db, input, await uploadedImage(ctx), ctx.actor);
-    return reply({ status: "success", message: "Details saved.", result: { id: input.id } }, 200);
-  },
-});
-
-const issue = staffIntent<R, typeof TeamBadgeHolderSchema>({
-  schema: TeamBadgeHolderSchema,
-  invalid: ({ message }, ctx) => refusedInput(message, "Check the fields.", ctx, typedOf(ctx)),
-  run: async (input, { db, actor }) => {
-    await issueTeamBadge(db, input, actor);
-    return reply({ status: "success", message: `Issued to ${input.ownerName}.`, result: { id: input.id } }, 200);
-  },
-});
-
-const retire = staffIntent<R, typeof TeamBadgeRetireSchema>({
-  schema: TeamBadgeRetireSchema,
-  invalid: ({ message }, ctx) => refusedInput(message, "Check the reason.", ctx),
-  run: async ({ id, reason }, { db, actor }) => {
-    await retireTeamBadge(db, id, reason, actor);
-    return reply({ status: "success", message: "Retired: hidden from the badges page; its shared links say it no longer stands.", result: { id } }, 200);
-  },
-});
-
-const unretire = staffIntent<R, typeof RestoreSchema>({
-  schema: RestoreSchema,
-  invalid: (_, ctx) => refusedInput(undefined, "Unknown badge.", ctx),
-  run: async ({ id }, { db, actor }) => {
-    await restoreRetiredTeamBadge(db, id, actor);
-    return reply({ status: "success", message: "Back on the badges page.", result: { id } }, 200);
-  },
-});
+const typedOf = (fields: Fields) => Object.fromEntries(Object.entries(fields).filter(([k, v]) => typeof v === "string" && k !== "intent")) as Record<string, string>;
 
 /**
  * A card's forms on /admin/team-badges: the holder's details, revoke with a reason, or make
- * valid again; each answers beside the badge it changed.
+ * valid again, create, details, issue, retire and bring back; each answers beside the badge it changed.
  */
-export function teamBadgesAction(request: Request, context: AppLoadContext) {
-  return staffAction<R>(request, context, {
-    name: "team-badges",
-    session: { returnTo: TEAM_BADGES_EDITOR_PATH },
+export async function teamBadgesAction(request: Request, context: AppLoadContext) {
+  const actor = await requireStaff(request, context, TEAM_BADGES_EDITOR_PATH);
+  let form: FormData;
+  try {
     // A badge picture (6 MB at most, checked again when read) and the text fields.
-    maxBytes: BADGE_IMAGE_MAX_BYTES + 64 * 1024,
-    // Every text field as sent, cut to 2,000 characters (the schemas say each field's limit).
-    fieldsOf: ({ form }) =>
-      Object.fromEntries([...(form?.entries() ?? [])].filter(([, v]) => typeof v === "string").map(([k, v]) => [k, String(v).slice(0, 2000)])),
-    intents: { holder, revoke, restore, create, details, issue, retire, unretire },
+    form = await readForm(request, BADGE_IMAGE_MAX_BYTES + 64 * 1024);
+  } catch (e) {
     // A body too large (a picture over the limit) is answered beside the create form.
-    unreadable: (message) => ({ status: "error", message, result: { id: NEW_BADGE_FORM } }),
-    unknown: (ctx) => {
-      const id = idOf(ctx);
-      return id.success ? { status: "error", message: "Unknown action.", result: { id: id.data } } : { status: "error", message: id.error.issues[0]?.message ?? "Unknown badge." };
-    },
-    refused: (e, ctx) => {
-      const id = idOf(ctx);
-      return { status: "error", message: e.message, ...(id.success ? { result: { id: id.data } } : {}) };
-    },
-  });
+    return replyFromError<R>(e, { result: { id: NEW_BADGE_FORM } }, { asMessage: true });
+  }
+  const fields = textFields(form);
+  const intent = intentOf(submissionOf(form));
+  const db = context.db;
+  try {
+    switch (intent) {
+      case "holder": {
+        const parsed = parseInput(TeamBadgeHolderSchema, fields);
+        if (!parsed.ok) return refusedInput(parsed.first, "Check the fields.", fields, fields as Record<string, string>);
+        await updateTeamBadgeHolder(db, parsed.value, actor);
+        return reply({ status: "success", message: "Saved.", result: { id: parsed.value.id } }, 200);
+      }
+      case "revoke": {
+        const parsed = parseInput(TeamBadgeRevokeSchema, fields);
+        if (!parsed.ok) return refusedInput(parsed.first, "Give the reason.", fields);
+        const { id, reason } = parsed.value;
+        await setTeamBadgeRevoked(db, id, reason, actor);
+        return reply({ status: "success", message: "Revoked: its verify page and Open Badges records now say so.", result: { id } }, 200);
+      }
+      case "restore": {
+        const parsed = parseInput(RestoreSchema, fields);
+        if (!parsed.ok) return refusedInput(undefined, "Unknown badge.", fields);
+        await setTeamBadgeRevoked(db, parsed.value.id, null, actor);
+        return reply({ status: "success", message: "Valid again.", result: { id: parsed.value.id } }, 200);
+      }
+      case "create": {
+        const parsed = parseInput(TeamBadgeCreateSchema, fields);
+        if (!parsed.ok) return reply({ status: "error", message: parsed.first ?? "Check the fields.", values: typedOf(fields), result: { id: NEW_BADGE_FORM } }, 400);
+        try {
+          const { id } = await createTeamBadge(db, parsed.value, await uploadedImage(form), actor);
+          return reply({ status: "success", message: `Created badge ${id}.`, result: { id } }, 200);
+        } catch (e) {
+          return replyFromError<R>(e, { values: typedOf(fields), result: { id: NEW_BADGE_FORM } }, { asMessage: true });
+        }
+      }
+      case "details": {
+        const parsed = parseInput(TeamBadgeDetailsSchema, fields);
+        if (!parsed.ok) return refusedInput(parsed.first, "Check the fields.", fields, typedOf(fields));
+        await updateTeamBadgeDetails(db, parsed.value, await uploadedImage(form), actor);
+        return reply({ status: "success", message: "Details saved.", result: { id: parsed.value.id } }, 200);
+      }
+      case "issue": {
+        const parsed = parseInput(TeamBadgeHolderSchema, fields);
+        if (!parsed.ok) return refusedInput(parsed.first, "Check the fields.", fields, typedOf(fields));
+        await issueTeamBadge(db, parsed.value, actor);
+        return reply({ status: "success", message: `Issued to ${parsed.value.ownerName}.`, result: { id: parsed.value.id } }, 200);
+      }
+      case "retire": {
+        const parsed = parseInput(TeamBadgeRetireSchema, fields);
+        if (!parsed.ok) return refusedInput(parsed.first, "Check the reason.", fields);
+        const { id, reason } = parsed.value;
+        await retireTeamBadge(db, id, reason, actor);
+        return reply({ status: "success", message: "Retired: hidden from the badges page; its shared links say it no longer stands.", result: { id } }, 200);
+      }
+      case "unretire": {
+        const parsed = parseInput(RestoreSchema, fields);
+        if (!parsed.ok) return refusedInput(undefined, "Unknown badge.", fields);
+        await restoreRetiredTeamBadge(db, parsed.value.id, actor);
+        return reply({ status: "success", message: "Back on the badges page.", result: { id: parsed.value.id } }, 200);
+      }
+      default: {
+        const id = idOf(fields);
+        if (!id.success) return reply({ status: "error", message: id.error.issues[0]?.message ?? "Unknown badge." }, 400);
+        return reply({ status: "error", message: "Unknown action.", result: { id: id.data } }, 400);
+      }
+    }
+  } catch (e) {
+    // A refusal is answered beside the card it came from.
+    const id = idOf(fields);
+    return replyFromError<R>(e, id.success ? { result: { id: id.data } } : {}, { asMessage: true });
+  }
 }

@@ -1,7 +1,7 @@
 import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
 import { TeamBadgesEditor } from "~/features/team-badges/components/team-badges-editor";
 import { listTeamBadgesForStaff } from "~/features/team-badges/team-badges.server";
-import { staffOnly } from "~/lib/admin.server";
+import { staffOnly } from "~/features/admin/staff-auth.server";
 import { teamBadgesAction } from "./team-badges-page.server";
 import type { Route } from "./+types/team-badges";
 

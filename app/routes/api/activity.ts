@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { listActivity } from "~/features/activity/activity.server";
 import { NAME_PATTERN } from "~/features/analytics/analytics.schema";
-import { requireAdminApi } from "~/lib/admin.server";
+import { requireAdminApi } from "~/features/admin/staff-auth.server";
 import { jsonApi } from "~/lib/api.server";
 import { parseOr400 } from "~/lib/submission.server";
 import { jsonResponse } from "~/lib/http.server";

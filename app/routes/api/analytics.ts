@@ -1,6 +1,6 @@
 import { AnalyticsQuerySchema, queryValues } from "~/features/analytics/reports.schema";
 import { analyticsReply } from "~/features/analytics/reports.server";
-import { requireAdminApi } from "~/lib/admin.server";
+import { requireAdminApi } from "~/features/admin/staff-auth.server";
 import { jsonApi } from "~/lib/api.server";
 import { parseOr400 } from "~/lib/submission.server";
 import { jsonResponse } from "~/lib/http.server";

@@ -2,7 +2,7 @@ import { checkPosts, saveBlogList } from "~/features/blog/admin/blog-admin.serve
 import { parseTags } from "~/features/blog/blog";
 import { listPosts } from "~/features/blog/blog.server";
 import { staff } from "~/lib/actor";
-import { requireAdminApi } from "~/lib/admin.server";
+import { requireAdminApi } from "~/features/admin/staff-auth.server";
 import { jsonApi } from "~/lib/api.server";
 import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http.server";
 

@@ -1,6 +1,6 @@
 import { checkIn, checkInSchemaFor, RefusedAtDoor } from "~/features/event-badges/check-in.server";
 import { staff } from "~/lib/actor";
-import { requireAdminApi } from "~/lib/admin.server";
+import { requireAdminApi } from "~/features/admin/staff-auth.server";
 import { jsonApi } from "~/lib/api.server";
 import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http.server";
 import { parseOr400 } from "~/lib/submission.server";

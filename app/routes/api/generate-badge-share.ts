@@ -1,7 +1,7 @@
 import { GenerateBadgeShareSchema } from "~/features/team-badges/team-badges.schema";
 import { staff } from "~/lib/actor";
 import { generateBadgeShare } from "~/features/team-badges/team-badges.server";
-import { requireAdminApi } from "~/lib/admin.server";
+import { requireAdminApi } from "~/features/admin/staff-auth.server";
 import { jsonApi } from "~/lib/api.server";
 import { parseOr400 } from "~/lib/submission.server";
 import { clientAddress, readObjectBody } from "~/lib/http.server";

@@ -1,6 +1,6 @@
 import { generateBlogShareFiles } from "~/features/blog/admin/blog-admin.server";
 import { staff } from "~/lib/actor";
-import { requireAdminApi } from "~/lib/admin.server";
+import { requireAdminApi } from "~/features/admin/staff-auth.server";
 import { jsonApi } from "~/lib/api.server";
 import { clientAddress, jsonResponse, readObjectBody } from "~/lib/http.server";
 

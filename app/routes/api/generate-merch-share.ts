@@ -1,6 +1,6 @@
 import { generateMerchShares } from "~/features/merch/admin/merch-admin.server";
 import { staff } from "~/lib/actor";
-import { requireAdminApi } from "~/lib/admin.server";
+import { requireAdminApi } from "~/features/admin/staff-auth.server";
 import { jsonApi } from "~/lib/api.server";
 import { clientAddress, jsonResponse } from "~/lib/http.server";
 

@@ -3,9 +3,9 @@ import { submitMerchOrder } from "~/features/merch/merch.server";
 import { promptNewOrder } from "~/features/stk-push/stk-push.server";
 import { changeMerchOrderStatus, listMerchOrders } from "~/features/reconciliation/orders.server";
 import { staff } from "~/lib/actor";
-import { requireAdminApi } from "~/lib/admin.server";
+import { requireAdminApi } from "~/features/admin/staff-auth.server";
 import { jsonApi } from "~/lib/api.server";
-import { acceptJson, parseOr400 } from "~/lib/submission.server";
+import { parseOr400, readSubmission, requireWithinLimit, trippedHoneypot } from "~/lib/submission.server";
 import { absoluteUrl, clientAddress, jsonResponse, readObjectBody } from "~/lib/http.server";
 import { limits } from "~/lib/rate-limit.server";
 import { checkIdempotencyKey, idempotencyOf } from "~/lib/idempotency-key.server";
@@ -24,9 +24,11 @@ const toLine = (l: ApiLine) => ({
 const api = jsonApi({
   POST: async ({ request, context }) => {
     checkIdempotencyKey(request);
-    const taken = await acceptJson(request, context, MerchOrderApiSchema, { name: "merch-order", rule: limits.merchOrder }, { maxBytes: 64 * 1024 });
-    if (!taken) return jsonResponse({ ok: true, id: null });
-    const { input, submission } = taken;
+    const submission = await readSubmission(request, 64 * 1024);
+    // Looks like a bot: answer as if all went well, keep nothing.
+    if (trippedHoneypot(submission)) return jsonResponse({ ok: true, id: null });
+    const input = parseOr400(MerchOrderApiSchema, submission.fields);
+    await requireWithinLimit(context, "merch-order", limits.merchOrder);
     const idempotency = idempotencyOf(request, submission.fields, clientAddress(context));
     // Paying now: "phone" names the number to prompt when customerPhone is not sent.
     const customerPhone = input.payWith === "stk" ? input.customerPhone || input.phone || "" : input.customerPhone;

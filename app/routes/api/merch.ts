@@ -3,7 +3,7 @@ import { saveMerchCatalogue } from "~/features/merch/admin/merch-admin.server";
 import { CatalogueSchema } from "~/features/merch/merch.schema";
 import { listItems } from "~/features/merch/merch.server";
 import { staff } from "~/lib/actor";
-import { requireAdminApi } from "~/lib/admin.server";
+import { requireAdminApi } from "~/features/admin/staff-auth.server";
 import { jsonApi } from "~/lib/api.server";
 import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http.server";
 

@@ -2,7 +2,7 @@ import { getOrderWithPayment } from "~/features/reconciliation/orders.server";
 import { linkPaymentToOrder, unlinkPaymentFromOrder } from "~/features/reconciliation/receipt-links.server";
 import { ReceiptLinkApiSchema } from "~/features/reconciliation/receipt-links.schema";
 import { staff } from "~/lib/actor";
-import { requireAdminApi } from "~/lib/admin.server";
+import { requireAdminApi } from "~/features/admin/staff-auth.server";
 import { jsonApi } from "~/lib/api.server";
 import { clientAddress, jsonResponse, readObjectBody } from "~/lib/http.server";
 import { parseOr400 } from "~/lib/submission.server";

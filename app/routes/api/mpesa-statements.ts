@@ -3,7 +3,7 @@ import { statementSource } from "~/features/received-payments/statement-file.ser
 import type { StatementSource } from "~/features/received-payments/statement";
 import { linkByAccount } from "~/features/reconciliation/receipts.server";
 import { staff } from "~/lib/actor";
-import { requireAdminApi } from "~/lib/admin.server";
+import { requireAdminApi } from "~/features/admin/staff-auth.server";
 import { jsonApi } from "~/lib/api.server";
 import { env } from "~/lib/env.server";
 import { clientAddress, HttpError, jsonResponse, readBodyBytes, readBodyText } from "~/lib/http.server";

@@ -1,7 +1,7 @@
 import { notifyBlogSubscribers } from "~/features/blog/admin/blog-admin.server";
 import { SLUG_PATTERN } from "~/features/blog/blog.schema";
 import { staff } from "~/lib/actor";
-import { requireAdminApi } from "~/lib/admin.server";
+import { requireAdminApi } from "~/features/admin/staff-auth.server";
 import { jsonApi } from "~/lib/api.server";
 import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http.server";
 

@@ -1,7 +1,7 @@
 import { erasePerson, exportPerson } from "~/features/people/people.server";
 import { PeopleApiSchema } from "~/features/people/people.schema";
 import { staff } from "~/lib/actor";
-import { requireAdminApi } from "~/lib/admin.server";
+import { requireAdminApi } from "~/features/admin/staff-auth.server";
 import { jsonApi } from "~/lib/api.server";
 import { clientAddress, jsonResponse, readObjectBody } from "~/lib/http.server";
 import { parseOr400 } from "~/lib/submission.server";

@@ -1,15 +1,18 @@
 import { ApplicationSchema } from "~/features/applications/applications.schema";
 import { submitApplication } from "~/features/applications/applications.server";
 import { jsonApi } from "~/lib/api.server";
-import { acceptJson } from "~/lib/submission.server";
+import { parseOr400, readSubmission, requireWithinLimit, trippedHoneypot } from "~/lib/submission.server";
 import { jsonResponse } from "~/lib/http.server";
 import { limits } from "~/lib/rate-limit.server";
 
 const api = jsonApi({
   POST: async ({ request, context }) => {
-    const taken = await acceptJson(request, context, ApplicationSchema, { name: "application", rule: limits.application });
-    if (!taken) return jsonResponse({ ok: true });
-    const { id } = await submitApplication(context.db, taken.input);
+    const submission = await readSubmission(request, 16 * 1024);
+    // Looks like a bot: answer as if all went well, keep nothing.
+    if (trippedHoneypot(submission)) return jsonResponse({ ok: true });
+    const input = parseOr400(ApplicationSchema, submission.fields);
+    await requireWithinLimit(context, "application", limits.application);
+    const { id } = await submitApplication(context.db, input);
     return jsonResponse({ ok: true, id });
   },
 });

@@ -1,7 +1,7 @@
 import { listSeries, saveSeriesList } from "~/features/blog/series.server";
 import { checkSeriesList } from "~/features/blog/series.schema";
 import { staff } from "~/lib/actor";
-import { requireAdminApi } from "~/lib/admin.server";
+import { requireAdminApi } from "~/features/admin/staff-auth.server";
 import { jsonApi } from "~/lib/api.server";
 import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http.server";
 

@@ -1,5 +1,5 @@
 import { listSubscribers } from "~/features/newsletter/newsletter.server";
-import { requireAdminApi } from "~/lib/admin.server";
+import { requireAdminApi } from "~/features/admin/staff-auth.server";
 import { jsonApi } from "~/lib/api.server";
 import { HttpError, jsonResponse } from "~/lib/http.server";
 import { subscribeJson } from "./subscribe-json.server";

@@ -2,7 +2,7 @@ import { TrackSchema } from "~/features/analytics/analytics.schema";
 import { isBotAgent, queueEvent, toRow } from "~/features/analytics/analytics.server";
 import { clientIdFor } from "~/features/analytics/visitor.server";
 import { jsonApi } from "~/lib/api.server";
-import { acceptJson } from "~/lib/submission.server";
+import { parseOr400, readSubmission, requireWithinLimit, trippedHoneypot } from "~/lib/submission.server";
 import { clientAddress, jsonResponse } from "~/lib/http.server";
 import { limits } from "~/lib/rate-limit.server";
 
@@ -11,13 +11,13 @@ const TRACK_MAX_BYTES = 32 * 1024;
 
 const api = jsonApi({
   POST: async ({ request, context }) => {
-    if (isBotAgent(request.headers.get("user-agent"))) {
-      await acceptJson(request, context, TrackSchema, null, { maxBytes: TRACK_MAX_BYTES });
-      return jsonResponse({ ok: true, counted: false });
-    }
-    const taken = await acceptJson(request, context, TrackSchema, { name: "track", rule: limits.track }, { maxBytes: TRACK_MAX_BYTES });
-    if (!taken) return jsonResponse({ ok: true, counted: false });
-    const { input } = taken;
+    const submission = await readSubmission(request, TRACK_MAX_BYTES);
+    // A honeypot filled in: answered as if all went well, counted nowhere.
+    if (trippedHoneypot(submission)) return jsonResponse({ ok: true, counted: false });
+    const input = parseOr400(TrackSchema, submission.fields);
+    // A crawler's event is checked like any other, and not counted (nor against the limit).
+    if (isBotAgent(request.headers.get("user-agent"))) return jsonResponse({ ok: true, counted: false });
+    await requireWithinLimit(context, "track", limits.track);
     const cid = clientIdFor(request.headers, clientAddress(context), input.cid);
     queueEvent(toRow(input, cid));
     return jsonResponse({ ok: true, counted: true });

@@ -1,4 +1,5 @@
-import { Link } from "react-router";
+import { data, Link } from "react-router";
+import type { Reply } from "~/lib/forms";
 import { BadgeCard } from "~/features/team-badges/components/badge-card";
 import { BadgeDialog } from "~/features/team-badges/components/badge-dialog";
 import { BadgeFilters, badgesHref } from "~/features/team-badges/components/badge-filters";
@@ -6,8 +7,10 @@ import { VerifyBox } from "~/features/team-badges/components/verify-box";
 import { genShareAction } from "~/routes/badges/share-file-form.server";
 import { parseBadgeQuery } from "~/features/team-badges/team-badges.schema";
 import { badgeLinks, findTeamBadge, listTeamBadges, verifyTeamBadge } from "~/features/team-badges/team-badges.server";
-import { isAdminSession } from "~/lib/admin.server";
-import { answerPage } from "~/lib/submission.server";
+import { isAdminSession } from "~/features/admin/staff-auth.server";
+import { intentOf, readSubmission } from "~/lib/submission.server";
+import type { Submission } from "~/lib/forms";
+import { httpErrorOf } from "~/lib/http.server";
 import { pageMeta } from "~/lib/meta";
 import badgesCss from "~/styles/badges.css?url";
 import type { PageHandle } from "~/features/analytics/page-view";
@@ -62,11 +65,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** The page's one form, staff only: 'Gen Share File' in the badge dialog, which shows every answer as 'Failed: …'. */
 export async function action({ request, context }: Route.ActionArgs) {
-  return answerPage(
-    request,
-    { "gen-share": ({ submission }) => genShareAction(request, context, submission) },
-    { intentOnFailure: "gen-share", words: (message) => `Failed: ${message}` },
-  );
+  let submission: Submission;
+  try {
+    submission = await readSubmission(request);
+  } catch (e) {
+    const refused = httpErrorOf(e);
+    if (!refused) throw e;
+    return data<Reply<never>>({ status: "error", message: `Failed: ${refused.message}`, intent: "gen-share" }, { status: refused.status, headers: refused.headers });
+  }
+  const intent = intentOf(submission);
+  switch (intent) {
+    case "gen-share":
+      return genShareAction(request, context, submission);
+    default:
+      return data<Reply<never>>({ status: "error", message: "Failed: This page does not know that form.", intent }, 400);
+  }
 }
 
 export default function Badges({ loaderData, actionData }: Route.ComponentProps) {

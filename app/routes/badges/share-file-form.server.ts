@@ -1,7 +1,9 @@
 import { data, type AppLoadContext } from "react-router";
 import { z } from "zod";
 import type { Reply } from "~/lib/forms";
-import { staffAction, staffIntent, type Submission } from "~/lib/submission.server";
+import { httpErrorOf } from "~/lib/http.server";
+import { parseSubmission, type Submission } from "~/lib/submission.server";
+import { requireStaff } from "~/features/admin/staff-auth.server";
 import { GenerateBadgeShareSchema } from "~/features/team-badges/team-badges.schema";
 import { generateBadgeShare } from "~/features/team-badges/team-badges.server";
 
@@ -15,23 +17,19 @@ const ShareFileSchema = z.preprocess((f) => {
  * The badge dialog's 'Gen Share File' form: staff only, the badge's own fields (the JSON API
  * is for callers that send their own). Answers 'Share file generated' or 'Failed: …'.
  */
-export function genShareAction(request: Request, context: AppLoadContext, submission: Submission) {
+export async function genShareAction(request: Request, context: AppLoadContext, submission: Submission) {
+  const intent = "gen-share";
   const id = typeof submission.fields.id === "string" ? submission.fields.id : "";
-  return staffAction<never>(request, context, {
-    name: "badges",
-    session: { returnTo: `/badges?id=${encodeURIComponent(id)}` },
-    submission,
-    intents: {
-      "gen-share": staffIntent<never, typeof ShareFileSchema>({
-        schema: ShareFileSchema,
-        invalid: ({ message }) => data<Reply<never>>({ intent: "gen-share", status: "error", message: `Failed: ${message}` }, 400),
-        run: async (input, { db, actor }) => {
-          await generateBadgeShare(db, input, actor);
-          return data<Reply<never>>({ intent: "gen-share", status: "success", message: "Share file generated" });
-        },
-        refused: (e) => ({ intent: "gen-share", status: "error", message: `Failed: ${e.message}` }),
-        failed: () => ({ intent: "gen-share", status: "error", message: "Failed: the server could not write it" }),
-      }),
-    },
-  });
+  const actor = await requireStaff(request, context, `/badges?id=${encodeURIComponent(id)}`);
+  const parsed = parseSubmission(submission, ShareFileSchema, "fields");
+  if (!parsed.ok) return data<Reply<never>>({ intent, status: "error", message: `Failed: ${parsed.first}` }, 400);
+  try {
+    await generateBadgeShare(context.db, parsed.value, actor);
+  } catch (e) {
+    const refused = httpErrorOf(e);
+    if (!refused) console.error("[badges] gen-share failed", e);
+    const message = `Failed: ${refused ? refused.message : "the server could not write it"}`;
+    return data<Reply<never>>({ intent, status: "error", message }, refused?.status ?? 500);
+  }
+  return data<Reply<never>>({ intent, status: "success", message: "Share file generated" });
 }

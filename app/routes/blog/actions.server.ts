@@ -2,7 +2,7 @@ import { data, type AppLoadContext } from "react-router";
 import { clientIdCookie, newClientId, readClientId } from "~/features/analytics/analytics.server";
 import { newsletterAction } from "~/routes/site/newsletter-form.server";
 import { env } from "~/lib/env.server";
-import type { Submission } from "~/lib/submission.server";
+import { parseInput, type Submission } from "~/lib/submission.server";
 import { clientAddress, HttpError, onRefusal } from "~/lib/http.server";
 import { consume, tooManyMessage, type LimitRule } from "~/lib/rate-limit.server";
 import { BLOG_MESSAGES, feedbackPollId, postPollId } from "~/features/blog/blog";
@@ -54,7 +54,7 @@ async function engage(
   );
 }
 
-const firstIssue = (error: { issues: { message: string }[] }) => error.issues[0]?.message ?? "That request was not understood.";
+const NOT_UNDERSTOOD = "That request was not understood.";
 
 /**
  * intent=react: adds the client's reaction to the post, or with undo=1 takes it back. The
@@ -62,10 +62,10 @@ const firstIssue = (error: { issues: { message: string }[] }) => error.issues[0]
  */
 export function reactAction(request: Request, context: AppLoadContext, slug: string, fields: Record<string, unknown>) {
   return engage("react", request, context, async (cid) => {
-    const parsed = ReactionSchema.safeParse({ slug, reaction: fields.reaction, undo: fields.undo ?? undefined, cid });
-    if (!parsed.success) throw new HttpError(400, firstIssue(parsed.error));
+    const parsed = parseInput(ReactionSchema, { slug, reaction: fields.reaction, undo: fields.undo ?? undefined, cid });
+    if (!parsed.ok) throw new HttpError(400, parsed.first ?? NOT_UNDERSTOOD);
     const db = context.db;
-    const counts = await toggleReaction(db, { ...parsed.data, cid });
+    const counts = await toggleReaction(db, { ...parsed.value, cid });
     return { counts, chosen: await clientReactions(db, slug, cid) };
   });
 }
@@ -78,9 +78,9 @@ export function reactAction(request: Request, context: AppLoadContext, slug: str
 export function voteAction(request: Request, context: AppLoadContext, slug: string, fields: Record<string, unknown>) {
   const poll = String(fields.id ?? "").slice(0, 100);
   return engage("vote", request, context, async (cid) => {
-    const parsed = PollVoteSchema.safeParse({ id: fields.id, option: fields.option, cid });
-    if (!parsed.success) throw new HttpError(400, firstIssue(parsed.error));
-    const { id, option } = parsed.data;
+    const parsed = parseInput(PollVoteSchema, { id: fields.id, option: fields.option, cid });
+    if (!parsed.ok) throw new HttpError(400, parsed.first ?? NOT_UNDERSTOOD);
+    const { id, option } = parsed.value;
     const feedback = id === feedbackPollId(slug);
     if (!feedback && id !== postPollId(slug)) throw new HttpError(404, "Unknown poll.");
     const db = context.db;

@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
 import { blogEditorAction, loadBlogEditorScreen } from "~/routes/blog/blog-editor-page.server";
 import { BlogPostEditor } from "~/features/blog/admin/blog-post-editor";
-import { staffOnly } from "~/lib/admin.server";
+import { staffOnly } from "~/features/admin/staff-auth.server";
 import blogAdminCss from "~/styles/blog-admin.css?url";
 import type { Route } from "./+types/admin";
 

@@ -3,10 +3,13 @@ import { z } from "zod";
 import type { Reply } from "~/lib/forms";
 import { isTicked, readRowFields } from "~/features/admin/list-editor";
 import { formatNairobiTimeEat } from "~/lib/nairobi-time";
-import { listEditorAction } from "~/lib/staff-flows.server";
-import { staffIntent } from "~/lib/submission.server";
+import { issuesOnRows, rowsToSave } from "~/features/admin/list-editor";
+import { requireStaff } from "~/features/admin/staff-auth.server";
+import type { Actor } from "~/lib/actor";
+import { httpErrorOf } from "~/lib/http.server";
+import { formOf, intentOf, parseSubmission, readForm, submissionOf, type Submission } from "~/lib/submission.server";
 import { BLOG_MESSAGES as M } from "~/features/blog/blog";
-import { SLUG_PATTERN, type BlogPostInput } from "~/features/blog/blog.schema";
+import { SLUG_PATTERN } from "~/features/blog/blog.schema";
 import { listPosts } from "~/features/blog/blog.server";
 import { sharePagesText } from "~/features/blog/blog-share.server";
 import {
@@ -66,53 +69,91 @@ const NotifySchema = z.object({
   confirmed: z.preprocess((v) => v === "yes", z.boolean()),
 });
 
-const notify = staffIntent<EditorResult, typeof NotifySchema>({
-  schema: NotifySchema,
-  invalid: () => data(notifyFailed("Choose a saved post to notify subscribers about."), 400),
-  run: async ({ slug, confirmed }, { db, actor }) => {
-    // Everyone on the list gets an email that cannot be called back: every send takes a second,
-    // confirming press that says how many people (and, for a repeat, when they last got it). The
-    // server's step, so it holds without JavaScript too.
+const reply = (body: Reply<EditorResult>, status: number) => data(body, status);
+
+/** The screen's forms: intent save or share (the editor form), or notify with a slug. */
+export async function blogEditorAction(request: Request, context: AppLoadContext) {
+  const actor = await requireStaff(request, context, EDITOR_PATH);
+  let submission: Submission;
+  try {
+    submission = submissionOf(await readForm(request, 4 * 1024 * 1024));
+  } catch (e) {
+    const refused = httpErrorOf(e);
+    if (!refused) throw e;
+    return reply({ intent: "save", status: "error", message: M.saveFailed(refused.message) }, refused.status);
+  }
+  const intent = intentOf(submission);
+  switch (intent) {
+    case "save":
+      return saveAction(context, submission, actor);
+    case "share":
+      return shareAction(context, submission, actor);
+    case "notify":
+      return notifyAction(context, submission, actor);
+    default: {
+      const rows = readEditorRows(formOf(submission));
+      return reply({ intent: "save", status: "error", message: "Unknown action.", result: { rows: rows.length > 0 ? rows : undefined } }, 400);
+    }
+  }
+}
+
+/** Save Changes: every post checked, then the whole list written. */
+async function saveAction(context: AppLoadContext, submission: Submission, actor: Actor) {
+  const rows = readEditorRows(formOf(submission));
+  if (rows.length === 0) return reply({ intent: "save", status: "error", message: M.saveFailed("no posts were sent. Reload the page and try again.") }, 400);
+  const kept = rowsToSave(rows, isBlankRow);
+  const check = checkPosts(kept.map(({ row }) => rowToPost(row)));
+  if (!check.ok) {
+    return reply({ intent: "save", status: "error", message: M.saveFailed(check.message), result: { rows, issues: issuesOnRows(check.issues, kept) } }, 400);
+  }
+  try {
+    await saveBlogList(context.db, check.posts, actor);
+  } catch (e) {
+    // Nothing a save refuses after its check is for staff to fix: it was not written.
+    console.error("[blog-editor] save failed", e);
+    return reply({ intent: "save", status: "error", message: M.saveFailed("the posts could not be written. Nothing was changed; please try again."), result: { rows } }, 500);
+  }
+  return reply({ intent: "save", status: "success", message: M.saved }, 200);
+}
+
+/** Generate Share Files from the saved list; unsaved edits stay on screen. */
+async function shareAction(context: AppLoadContext, submission: Submission, actor: Actor) {
+  const rows = readEditorRows(formOf(submission));
+  const shown = rows.length > 0 ? rows : undefined;
+  try {
+    const { count } = await generateBlogShareFiles(context.db, actor);
+    return reply({ intent: "share", status: "success", message: M.generated(sharePagesText(count)), result: { rows: shown } }, 200);
+  } catch (e) {
+    console.error("[blog-editor] share failed", e);
+    return reply({ intent: "share", status: "error", message: M.generateFailed("the share pages could not be prepared. Please try again."), result: { rows: shown } }, 500);
+  }
+}
+
+/**
+ * Notify subscribers of a saved post. Everyone on the list gets an email that cannot be called
+ * back: every send takes a second, confirming press that says how many people (and, for a
+ * repeat, when they last got it). The server's step, so it holds without JavaScript too.
+ */
+async function notifyAction(context: AppLoadContext, submission: Submission, actor: Actor) {
+  const parsed = parseSubmission(submission, NotifySchema, "fields");
+  if (!parsed.ok) return data(notifyFailed("Choose a saved post to notify subscribers about."), 400);
+  const { slug, confirmed } = parsed.value;
+  const db = context.db;
+  try {
     if (!confirmed) {
       const { earlier, audience } = await notifyQuestion(db, slug);
       const message = earlier ? M.notifyAgain(formatNairobiTimeEat(earlier.createdAt)) : M.notifyFirst(countText(audience, "subscriber"));
-      return data<Reply<EditorResult>>(
-        { intent: "notify", status: "success", message, result: { slug, notification: earlier, confirm: "notify", audience } },
-        200,
-      );
+      return reply({ intent: "notify", status: "success", message, result: { slug, notification: earlier, confirm: "notify", audience } }, 200);
     }
     const run = await notifyBlogSubscribers(db, slug, actor);
     const notification = await latestNotifications(db).then((all) => all[slug]);
-    return data<Reply<EditorResult>>({ intent: "notify", status: "success", message: M.notified(notifiedText(run.recipients)), result: { slug, notification } }, 200);
-  },
-  refused: (e, _ctx, { slug }) =>
-    e.status < 500 ? notifyFailed(e.status === 404 ? "That post is not saved yet: save it first." : "Nothing was sent. Please try again.", slug) : null,
-  failed: (_e, _ctx, { slug }) => notifyFailed("Nothing was sent. Please try again.", slug),
-});
-
-/** The screen's forms: intent save or share (the editor form), or notify with a slug. */
-export function blogEditorAction(request: Request, context: AppLoadContext) {
-  return listEditorAction<EditorRow, BlogPostInput, RowField, EditorResult>(request, context, {
-    name: "blog-editor",
-    path: EDITOR_PATH,
-    maxBytes: 4 * 1024 * 1024,
-    readRows: readEditorRows,
-    isBlankRow,
-    emptyReason: "no posts were sent. Reload the page and try again.",
-    check: (rows) => {
-      const check = checkPosts(rows.map(rowToPost));
-      return check.ok ? { ok: true, items: check.posts } : check;
-    },
-    save: saveBlogList,
-    share: generateBlogShareFiles,
-    words: {
-      saved: M.saved,
-      saveFailed: M.saveFailed,
-      notWritten: "the posts could not be written. Nothing was changed; please try again.",
-      shared: (count) => M.generated(sharePagesText(count)),
-      shareFailed: M.generateFailed("the share pages could not be prepared. Please try again."),
-    },
-    unknownKeepsRows: true,
-    intents: { notify },
-  });
+    return reply({ intent: "notify", status: "success", message: M.notified(notifiedText(run.recipients)), result: { slug, notification } }, 200);
+  } catch (e) {
+    const refused = httpErrorOf(e);
+    if (refused && refused.status < 500) {
+      return data(notifyFailed(refused.status === 404 ? "That post is not saved yet: save it first." : "Nothing was sent. Please try again.", slug), refused.status);
+    }
+    console.error("[blog-editor] notify failed", e);
+    return data(notifyFailed("Nothing was sent. Please try again.", slug), 500);
+  }
 }

@@ -12,7 +12,8 @@ import {
 } from "~/features/blog/blog";
 import { clientIdOf, reactAction, subscribeAction, voteAction } from "~/routes/blog/actions.server";
 import { networkSafe } from "~/lib/client-action";
-import { answerPage } from "~/lib/submission.server";
+import { intentOf, readSubmission, replyFromError, unknownIntent } from "~/lib/submission.server";
+import type { Submission } from "~/lib/forms";
 import { clientReactions, clientVotes, getPost, listPostCards, pollCounts, reactionCounts } from "~/features/blog/blog.server";
 import { findPostAlias } from "~/features/blog/aliases.server";
 import { seriesPath } from "~/features/blog/series";
@@ -114,11 +115,23 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 
 /** The page's forms, by intent: react, vote, subscribe. */
 export async function action({ request, context, params }: Route.ActionArgs) {
-  return answerPage(request, {
-    react: ({ submission }) => reactAction(request, context, params.slug, submission.fields),
-    vote: ({ submission }) => voteAction(request, context, params.slug, submission.fields),
-    subscribe: ({ submission }) => subscribeAction(request, context, submission),
-  });
+  let submission: Submission;
+  try {
+    submission = await readSubmission(request);
+  } catch (e) {
+    return replyFromError(e);
+  }
+  const intent = intentOf(submission);
+  switch (intent) {
+    case "react":
+      return reactAction(request, context, params.slug, submission.fields);
+    case "vote":
+      return voteAction(request, context, params.slug, submission.fields);
+    case "subscribe":
+      return subscribeAction(request, context, submission);
+    default:
+      return unknownIntent(intent);
+  }
 }
 
 /** A dropped connection becomes a reply the forms can word (and roll back), not an error page. */

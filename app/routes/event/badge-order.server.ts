@@ -1,7 +1,16 @@
 import { data, redirect, type AppLoadContext } from "react-router";
 import { promptNewOrder } from "~/features/stk-push/stk-push.server";
 import { clientAddress } from "~/lib/http.server";
-import { handleForm, typedValues, type Submission } from "~/lib/submission.server";
+import {
+  invalidReply,
+  NOT_SAVED,
+  parseSubmission,
+  replyFromError,
+  requireWithinLimit,
+  trippedHoneypot,
+  typedValues,
+  type Submission,
+} from "~/lib/submission.server";
 import { DomainError, onField } from "~/lib/domain-error";
 import type { Reply } from "~/lib/forms";
 import { UploadedFile } from "~/lib/multipart.server";
@@ -32,43 +41,41 @@ async function portraitFrom(formData: FormData): Promise<Buffer | null> {
   }
 }
 
+type Placed = Awaited<ReturnType<typeof submitBadgeOrder>>;
+
 /**
  * The /event confirmation form (a multipart POST, with or without JavaScript). The portrait
  * arrives either cropped in the browser or as the original file, cropped here.
  */
 export async function badgeOrderAction(context: AppLoadContext, submission: Submission) {
+  const intent = "order";
   const file = submission.form?.get("portrait");
   const sentFile = !!file && typeof file !== "string" && (file.size > 0 || (file instanceof UploadedFile && file.sentBytes > 0));
+  const values = typedValues(submission);
+  // A reload cannot keep a chosen file: the form asks for it again only when one was sent.
+  const kept = sentFile ? { ...values, portrait: PORTRAIT_SENT } : values;
   // A photo over the limit was dropped as it arrived: say its size before anything else is checked.
   if (file instanceof UploadedFile && file.overLimit) {
     const message = portraitTooLargeMessage(file.sentBytes);
-    return data<Reply<{ id: string; orderPath: string }>>(
-      { status: "error", intent: "order", fieldErrors: { portrait: [message] }, values: { ...typedValues(submission), portrait: PORTRAIT_SENT } },
-      413,
-    );
+    return data<Reply<Placed>>({ status: "error", intent, fieldErrors: { portrait: [message] }, values: { ...values, portrait: PORTRAIT_SENT } }, 413);
   }
-  const reply = await handleForm({
-    submission,
-    intent: "order",
-    context,
-    schema: BadgeOrderSchema,
-    limit: { name: "badge-order", rule: limits.badgeOrder },
-    run: async (input, submission) => {
-      const portrait = submission.form ? await portraitFrom(submission.form) : null;
-      const placed = await submitBadgeOrder(context.db, input, portrait);
-      // Paying now: the prompt goes out once the order is stored; its page shows what comes of it.
-      await promptNewOrder(context.db, "badge", placed.id, placed.payment, clientAddress(context));
-      return placed;
-    },
-  });
-  if (reply.data.status === "success" && paidByPrompt(reply.data.result)) throw redirect(reply.data.result!.orderPath!, 303);
-  // A reload cannot keep a chosen file: the form asks for it again only when one was sent.
-  if (reply.data.status === "error" && sentFile) {
-    reply.data.values = { ...reply.data.values, portrait: PORTRAIT_SENT };
+  // Looks like a bot: answer as if all went well, keep nothing.
+  if (trippedHoneypot(submission)) return data<Reply<Placed>>({ status: "success", intent }, 200);
+  const parsed = parseSubmission(submission, BadgeOrderSchema);
+  if (!parsed.ok) return invalidReply<Placed>(parsed, { values: kept, intent });
+  let placed: Placed;
+  try {
+    await requireWithinLimit(context, "badge-order", limits.badgeOrder);
+    const portrait = submission.form ? await portraitFrom(submission.form) : null;
+    placed = await submitBadgeOrder(context.db, parsed.value, portrait);
+    // Paying now: the prompt goes out once the order is stored; its page shows what comes of it.
+    await promptNewOrder(context.db, "badge", placed.id, placed.payment, clientAddress(context));
+  } catch (e) {
+    return replyFromError<Placed>(e, { values: kept, intent }, { unexpected: NOT_SAVED });
   }
-  return reply;
+  if (paidByPrompt(placed)) throw redirect(placed.orderPath!, 303);
+  return data<Reply<Placed>>({ status: "success", result: placed, intent }, 200);
 }
-
 const paidByPrompt = (result: unknown) => {
   const r = result as { payment?: { by?: string }; byPrompt?: boolean } | undefined;
   return r?.payment?.by === "stk" || r?.byPrompt === true;

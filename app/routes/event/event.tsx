@@ -15,7 +15,8 @@ import { DEFAULT_EVENT, eventDateText, eventWhenText } from "~/features/event-ba
 import { getEvent } from "~/features/event-badges/event.server";
 import { NewsletterForm } from "~/features/newsletter/components/newsletter-form";
 import { newsletterAction } from "~/routes/site/newsletter-form.server";
-import { answerPage, submissionOf } from "~/lib/submission.server";
+import { intentOf, readSubmission, replyFromError, submissionOf, unknownIntent } from "~/lib/submission.server";
+import type { Submission } from "~/lib/forms";
 import { readStreamedForm } from "~/lib/multipart.server";
 import { portraitTooLargeMessage } from "~/features/event-badges/portrait";
 import { HttpError } from "~/lib/http.server";
@@ -62,26 +63,28 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   let dispose = async () => {};
   try {
-    return await answerPage(
-      request,
-      {
-        order: ({ submission }) => badgeOrderAction(context, submission),
-        subscribe: (page) => newsletterAction(request, context, page),
-      },
-      {
-        maxBytes: 32 * 1024,
+    let submission: Submission;
+    try {
+      if (multipart) {
         // The order form's photo is written to a temporary file as it arrives, never held in memory.
-        read: multipart
-          ? async (r) => {
-              const streamed = await readStreamedForm(r, { maxBytes: BADGE_FORM_MAX_BYTES, files: PORTRAIT_FILE_FIELDS });
-              dispose = streamed.dispose;
-              return submissionOf(streamed.form);
-            }
-          : undefined,
-        fallback: "subscribe",
-        intentOnFailure: multipart ? "order" : "subscribe",
-      },
-    );
+        const streamed = await readStreamedForm(request, { maxBytes: BADGE_FORM_MAX_BYTES, files: PORTRAIT_FILE_FIELDS });
+        dispose = streamed.dispose;
+        submission = submissionOf(streamed.form);
+      } else {
+        submission = await readSubmission(request, 32 * 1024);
+      }
+    } catch (e) {
+      return replyFromError(e, { intent: multipart ? "order" : "subscribe" });
+    }
+    const intent = intentOf(submission, "subscribe");
+    switch (intent) {
+      case "order":
+        return await badgeOrderAction(context, submission);
+      case "subscribe":
+        return await newsletterAction(request, context, { submission, intent });
+      default:
+        return unknownIntent(intent);
+    }
   } finally {
     await dispose();
     slot.release();

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
 import { loadMerchEditorScreen, merchEditorAction } from "~/routes/merch/merch-editor-page.server";
 import { MerchItemEditor } from "~/features/merch/admin/merch-item-editor";
-import { staffOnly } from "~/lib/admin.server";
+import { staffOnly } from "~/features/admin/staff-auth.server";
 import merchAdminCss from "~/styles/merch-admin.css?url";
 import type { Route } from "./+types/admin";
 

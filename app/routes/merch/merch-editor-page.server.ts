@@ -1,9 +1,11 @@
-import type { AppLoadContext } from "react-router";
-import { isTicked, readRowFields } from "~/features/admin/list-editor";
-import { listEditorAction } from "~/lib/staff-flows.server";
+import { data, type AppLoadContext } from "react-router";
+import { isTicked, issuesOnRows, readRowFields, rowsToSave } from "~/features/admin/list-editor";
+import { requireStaff } from "~/features/admin/staff-auth.server";
+import type { Reply } from "~/lib/forms";
+import { httpErrorOf } from "~/lib/http.server";
+import { intentOf, readForm, submissionOf } from "~/lib/submission.server";
 import { parseEditorItem, type EditorFields } from "~/features/merch/merch-editor";
 import { listItems } from "~/features/merch/merch.server";
-import type { MerchItem } from "~/features/merch/merch";
 import {
   EDITOR_PATH,
   FIELD_NAME,
@@ -11,7 +13,6 @@ import {
   itemToRow,
   MERCH_ADMIN_MESSAGES as M,
   ROW_TEXT_FIELDS,
-  type EditorField,
   type EditorResult,
   type EditorRow,
 } from "~/features/merch/admin/merch-admin-screen";
@@ -38,25 +39,53 @@ const echo = (r: TypedRow): EditorRow => {
   return { ...text, available: parseEditorItem(r.fields).available, remove: r.remove };
 };
 
-/** The editor's one form: intent save (Save Changes) or share (Generate Share Files). */
-export function merchEditorAction(request: Request, context: AppLoadContext) {
-  return listEditorAction<EditorRow, MerchItem, EditorField, EditorResult>(request, context, {
-    name: "merch-editor",
-    path: EDITOR_PATH,
-    maxBytes: 512 * 1024,
-    // Every fieldset comes back in place (blank ones too), so issues and inputs keep their rows.
-    readRows: (form) => readEditorRows(form).map(echo),
-    isBlankRow,
-    check: (rows) => checkCatalogue(rows.map(parseEditorItem)),
-    save: saveMerchCatalogue,
-    share: generateMerchShares,
-    words: {
-      saved: M.saved,
-      saveFailed: (reason) => `${M.saveFailed}: ${reason}`,
-      notWritten: "the catalogue could not be written. Nothing was changed; please try again.",
-      shared: M.shareDone,
-      shareFailed: M.shareFailed,
-    },
-    unknownKeepsRows: false,
-  });
+const reply = (body: Reply<EditorResult>, status: number) => data(body, status);
+const saveFailed = (reason: string) => `${M.saveFailed}: ${reason}`;
+
+/**
+ * The editor's one form: intent save (Save Changes: every row checked, then the whole list
+ * written) or share (Generate Share Files from the saved list; unsaved edits stay on screen).
+ */
+export async function merchEditorAction(request: Request, context: AppLoadContext) {
+  const actor = await requireStaff(request, context, EDITOR_PATH);
+  let form: FormData;
+  try {
+    form = await readForm(request, 512 * 1024);
+  } catch (e) {
+    const refused = httpErrorOf(e);
+    if (!refused) throw e;
+    return reply({ intent: "save", status: "error", message: saveFailed(refused.message) }, refused.status);
+  }
+  // Every fieldset comes back in place (blank ones too), so issues and inputs keep their rows.
+  const rows = readEditorRows(form).map(echo);
+  const intent = intentOf(submissionOf(form));
+  switch (intent) {
+    case "save": {
+      const kept = rowsToSave(rows, isBlankRow);
+      const check = checkCatalogue(kept.map(({ row }) => parseEditorItem(row)));
+      if (!check.ok) {
+        return reply({ intent, status: "error", message: saveFailed(check.message), result: { rows, issues: issuesOnRows(check.issues, kept) } }, 400);
+      }
+      try {
+        await saveMerchCatalogue(context.db, check.items, actor);
+      } catch (e) {
+        // Nothing a save refuses after its check is for staff to fix: it was not written.
+        console.error("[merch-editor] save failed", e);
+        return reply({ intent, status: "error", message: saveFailed("the catalogue could not be written. Nothing was changed; please try again."), result: { rows } }, 500);
+      }
+      return reply({ intent, status: "success", message: M.saved }, 200);
+    }
+    case "share": {
+      const shown = rows.length > 0 ? rows : undefined;
+      try {
+        const { count } = await generateMerchShares(context.db, actor);
+        return reply({ intent, status: "success", message: M.shareDone(count), result: { rows: shown } }, 200);
+      } catch (e) {
+        console.error("[merch-editor] share failed", e);
+        return reply({ intent, status: "error", message: M.shareFailed, result: { rows: shown } }, 500);
+      }
+    }
+    default:
+      return reply({ intent: "save", status: "error", message: "Unknown action." }, 400);
+  }
 }

@@ -1,6 +1,16 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type AppLoadContext } from "react-router";
-import { formOf, handleForm, type Submission } from "~/lib/submission.server";
+import {
+  formOf,
+  invalidReply,
+  NOT_SAVED,
+  parseInput,
+  parseSubmission,
+  replyFromError,
+  requireWithinLimit,
+  trippedHoneypot,
+  typedValues,
+  type Submission,
+} from "~/lib/submission.server";
 import { limits } from "~/lib/rate-limit.server";
 import { BAG_HREF, ENHANCED_FIELD } from "~/features/merch/components/store-links";
 import type { Reply } from "~/lib/forms";
@@ -29,29 +39,29 @@ const enhanced = (submission: Submission) => submission.fields[ENHANCED_FIELD] =
  * first add. A plain form is redirected to the open bag; a fetcher gets the reply.
  */
 export async function addToBagAction(context: AppLoadContext, submission: Submission, before: string | null) {
-  let created: string | null = null;
-  const reply = await handleForm({
-    context,
-    submission,
-    schema: AddToBagSchema,
-    limit: { name: "merch-bag", rule: limits.merchBag },
-    run: async (input) => {
-      const { bagId, bag } = await addToBag(context.db, before, input);
-      if (bagId !== before) created = bagId;
-      return { count: bag.count };
-    },
-  });
-  const headers = new Headers(reply.init?.headers);
-  if (created) headers.append("Set-Cookie", bagCookie(created));
-  if (reply.data.status === "success" && !enhanced(submission)) return redirect(BAG_HREF, { headers });
-  return data<Reply>({ ...reply.data, intent: "add" }, { status: reply.init?.status ?? 200, headers });
+  const intent = "add";
+  // Looks like a bot: answer as if all went well, keep nothing.
+  if (trippedHoneypot(submission)) return enhanced(submission) ? data<Reply>({ status: "success", intent }, 200) : redirect(BAG_HREF);
+  const values = typedValues(submission);
+  const parsed = parseSubmission(submission, AddToBagSchema);
+  if (!parsed.ok) return invalidReply(parsed, { values, intent });
+  let added: Awaited<ReturnType<typeof addToBag>>;
+  try {
+    await requireWithinLimit(context, "merch-bag", limits.merchBag);
+    added = await addToBag(context.db, before, parsed.value);
+  } catch (e) {
+    return replyFromError(e, { values, intent }, { unexpected: NOT_SAVED });
+  }
+  const headers = new Headers();
+  if (added.bagId !== before) headers.append("Set-Cookie", bagCookie(added.bagId));
+  if (!enhanced(submission)) return redirect(BAG_HREF, { headers });
+  return data<Reply>({ status: "success", result: { count: added.bag.count }, intent }, { status: 200, headers });
 }
 
 async function changeLine(context: AppLoadContext, submission: Submission, bagId: string | null, intent: "qty" | "remove") {
-  const parsed = parseWithZod(formOf(submission), { schema: BagLineChangeSchema });
-  if (parsed.status !== "success" || (intent === "qty" && parsed.value.quantity === undefined)) {
-    const errors = parsed.status === "success" ? {} : (parsed.error ?? {});
-    const first = Object.values(errors).find((v) => v?.length)?.[0];
+  const parsed = parseInput(BagLineChangeSchema, formOf(submission));
+  if (!parsed.ok || (intent === "qty" && parsed.value.quantity === undefined)) {
+    const first = parsed.ok ? undefined : parsed.first;
     return data<Reply>({ status: "error", intent, message: first ?? "That bag line could not be changed." }, 400);
   }
   const { key, quantity } = parsed.value;
@@ -73,26 +83,26 @@ export const removeLineAction = (context: AppLoadContext, submission: Submission
  * payment code claimed once) and empties the bag. The reply carries the order id.
  */
 export async function checkoutAction(context: AppLoadContext, submission: Submission, bagId: string | null) {
-  const reply = await handleForm({
-    context,
-    submission,
-    schema: CheckoutSchema,
-    limit: { name: "merch-order", rule: limits.merchOrder },
-    run: async (input) => {
-      const order = await checkoutBag(context.db, bagId, input);
-      // Paying now: the prompt goes out once the order is stored; its page shows what comes of it.
-      const stk = await promptNewOrder(context.db, "merch", order.id, order.payment, clientAddress(context));
-      return {
-        id: order.id,
-        total: order.total,
-        currency: order.currency,
-        orderPath: order.orderPath,
-        // Paid by prompt (sent now, or already for the same order sent before): its page shows what comes of it.
-        stk: stk !== null || input.payWith === "stk",
-        ...(order.replayed ? { replayed: true } : {}),
-      };
-    },
-  });
-  if (reply.data.status === "success" && (reply.data.result as { stk?: boolean } | undefined)?.stk) throw redirect((reply.data.result as { orderPath: string }).orderPath, 303);
-  return data<Reply>({ ...reply.data, intent: "checkout" }, reply.init ?? undefined);
+  const intent = "checkout";
+  // Looks like a bot: answer as if all went well, keep nothing.
+  if (trippedHoneypot(submission)) return data<Reply>({ status: "success", intent }, 200);
+  const values = typedValues(submission);
+  const parsed = parseSubmission(submission, CheckoutSchema);
+  if (!parsed.ok) return invalidReply(parsed, { values, intent });
+  const input = parsed.value;
+  let order: Awaited<ReturnType<typeof checkoutBag>>;
+  let prompted: Awaited<ReturnType<typeof promptNewOrder>>;
+  try {
+    await requireWithinLimit(context, "merch-order", limits.merchOrder);
+    order = await checkoutBag(context.db, bagId, input);
+    // Paying now: the prompt goes out once the order is stored; its page shows what comes of it.
+    prompted = await promptNewOrder(context.db, "merch", order.id, order.payment, clientAddress(context));
+  } catch (e) {
+    return replyFromError(e, { values, intent }, { unexpected: NOT_SAVED });
+  }
+  // Paid by prompt (sent now, or already for the same order sent before): its page shows what comes of it.
+  const stk = prompted !== null || input.payWith === "stk";
+  if (stk) throw redirect(order.orderPath, 303);
+  const result = { id: order.id, total: order.total, currency: order.currency, orderPath: order.orderPath, stk, ...(order.replayed ? { replayed: true } : {}) };
+  return data<Reply>({ status: "success", result, intent }, 200);
 }

@@ -15,7 +15,8 @@ import {
   readBagId,
   removeLineAction,
 } from "~/routes/merch/store.server";
-import { answerPage } from "~/lib/submission.server";
+import { intentOf, readSubmission, replyFromError, unknownIntent } from "~/lib/submission.server";
+import type { Submission } from "~/lib/forms";
 import { pageMeta, publicOrigin } from "~/lib/meta";
 import { site } from "~/lib/site";
 import { trackEvent } from "~/lib/track";
@@ -72,12 +73,25 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, current
 
 export async function action({ request, context }: Route.ActionArgs) {
   const bagId = readBagId(request);
-  return answerPage(request, {
-    add: ({ submission }) => addToBagAction(context, submission, bagId),
-    qty: ({ submission }) => changeQuantityAction(context, submission, bagId),
-    remove: ({ submission }) => removeLineAction(context, submission, bagId),
-    checkout: ({ submission }) => checkoutAction(context, submission, bagId),
-  });
+  let submission: Submission;
+  try {
+    submission = await readSubmission(request);
+  } catch (e) {
+    return replyFromError(e);
+  }
+  const intent = intentOf(submission);
+  switch (intent) {
+    case "add":
+      return addToBagAction(context, submission, bagId);
+    case "qty":
+      return changeQuantityAction(context, submission, bagId);
+    case "remove":
+      return removeLineAction(context, submission, bagId);
+    case "checkout":
+      return checkoutAction(context, submission, bagId);
+    default:
+      return unknownIntent(intent);
+  }
 }
 
 /** A dropped connection becomes a reply the forms can word, instead of an error page. */

@@ -1,11 +1,12 @@
-import { redirect, useActionData } from "react-router";
+import { data, redirect, useActionData } from "react-router";
 import { OrderLookupForm } from "~/features/reconciliation/components/order-lookup-form";
 import { ORDER_NOT_FOUND_BY_EMAIL, OrderLookupSchema } from "~/features/reconciliation/order-lookup.schema";
 import { orderLinkByEmail } from "~/features/reconciliation/order-status.server";
-import { DomainError } from "~/lib/domain-error";
 import { pageMeta } from "~/lib/meta";
 import { limits } from "~/lib/rate-limit.server";
-import { handleForm } from "~/lib/submission.server";
+import type { Reply } from "~/lib/forms";
+import { invalidReply, NOT_SAVED, parseSubmission, readSubmission, replyFromError, requireWithinLimit, trippedHoneypot, typedValues } from "~/lib/submission.server";
+import type { Submission } from "~/lib/forms";
 import type { Route } from "./+types/lookup";
 
 export const handle = { page: "orders" };
@@ -21,20 +22,27 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 export const headers = () => ({ "Cache-Control": "private, no-store" });
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const answer = await handleForm({
-    request,
-    context,
-    schema: OrderLookupSchema,
-    limit: { name: "orderLookup", rule: limits.orderLookup },
-    run: async ({ reference, email }) => {
-      const link = await orderLinkByEmail(context.db, reference, email);
-      if (!link) throw new DomainError("not_found", ORDER_NOT_FOUND_BY_EMAIL);
-      return { link };
-    },
-  });
-  const link = answer.data.status === "success" ? answer.data.result?.link : undefined;
-  if (link) throw redirect(link, { headers: { "Cache-Control": "private, no-store" } });
-  return answer;
+  let submission: Submission;
+  try {
+    submission = await readSubmission(request);
+  } catch (e) {
+    return replyFromError(e);
+  }
+  // Looks like a bot: answer as if all went well, look nothing up.
+  if (trippedHoneypot(submission)) return data<Reply<never>>({ status: "success" }, 200);
+  const values = typedValues(submission);
+  const parsed = parseSubmission(submission, OrderLookupSchema);
+  if (!parsed.ok) return invalidReply(parsed, { values });
+  const { reference, email } = parsed.value;
+  let link: string | null;
+  try {
+    await requireWithinLimit(context, "orderLookup", limits.orderLookup);
+    link = await orderLinkByEmail(context.db, reference, email);
+  } catch (e) {
+    return replyFromError(e, { values }, { unexpected: NOT_SAVED });
+  }
+  if (!link) return data<Reply<never>>({ status: "error", message: ORDER_NOT_FOUND_BY_EMAIL, values }, 404);
+  throw redirect(link, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export default function FindOrder() {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { createAdminSessionCookie } from "~/lib/admin.server";
+import { createAdminSessionCookie } from "~/features/admin/staff-auth.server";
 import type { Db } from "~/lib/db.server";
 import { drainOutbox } from "~/lib/email.server";
 import * as editorRoute from "~/routes/blog/admin";

@@ -1,12 +1,13 @@
 import crypto from "node:crypto";
 import { createCookie, data, redirect, type AppLoadContext, type Cookie } from "react-router";
-import { recordWrongKey } from "~/features/admin/wrong-keys.server";
-import { endStaffSession, findStaffSession, openStaffSession, type StaffSessionRow } from "~/features/admin/staff-sessions.server";
-import type { Db } from "./db.server";
-import { env } from "./env.server";
-import { clientAddress, HttpError, isCrossSiteBrowserRequest, isSameSiteFormPost } from "./http.server";
-import { consume, tooManyMessage, type LimitRule } from "./rate-limit.server";
-import { adminKeyFingerprint, getAdminKey, getSessionSecret, safeEqual } from "./secrets.server";
+import { recordWrongKey } from "./wrong-keys.server";
+import { endStaffSession, findStaffSession, openStaffSession, type StaffSessionRow } from "./staff-sessions.server";
+import { staff, type Actor } from "~/lib/actor";
+import type { Db } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
+import { clientAddress, HttpError, isCrossSiteBrowserRequest, isSameSiteFormPost } from "~/lib/http.server";
+import { consume, tooManyMessage, type LimitRule } from "~/lib/rate-limit.server";
+import { adminKeyFingerprint, getAdminKey, getSessionSecret, safeEqual } from "~/lib/secrets.server";
 
 /** Wrong admin keys: five from one address in 15 minutes, then that address's guesses wait 15 minutes. */
 const WRONG_KEY_RULE: LimitRule = { points: 5, durationSeconds: 900, blockSeconds: 900 };
@@ -130,6 +131,15 @@ export async function requireAdminSession(db: Db, request: Request, returnTo = "
   if (!(await isAdminSession(db, request))) {
     throw redirect(`/admin?returnTo=${encodeURIComponent(returnTo)}`);
   }
+}
+
+/**
+ * For the actions of staff screens: the staff member acting (signed in, posting from this
+ * site), or a 403 for another site's page, or sign-in first and then back to `returnTo`.
+ */
+export async function requireStaff(request: Request, context: AppLoadContext, returnTo = "/admin"): Promise<Actor> {
+  await requireAdminSession(context.db, request, returnTo);
+  return staff(clientAddress(context));
 }
 
 /**
