@@ -1,6 +1,6 @@
 import path from "node:path";
 import { nairobiInstant } from "./nairobi-time";
-import { checkDarajaEnv, DarajaEnvSchema, stkConfigOf, type StkConfig } from "~/features/stk-push/daraja-env.server";
+import { checkDarajaEnv, DarajaEnvSchema, stkConfigOf, type StkConfig } from "~/lib/daraja-env.server";
 import { site } from "./site";
 import { parseTrustProxy } from "../server/trusted-proxy";
 import { AGE_RECIPIENT } from "./backup-crypto.server";

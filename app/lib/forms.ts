@@ -1,3 +1,6 @@
+/** The sentence for a form body that could not be read (cut off, not a form, over its limit of parts). */
+export const FORM_UNREADABLE = "That form could not be read. Please try sending it again.";
+
 /**
  * The answer every HTML form action gives; the form's component turns it into words. `R` is
  * what the success view needs (an order reference, say).

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { env } from "./env.server";
 import { HttpError } from "./http.server";
 import { FORM_TOO_LARGE, openUploadedFile, readStreamedForm, UploadedFile } from "./multipart.server";
-import { FORM_UNREADABLE } from "./submission.server";
+import { FORM_UNREADABLE } from "./forms";
 
 const BOUNDARY = "----formboundary7MA4YWxkTrZu0gW";
 

@@ -5,7 +5,7 @@ import path from "node:path";
 import { env } from "./env.server";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./files.server";
 import { HttpError } from "./http.server";
-import { FORM_UNREADABLE } from "./submission.server";
+import { FORM_UNREADABLE } from "./forms";
 
 /**
  * The site's one reader of multipart/form-data bodies, read as they arrive and never held whole

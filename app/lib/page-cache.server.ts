@@ -73,7 +73,7 @@ const wasHot = new Set<string>();
 const knownQueries = new Map<string, readonly string[]>();
 
 const PERSONAL_COOKIE: Record<PersonalPart, string> = { visitor: "cid", bag: "bag", staff: "__admin" };
-/** What the client-id and bag readers match (app/features/analytics, app/routes/merch). */
+/** What the client-id and bag readers match (the analytics feature and the merch routes). */
 const PERSONAL_PATTERN: Record<PersonalPart, RegExp> = {
   visitor: /(?:^|;\s*)cid=/,
   bag: /(?:^|;\s*)bag=/,

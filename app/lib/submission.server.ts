@@ -1,7 +1,9 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type AppLoadContext } from "react-router";
 import type { z } from "zod";
-import { HONEYPOT_FIELD, type Reply, type Submission } from "./forms";
+import { FORM_UNREADABLE, HONEYPOT_FIELD, type Reply, type Submission } from "./forms";
+
+export { FORM_UNREADABLE };
 import { clientAddress, HttpError, httpErrorOf, readBodyText, readObjectBody } from "./http.server";
 import { consume, tooManyMessage, type LimitRule } from "./rate-limit.server";
 
@@ -13,7 +15,6 @@ import { consume, tooManyMessage, type LimitRule } from "./rate-limit.server";
  * (`replyFromError`). Staff screens call `requireStaff` (the admin feature) first.
  */
 
-export const FORM_UNREADABLE = "That form could not be read. Please try sending it again.";
 
 export type { Submission };
 

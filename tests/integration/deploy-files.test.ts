@@ -46,7 +46,7 @@ describe.runIf(testDatabaseKind === "sqlite")("deploy/ files", () => {
     const text = fs.readFileSync(deploy("site.env.example"), "utf8");
     const schemaKeys = [...fs.readFileSync(path.join(ROOT, "app/lib/env.server.ts"), "utf8").matchAll(/^ {2}([A-Z][A-Z0-9_]+): /gm)]
       .map((m) => m[1]!)
-      .concat([...fs.readFileSync(path.join(ROOT, "app/features/stk-push/daraja-env.server.ts"), "utf8").matchAll(/^ {2}([A-Z][A-Z0-9_]+): /gm)].map((m) => m[1]!))
+      .concat([...fs.readFileSync(path.join(ROOT, "app/lib/daraja-env.server.ts"), "utf8").matchAll(/^ {2}([A-Z][A-Z0-9_]+): /gm)].map((m) => m[1]!))
       .filter((k) => k !== "NODE_ENV");
     expect(schemaKeys.length).toBeGreaterThan(20);
     const lines = text.split("\n");

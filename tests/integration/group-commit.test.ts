@@ -7,12 +7,12 @@ import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BadgeOrderSchema } from "~/features/event-badges/badge-order.schema";
 import { submitBadgeOrder } from "~/features/event-badges/badge-orders.server";
-import { isPostgres } from "./dialect.server";
-import { DomainError } from "./domain-error";
-import { inGroupCommit, recentBatchSizes } from "./group-commit.server";
-import { freshApp, testDatabaseKind } from "../../tests/support/reset";
-import { migrateToLatest, openDatabase, type Db } from "./db.server";
-import { startTestPostgres } from "../../tests/support/postgres.mjs";
+import { isPostgres } from "~/lib/dialect.server";
+import { DomainError } from "~/lib/domain-error";
+import { inGroupCommit, recentBatchSizes } from "~/lib/group-commit.server";
+import { freshApp, testDatabaseKind } from "../support/reset";
+import { migrateToLatest, openDatabase, type Db } from "~/lib/db.server";
+import { startTestPostgres } from "../support/postgres.mjs";
 
 const USED =
   "This payment confirmation code has already been used for an order. Check the code, or email us if you think this is a mistake.";
