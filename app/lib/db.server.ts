@@ -26,7 +26,7 @@ import { SQLITE_BUSY_TIMEOUT_MS, waitingAtMost, WatchedDialect } from "./watched
 
 // The server build bundles app code, so the migrations are gathered at build time (every file
 // in db/migrations, by name) rather than found by scanning a folder at run time.
-const migrationFiles = import.meta.glob<Migration>(["../../db/migrations/*.ts", "!../../db/migrations/*.test.ts"], { eager: true });
+const migrationFiles = import.meta.glob<Migration>(["/db/migrations/*.ts", "!/db/migrations/*.test.ts"], { eager: true });
 const migrations: Record<string, Migration> = Object.fromEntries(
   Object.entries(migrationFiles)
     .map(([file, migration]) => [path.basename(file, ".ts"), migration] as const)
