@@ -235,3 +235,21 @@ test("event: Cancel closes the confirmation form and returns to /event", async (
   await expect(dialog).toBeHidden();
   await expect(page).toHaveURL(`${BASE_URL}/event`);
 });
+
+test("event: with JavaScript, a tier's dialog opens and closes in the page, without fetching the page's data again", async ({ page, jsEnabled }) => {
+  test.skip(!jsEnabled, "without JavaScript the tier link is a page of its own");
+  const fetched: string[] = [];
+  page.on("request", (r) => {
+    if (new URL(r.url()).pathname.endsWith(".data")) fetched.push(r.url());
+  });
+  const dialog = await openTierDialog(page, "Helping Hand", jsEnabled);
+  await expect(dialog.locator(".pay-amount")).toHaveText("KES 500");
+  await hydrated(dialog.getByRole("link", { name: "Cancel" }));
+  await dialog.getByRole("link", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL(`${BASE_URL}/event`);
+  // And open again: the same tier, after a close.
+  await page.getByRole("link", { name: /^Support & confirm the Helping Hand$/ }).click();
+  await expect(dialog).toBeVisible();
+  expect(fetched).toEqual([]);
+});
