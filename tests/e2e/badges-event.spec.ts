@@ -238,6 +238,16 @@ test("event: Cancel closes the confirmation form and returns to /event", async (
 
 test("event: with JavaScript, a tier's dialog opens and closes in the page, without fetching the page's data again", async ({ page, jsEnabled }) => {
   test.skip(!jsEnabled, "without JavaScript the tier link is a page of its own");
+  // Whether the dialog was already a modal when it first came into the page (a mutation
+  // observer runs after the task that put it there, before the browser paints).
+  await page.addInitScript(() => {
+    new MutationObserver(() => {
+      const dialog = document.querySelector("dialog#confirm");
+      const w = window as unknown as { openWhenAdded?: boolean[]; seen?: Element | null };
+      if (dialog && dialog !== w.seen) (w.openWhenAdded ??= []).push((dialog as HTMLDialogElement).open);
+      w.seen = dialog;
+    }).observe(document, { childList: true, subtree: true });
+  });
   const fetched: string[] = [];
   page.on("request", (r) => {
     if (new URL(r.url()).pathname.endsWith(".data")) fetched.push(r.url());
@@ -252,4 +262,6 @@ test("event: with JavaScript, a tier's dialog opens and closes in the page, with
   await page.getByRole("link", { name: /^Support & confirm the Helping Hand$/ }).click();
   await expect(dialog).toBeVisible();
   expect(fetched).toEqual([]);
+  // Both dialogs opened by a tap were modals from the start (never drawn once as closed).
+  expect(await page.evaluate(() => (window as unknown as { openWhenAdded?: boolean[] }).openWhenAdded)).toEqual([true, true]);
 });
