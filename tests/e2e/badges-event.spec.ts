@@ -235,3 +235,33 @@ test("event: Cancel closes the confirmation form and returns to /event", async (
   await expect(dialog).toBeHidden();
   await expect(page).toHaveURL(`${BASE_URL}/event`);
 });
+
+test("event: with JavaScript, a tier's dialog opens and closes in the page, without fetching the page's data again", async ({ page, jsEnabled }) => {
+  test.skip(!jsEnabled, "without JavaScript the tier link is a page of its own");
+  // Whether the dialog was already a modal when it first came into the page (a mutation
+  // observer runs after the task that put it there, before the browser paints).
+  await page.addInitScript(() => {
+    new MutationObserver(() => {
+      const dialog = document.querySelector("dialog#confirm");
+      const w = window as unknown as { openWhenAdded?: boolean[]; seen?: Element | null };
+      if (dialog && dialog !== w.seen) (w.openWhenAdded ??= []).push((dialog as HTMLDialogElement).open);
+      w.seen = dialog;
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const fetched: string[] = [];
+  page.on("request", (r) => {
+    if (new URL(r.url()).pathname.endsWith(".data")) fetched.push(r.url());
+  });
+  const dialog = await openTierDialog(page, "Helping Hand", jsEnabled);
+  await expect(dialog.locator(".pay-amount")).toHaveText("KES 500");
+  await hydrated(dialog.getByRole("link", { name: "Cancel" }));
+  await dialog.getByRole("link", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL(`${BASE_URL}/event`);
+  // And open again: the same tier, after a close.
+  await page.getByRole("link", { name: /^Support & confirm the Helping Hand$/ }).click();
+  await expect(dialog).toBeVisible();
+  expect(fetched).toEqual([]);
+  // Both dialogs opened by a tap were modals from the start (never drawn once as closed).
+  expect(await page.evaluate(() => (window as unknown as { openWhenAdded?: boolean[] }).openWhenAdded)).toEqual([true, true]);
+});

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useHydrated } from "./form-parts";
 
 export type CloseDialog = (e?: React.MouseEvent) => void;
@@ -70,7 +70,9 @@ export function useUrlDialog(onClose: () => void) {
     };
   }, []);
 
-  useEffect(() => {
+  // Before the browser paints: the tap that opened it shows the modal in the same frame as the
+  // dialog's contents, not a frame (and a passive effect's wait) later.
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (!hydrated || !dialog || dialog.open || cameWithPage) return;
     if (typeof dialog.showModal === "function") dialog.showModal();

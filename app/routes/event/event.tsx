@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { data, useMatches, useNavigate, useSearchParams } from "react-router";
+import { data, useMatches, useNavigate, useSearchParams, type ShouldRevalidateFunction } from "react-router";
 import { FormStatus } from "~/components/ui/form-parts";
 import { BADGE_FORM_MAX_BYTES, badgeOrderAction, PORTRAIT_FILE_FIELDS } from "~/routes/event/badge-order.server";
 import { ORDER_SUCCESS, OrderDialog, type OrderReply } from "~/features/event-badges/components/order-dialog";
@@ -31,6 +31,22 @@ import { stkEnabled } from "~/features/stk-push/stk-push.server";
 export const handle = { page: "event.badges", cacheSeconds: 300, cacheQuery: ["tier"] } satisfies CacheHandle & PageHandle;
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: eventCss }];
+
+/** The address without its `tier` (the order dialog's), to compare two addresses of the page by. */
+function withoutTier(url: URL): string {
+  const params = new URLSearchParams(url.search);
+  params.delete("tier");
+  params.sort();
+  return `${url.pathname}?${params}`;
+}
+
+// Opening and closing a tier's order dialog (a tap on 'Support & confirm', its close links) only
+// changes `?tier=`: the page already holds what the dialog shows, so the dialog opens at once,
+// without a round trip for the loader's data. A sent form still brings the latest progress.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  !formMethod && currentUrl.searchParams.get("tier") !== nextUrl.searchParams.get("tier") && withoutTier(currentUrl) === withoutTier(nextUrl)
+    ? false
+    : defaultShouldRevalidate;
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
   const event = loaderData?.event ?? DEFAULT_EVENT;
