@@ -310,11 +310,19 @@ describe("AUTO_APPROVE_VERIFIED", () => {
       const [bc, mc, sc] = [nextCode(), nextCode(), nextCode()];
       const b = await badge(db, bc, "t1");
       const s = await badge(db, sc, "t1");
-      await paid(bc, 300); // after the order: the payment's arrival approves it
-      await paid(mc, 1200); // before the order: the order's arrival approves it
-      const m = await merch(db, mc);
       await paid(sc, 100);
+      await paid(mc, 1200); // before the order: the order's arrival (below) approves it
+      await paid(bc, 300); // after the order: the payment's arrival approves it
       await expect.poll(async () => (await getBadgeOrder(db, b.id)).status, { timeout: 20_000 }).toBe("approved");
+      // Placed through the API once the pass is idle: nothing but the order's own arrival is left to approve it.
+      await expect.poll(async () => (await db.selectFrom("activity").select("id").where("type", "=", "badge_orders.approve").execute()).length).toBe(1);
+      await new Promise((r) => setTimeout(r, 1_000));
+      const placed = await readJson<{ id: string }>(
+        await merchApi.action(
+          args(jsonPost("/api/merch_orders.php", { customerName: "Achieng Otieno", customerEmail: "achieng@example.org", paymentReference: mc, items: [{ itemId: "SL-TOTE", size: "One size", quantity: 1 }] })),
+        ),
+      );
+      const m = { id: placed.body.id };
       await expect.poll(async () => (await getMerchOrder(db, m.id))!.status, { timeout: 10_000 }).toBe("approved");
       expect((await getBadgeOrder(db, s.id)).status).toBe("pending");
       const order = await getBadgeOrder(db, b.id);

@@ -141,10 +141,10 @@ describe.each(["badge", "merch"] as const)("M-Pesa Express for a %s order", (kin
     const sent = await push(kind, id);
     if (sent.state !== "sent") throw new Error(sent.state);
     // Not yet due.
-    expect(await askAboutQuietPushes(db)).toEqual({ asked: 0, settled: 0 });
+    expect(await askAboutQuietPushes(db)).toEqual({ asked: 0, settled: 0, paid: 0 });
     const later = new Date(Date.now() + 91_000);
     // The supporter has not answered: 'being processed', asked again later.
-    expect(await askAboutQuietPushes(db, later)).toEqual({ asked: 1, settled: 0 });
+    expect(await askAboutQuietPushes(db, later)).toEqual({ asked: 1, settled: 0, paid: 0 });
     const paid = await fake.answer(sent.checkoutRequestId, "never");
     const queries = fake.state.queries;
     const muchLater = new Date(Date.now() + 130_000);
