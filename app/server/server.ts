@@ -11,7 +11,7 @@ import { startAnalyticsRollup, stopAnalyticsRollup } from "~/features/analytics/
 import { warmKit } from "~/features/event-badges/kit.server";
 import { startEventReminders, stopEventReminders } from "~/features/event-badges/reminders.server";
 import { startAutoApprove, stopAutoApprove } from "~/features/reconciliation/auto-approve.server";
-import { startStkQueries, stopStkQueries } from "~/features/stk-push/stk-push.server";
+import { startStkQueries, stopStkQueries } from "~/features/reconciliation/stk-queries.server";
 import { startNotifyWorker, stopNotifyWorker } from "~/features/blog/blog.server";
 import { afterBackup, listBackups, restoreBackup, startBackups, stopBackups, takeBackup } from "~/lib/backup.server";
 import { closeDb, getDb, isPostgresUrl, openDatabase, siteDb } from "~/lib/db.server";

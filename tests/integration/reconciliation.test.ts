@@ -4,6 +4,7 @@ import { getEvent, saveEvent } from "~/features/event-badges/event.server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as c2b from "~/routes/api/mpesa-c2b";
 import * as statements from "~/routes/api/mpesa-statements";
+import * as mpesaPayments from "~/routes/api/mpesa-payments";
 import * as badgeApi from "~/routes/api/badge-orders";
 import * as merchApi from "~/routes/api/merch-orders";
 import * as orderPage from "~/routes/orders/order";
@@ -310,11 +311,19 @@ describe("AUTO_APPROVE_VERIFIED", () => {
       const [bc, mc, sc] = [nextCode(), nextCode(), nextCode()];
       const b = await badge(db, bc, "t1");
       const s = await badge(db, sc, "t1");
-      await paid(bc, 300); // after the order: the payment's arrival approves it
-      await paid(mc, 1200); // before the order: the order's arrival approves it
-      const m = await merch(db, mc);
       await paid(sc, 100);
+      await paid(mc, 1200); // before the order: the order's arrival (below) approves it
+      await paid(bc, 300); // after the order: the payment's arrival approves it
       await expect.poll(async () => (await getBadgeOrder(db, b.id)).status, { timeout: 20_000 }).toBe("approved");
+      // Placed through the API once the pass is idle: nothing but the order's own arrival is left to approve it.
+      await expect.poll(async () => (await db.selectFrom("activity").select("id").where("type", "=", "badge_orders.approve").execute()).length).toBe(1);
+      await new Promise((r) => setTimeout(r, 1_000));
+      const placed = await readJson<{ id: string }>(
+        await merchApi.action(
+          args(jsonPost("/api/merch_orders.php", { customerName: "Achieng Otieno", customerEmail: "achieng@example.org", paymentReference: mc, items: [{ itemId: "SL-TOTE", size: "One size", quantity: 1 }] })),
+        ),
+      );
+      const m = { id: placed.body.id };
       await expect.poll(async () => (await getMerchOrder(db, m.id))!.status, { timeout: 10_000 }).toBe("approved");
       expect((await getBadgeOrder(db, s.id)).status).toBe("pending");
       const order = await getBadgeOrder(db, b.id);
@@ -327,6 +336,46 @@ describe("AUTO_APPROVE_VERIFIED", () => {
       }
       // Running again approves nothing twice.
       expect(await approveVerifiedOrders(db)).toEqual({ badges: [], merch: [] });
+    } finally {
+      await stopAutoApprove();
+    }
+  });
+});
+
+describe("AUTO_APPROVE_VERIFIED with the pass running: a statement import and a staff link", () => {
+  /** The pass kicked at start-up (or by the last step) has ended: from here only what the test does kicks it. */
+  const settled = () => new Promise((r) => setTimeout(r, 1_000));
+  const kitMails = async () => (await db.selectFrom("outbox").select("id").where("kind", "=", "badge.kit").execute()).length;
+
+  it("an imported statement that pays an order approves it and emails its kit", async () => {
+    db = await freshApp({ MPESA_CALLBACK_SECRET: SECRET, ADMIN_KEY: KEY, AUTO_APPROVE_VERIFIED: "on", SMTP_URL: smtp.url });
+    startAutoApprove(60_000);
+    try {
+      const code = nextCode();
+      const b = await badge(db, code, "t1");
+      await settled();
+      expect((await getBadgeOrder(db, b.id)).status).toBe("pending");
+      expect((await importCsv(statement(statementLine(code, new Date(), 300)))).status).toBe(200);
+      await expect.poll(async () => (await getBadgeOrder(db, b.id)).status, { timeout: 15_000 }).toBe("approved");
+      expect(await kitMails()).toBe(1);
+    } finally {
+      await stopAutoApprove();
+    }
+  });
+
+  it("staff linking a payment to an order through the API approves it", async () => {
+    db = await freshApp({ MPESA_CALLBACK_SECRET: SECRET, ADMIN_KEY: KEY, AUTO_APPROVE_VERIFIED: "on", SMTP_URL: smtp.url });
+    startAutoApprove(60_000);
+    try {
+      const b = await badge(db, nextCode(), "t1");
+      const other = nextCode();
+      await paid(other, 300); // typed wrong on the order: nothing links it
+      await settled();
+      expect((await getBadgeOrder(db, b.id)).status).toBe("pending");
+      const res = await mpesaPayments.action(args(jsonPost("/api/mpesa_payments.php", { action: "link", transId: other, orderId: b.id }, { "X-Admin-Key": KEY }), "10.9.9.9"));
+      expect(res.status).toBe(200);
+      await expect.poll(async () => (await getBadgeOrder(db, b.id)).status, { timeout: 15_000 }).toBe("approved");
+      expect(await kitMails()).toBe(1);
     } finally {
       await stopAutoApprove();
     }

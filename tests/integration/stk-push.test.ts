@@ -16,7 +16,8 @@ import { CheckoutSchema } from "~/features/merch/merch.schema";
 import { saveCatalogue, submitMerchOrder } from "~/features/merch/merch.server";
 import { FALLBACK_CATALOGUE } from "~/features/merch/merch";
 import { getBadgeOrder, getMerchOrder } from "~/features/reconciliation/orders.server";
-import { approveVerifiedOrders } from "~/features/reconciliation/auto-approve.server";
+import { approveVerifiedOrders, startAutoApprove, stopAutoApprove } from "~/features/reconciliation/auto-approve.server";
+import { startStkQueries, stopStkQueries } from "~/features/reconciliation/stk-queries.server";
 import { linkByAccount } from "~/features/reconciliation/receipts.server";
 import { loadPaymentsScreen } from "~/routes/admin/payments.server";
 import { askAboutQuietPushes, sendStkPush, stkStatusOf, unknownPrompts, PHONE_PROMPTS_REFUSED, WINDOW_MS } from "~/features/stk-push/stk-push.server";
@@ -141,16 +142,17 @@ describe.each(["badge", "merch"] as const)("M-Pesa Express for a %s order", (kin
     const sent = await push(kind, id);
     if (sent.state !== "sent") throw new Error(sent.state);
     // Not yet due.
-    expect(await askAboutQuietPushes(db)).toEqual({ asked: 0, settled: 0 });
+    expect(await askAboutQuietPushes(db)).toEqual({ asked: 0, settled: 0, paid: 0 });
     const later = new Date(Date.now() + 91_000);
     // The supporter has not answered: 'being processed', asked again later.
-    expect(await askAboutQuietPushes(db, later)).toEqual({ asked: 1, settled: 0 });
+    expect(await askAboutQuietPushes(db, later)).toEqual({ asked: 1, settled: 0, paid: 0 });
     const paid = await fake.answer(sent.checkoutRequestId, "never");
     const queries = fake.state.queries;
     const muchLater = new Date(Date.now() + 130_000);
     // Two processes at once: one asks.
     const [a, b] = await Promise.all([askAboutQuietPushes(db, muchLater), askAboutQuietPushes(db, muchLater)]);
     expect(a.asked + b.asked).toBe(1);
+    expect(a.paid + b.paid).toBe(1);
     expect(fake.state.queries - queries).toBe(1);
     expect(await stkStatusOf(db, id)).toMatchObject({ state: "paid", resultCode: "0", receipt: null });
     expect((await o.state(db, id)).state).not.toBe("verified");
@@ -767,5 +769,77 @@ describe("'Pay now' sent twice, and refused prompts", () => {
     expect(inSafaricomRange("254733123456")).toBe(false);
     expect(inSafaricomRange("254771123456")).toBe(false);
     expect(mpesaPhone("0733123456")).toBe("254733123456");
+  });
+});
+
+describe("with the automatic approval running (AUTO_APPROVE_VERIFIED), what follows a prompt's payment", () => {
+  const kitMails = async () => (await db.selectFrom("outbox").select("id").where("kind", "=", "badge.kit").execute()).length;
+  /** The pass kicked at start-up has ended: from here only what a test does kicks it. */
+  const settled = () => new Promise((r) => setTimeout(r, 1_000));
+
+  it("the result callback alone approves the order and emails its kit", async () => {
+    db = await freshApp(siteEnv({ AUTO_APPROVE_VERIFIED: "on" }));
+    startAutoApprove(60_000);
+    try {
+      const id = await ORDERS.badge.place(db);
+      await settled();
+      const sent = await push("badge", id);
+      if (sent.state !== "sent") throw new Error(sent.state);
+      await fake.answer(sent.checkoutRequestId, "paid");
+      await expect.poll(async () => (await ORDERS.badge.state(db, id)).status, { timeout: 15_000 }).toBe("approved");
+      expect(await kitMails()).toBe(1);
+    } finally {
+      await stopAutoApprove();
+    }
+  });
+
+  it("a code added late on the order page approves the order once M-Pesa's confirmation of it is in", async () => {
+    db = await freshApp(siteEnv({ AUTO_APPROVE_VERIFIED: "on" }));
+    startAutoApprove(60_000);
+    try {
+      const answer = await thrown(
+        eventRoute.action(args(formPost("/event?tier=t3", { intent: "order", tierKey: "t3", name: "Jane Wanjiru", email: "jane@example.org", phone: "0712345678", payWith: "stk" }))),
+      );
+      const location = answer.headers.get("Location")!;
+      const reference = /^\/orders\/(BO-[0-9A-Z]{6})\?/.exec(location)![1]!;
+      await fake.answer(fake.latest(reference)!.checkoutRequestId, 1032);
+      // Paid by paybill with another account number: the payment names no order.
+      const code = nextCode();
+      const nairobi = new Date(Date.now() + 3 * 3_600_000).toISOString().replace(/[-:T]/g, "").slice(0, 14);
+      const confirmation = jsonPost(`/api/pay/c2b/confirmation/${SECRET}`, {
+        TransactionType: "Pay Bill",
+        TransID: code,
+        TransTime: nairobi,
+        TransAmount: "1300.00",
+        BusinessShortCode: "880100",
+        BillRefNumber: "12345",
+        MSISDN: "254712345678",
+        FirstName: "JANE",
+      });
+      expect((await c2b.action({ ...args(confirmation), params: { kind: "confirmation", secret: SECRET } } as never)).status).toBe(200);
+      await settled();
+      expect((await getBadgeOrder(db, reference)).status).toBe("pending");
+      const res = (await orderRoute.action({ ...args(formPost(location, { intent: "add-code", paymentReference: code })), params: { reference } } as never)) as unknown as { init: { status: number } };
+      expect(res.init.status).toBe(200);
+      await expect.poll(async () => (await getBadgeOrder(db, reference)).status, { timeout: 15_000 }).toBe("approved");
+      expect(await kitMails()).toBe(1);
+    } finally {
+      await stopAutoApprove();
+    }
+  });
+
+  it("the server's query loop asks about a prompt whose callback never came and settles it as M-Pesa says", async () => {
+    const id = await ORDERS.badge.place(db);
+    const sent = await push("badge", id);
+    if (sent.state !== "sent") throw new Error(sent.state);
+    await fake.answer(sent.checkoutRequestId, "never");
+    // Due now rather than in 90 seconds.
+    await db.updateTable("stk_pushes").set({ query_due_at: new Date(Date.now() - 1_000).toISOString() }).where("order_id", "=", id).execute();
+    startStkQueries(db, 50);
+    try {
+      await expect.poll(async () => (await stkStatusOf(db, id))?.state, { timeout: 10_000 }).toBe("paid");
+    } finally {
+      await stopStkQueries();
+    }
   });
 });

@@ -24,7 +24,6 @@ import { claimCodeForOrder, keepIdempotencyKey, OrderReplay, orderOfKey, replayC
 import { PAYMENT_CODE_REQUIRED } from "../payment-codes/payment-code";
 import { paymentChoice } from "../stk-push/stk-push.schema";
 import { stkEnabled } from "../stk-push/stk-push.server";
-import { paymentsChanged } from "~/features/orders/payment-signal.server";
 import { STAFF_NOTE_MAX_LENGTH, type BadgeOrderInput, type BadgeOrderStatus } from "./badge-order.schema";
 import { badgeKitEmail, badgeRejectedEmail, ENTRY_QR_CID, orderReceivedEmail } from "./emails/badge-emails";
 import { getEvent } from "./event.server";
@@ -154,7 +153,6 @@ export async function submitBadgeOrder(
     throw e;
   }
   void kickMailWorker();
-  paymentsChanged();
   // The order's private page, for the one who placed it (the done state links to it).
   // Paying now: the prompt goes to the phone typed with this order (the caller sends it, after this is stored).
   return { id, orderPath: orderPagePath(id, token), payment: pay };

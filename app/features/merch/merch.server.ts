@@ -18,7 +18,6 @@ import { claimCodeForOrder, keepIdempotencyKey, OrderReplay, orderOfKey, replayC
 import { isSameMerchOrder, orderFromEmptiedBag, promptOrderFromEmptiedBag, replayedMerchOrder } from "./merch-order-replay.server";
 import { paymentChoice, type PaymentChoice } from "../stk-push/stk-push.schema";
 import { stkEnabled } from "../stk-push/stk-push.server";
-import { paymentsChanged } from "~/features/orders/payment-signal.server";
 import { merchTeamNoticeEmail, orderApprovedEmail, orderReceivedEmail, orderRejectedEmail } from "./emails/merch-emails";
 import {
   DEFAULT_CURRENCY,
@@ -356,7 +355,6 @@ export async function submitMerchOrder(
   }).catch((e) => (e instanceof OrderReplay ? e : Promise.reject(e)));
   if (placed instanceof OrderReplay) return { ...(await replayedMerchOrder(db, placed.orderId)), payment: alreadyPlaced };
   void kickMailWorker();
-  paymentsChanged();
   return { id: placed.id, total: priced.total, currency: priced.currency, orderPath: orderPagePath(placed.id, placed.token), payment: pay };
 }
 

@@ -2,7 +2,6 @@ import crypto from "node:crypto";
 import type { Actor } from "~/lib/actor";
 import { nowIso, type Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
-import { paymentsChanged } from "~/features/orders/payment-signal.server";
 import { logAction } from "../activity/activity.server";
 import { phoneForStaff, type OddPart, type ReceivedPayment } from "./payment";
 import type { PreviewReversal, ReceivedPaymentRow, StatementPreview } from "./received-payments";
@@ -100,8 +99,8 @@ let waiting: Waiting[] = [];
 let writing = false;
 
 /**
- * One payment from a callback, on disk when this resolves; orders waiting for it are looked at
- * again. Callbacks that arrive together are written in one transaction (one disk flush for
+ * One payment from a callback, on disk when this resolves (its caller, above this folder, has
+ * the orders waiting for it looked at again). Callbacks that arrive together are written in one transaction (one disk flush for
  * all, as databases do a group commit): Safaricom sends them in bursts on event night, and each
  * is acknowledged only once its own row is committed.
  */
@@ -130,7 +129,6 @@ async function writeWaiting() {
           const { added } = await recordPayments(db, [...firstOf.values()].map((w) => w.payment));
           const fresh = new Set(added);
           for (const w of group) w.done(fresh.has(w.payment.code) && firstOf.get(w.payment.code) === w);
-          if (added.length > 0) paymentsChanged();
         } catch (e) {
           for (const w of group) w.failed(e);
         }
@@ -262,7 +260,6 @@ export async function importStatement(
       coversTo: covers.coversTo ?? "",
     },
   });
-  paymentsChanged();
   return {
     rows: parsed.rows,
     added: result.added.length,

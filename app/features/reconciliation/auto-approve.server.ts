@@ -4,7 +4,6 @@ import { DomainError } from "~/lib/domain-error";
 import { env } from "~/lib/env.server";
 import { requestsFirst } from "~/lib/loop-watch.server";
 import { singleFlight } from "~/lib/single-flight";
-import { onPaymentsChanged } from "~/features/orders/payment-signal.server";
 import { pendingOrdersWithReceipts } from "../orders/orders.server";
 import { linkByAccount } from "./receipts.server";
 import { changeMerchOrderStatus, generateBadgeAssets, getBadgeOrder, getMerchOrder, setBadgeOrderStatus } from "./orders.server";
@@ -88,15 +87,23 @@ export function kickAutoApprove(): Promise<void> {
 }
 
 let timer: NodeJS.Timeout | undefined;
-let unsubscribe: (() => void) | undefined;
 
 /**
- * At start-up: link and approve what is already there, then whenever an order or a payment
- * arrives, and every few minutes (work a crash interrupted is not forgotten). Runs whether or
- * not AUTO_APPROVE_VERIFIED is on: the account-number rule always applies.
+ * What follows an order or a payment being stored: whoever stored it (a route, an API
+ * adapter, a background loop of the server, a staff action of this folder) calls this once its
+ * work is committed. It kicks the pass when the pass was started (startAutoApprove); otherwise,
+ * as in a unit test or a script, it does nothing. Never throws.
+ */
+export function afterPayments(): void {
+  if (timer) void kickAutoApprove();
+}
+
+/**
+ * At start-up: link and approve what is already there, then after every afterPayments(), and
+ * every few minutes (work a crash interrupted is not forgotten). Runs whether or not
+ * AUTO_APPROVE_VERIFIED is on: the account-number rule always applies.
  */
 export function startAutoApprove(pollMs = 5 * 60_000) {
-  unsubscribe ??= onPaymentsChanged(() => void kickAutoApprove());
   linkSince = undefined;
   timer ??= setInterval(() => {
     linkSince = undefined;
@@ -109,7 +116,5 @@ export function startAutoApprove(pollMs = 5 * 60_000) {
 export async function stopAutoApprove() {
   if (timer) clearInterval(timer);
   timer = undefined;
-  unsubscribe?.();
-  unsubscribe = undefined;
   await approver.idle();
 }

@@ -1,6 +1,6 @@
 import type { Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
-import { paymentsChanged } from "~/features/orders/payment-signal.server";
+import { afterPayments } from "./auto-approve.server";
 import { findOrder, setPaymentReference } from "../orders/orders.server";
 import { claimPaymentCode, PAYMENT_CODE_USED } from "../payment-codes/payment-codes.server";
 import { normalisePaymentCode, paymentCodeError } from "../payment-codes/payment-code";
@@ -32,6 +32,6 @@ export async function addPaymentCode(db: Db, order: { kind: OrderKind; reference
     if (!holder) await claimPaymentCode(trx, code, order.kind, order.reference);
     await setPaymentReference(trx, order.kind, order.reference, code);
   });
-  paymentsChanged();
+  afterPayments();
   return { code };
 }

@@ -7,6 +7,7 @@ import { findOrderByReference } from "../orders/orders.server";
 import type { OrderKind } from "../payment-codes/receipt-ledger.server";
 import { INVALID_PHONE_CODE, mpesaPhone, PHONE_MESSAGE } from "../stk-push/stk-push";
 import { ALREADY_PAID, minutes, orderToPay, sendStkPush, stkStatusOf, UNKNOWN_HOLD_MS, type StkSendResult } from "../stk-push/stk-push.server";
+import { afterPayments } from "./auto-approve.server";
 import { paymentStateFor } from "./matching.server";
 import type { OrderPage } from "./order-status";
 import { paymentWords } from "./order-words";
@@ -66,7 +67,10 @@ export async function resendPrompt(db: Db, input: { orderId: string; token: stri
   }
   const owed = await orderToPay(db, order.kind, input.orderId);
   if (owed.status === "pending" && (await orderPaidInFull(db, order.kind, input.orderId))) throw new DomainError("conflict", ALREADY_PAID);
-  return sendStkPush(db, { kind: order.kind, orderId: input.orderId, phone, ip: input.ip }, now);
+  const sent = await sendStkPush(db, { kind: order.kind, orderId: input.orderId, phone, ip: input.ip }, now);
+  // A result callback that came before the push's answer settles the prompt as it is sent.
+  if (sent.state === "sent") afterPayments();
+  return sent;
 }
 
 /** Prompts refresh a page without JavaScript for this long after they were sent. */

@@ -4,11 +4,11 @@ import { DomainError } from "~/lib/domain-error";
 import { enqueueMail, kickMailWorker } from "~/lib/email.server";
 import { absoluteUrl } from "~/lib/http.server";
 import { orderPagePath } from "~/features/orders/order-page";
-import { paymentsChanged } from "~/features/orders/payment-signal.server";
 import { logAction } from "../activity/activity.server";
 import { findOrderByReference, paymentReplyTo, type Order } from "../orders/orders.server";
 import { linkReceipt, unlinkReceipt, type OrderKind } from "../payment-codes/receipt-ledger.server";
 import type { PaymentView } from "../received-payments/payment-state";
+import { afterPayments } from "./auto-approve.server";
 import { wrongCodeEmail } from "./emails/payment-emails";
 import { paymentViewsFor } from "./matching.server";
 import { recordPayments } from "../received-payments/received-payments.server";
@@ -77,7 +77,7 @@ export async function linkPaymentToOrder(db: Db, input: { transId: string; order
     message: `M-Pesa payment ${paid.code} (KES ${paid.amount}) linked to ${order.id} by staff`,
     meta: { transId: paid.code, orderId: order.id, matchedBy: "staff", state: outcome.payment.state },
   });
-  paymentsChanged();
+  afterPayments();
   return outcome;
 }
 
@@ -95,7 +95,7 @@ export async function unlinkPaymentFromOrder(db: Db, input: { transId: string; o
     message: `M-Pesa payment ${input.transId} unlinked from ${order.id} (it was matched by ${held.matchedBy})`,
     meta: { transId: input.transId, orderId: order.id, matchedBy: held.matchedBy, state: payment.state },
   });
-  paymentsChanged();
+  afterPayments();
   return { kind: order.kind, orderId: order.id, transId: input.transId, amount: order.amount, payment };
 }
 
@@ -132,6 +132,6 @@ export async function markOrderCodeWrong(db: Db, input: { orderId: string }, act
     message: `Code ${order.code} of ${order.id} marked wrong; ${order.email} emailed what to do`,
     meta: { orderId: order.id, code: order.code },
   });
-  paymentsChanged();
+  afterPayments();
   return { kind: order.kind, orderId: order.id, transId: order.code, amount: order.amount, payment };
 }

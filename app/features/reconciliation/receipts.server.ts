@@ -2,7 +2,6 @@ import { sql, type RawBuilder } from "kysely";
 import { system, type Actor } from "~/lib/actor";
 import type { Db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
-import { paymentsChanged } from "~/features/orders/payment-signal.server";
 import { logAction } from "../activity/activity.server";
 import { kindOfReference, ORDER_KIND_LIST } from "../orders/order-kinds";
 import { existingOrderIds } from "../orders/orders.server";
@@ -231,7 +230,6 @@ export async function linkByAccount(
       meta: { transId: n.transId, orderId: n.orderId, matchedBy: "account" },
     });
   }
-  if (done.length > 0) paymentsChanged();
   return done;
 }
 

@@ -1,9 +1,7 @@
-import { isDatabaseUnavailable } from "~/lib/database-unavailable";
 import { nowIso, type Db } from "~/lib/db.server";
 import { lockName } from "~/lib/dialect.server";
 import { DomainError } from "~/lib/domain-error";
 import { env } from "~/lib/env.server";
-import { paymentsChanged } from "~/features/orders/payment-signal.server";
 import { consume } from "~/lib/rate-limit.server";
 import { ORDER_KINDS } from "../orders/order-kinds";
 import { findOrder } from "../orders/orders.server";
@@ -198,7 +196,7 @@ export async function sendStkPush(db: Db, input: { kind: OrderKind; orderId: str
  * duplicate, or a callback after the query settled it, changes nothing), except that a receipt
  * M-Pesa names is always kept: a paid callback's receipt is recorded and given to the order.
  */
-async function settle(db: Db, row: Row, r: Pick<StkResult, "resultCode" | "resultDesc"> & Partial<StkResult>): Promise<{ changed: boolean }> {
+async function settle(db: Db, row: Row, r: Pick<StkResult, "resultCode" | "resultDesc"> & Partial<StkResult>): Promise<{ changed: boolean; paid: boolean }> {
   const state = stateOfResult(r.resultCode);
   const receipt = state === "paid" ? (r.receipt ?? null) : null;
   const now = nowIso();
@@ -236,14 +234,14 @@ async function settle(db: Db, row: Row, r: Pick<StkResult, "resultCode" | "resul
   });
   if (changed) {
     console.log(`[stk] ${row.order_id}: ${state}${receipt ? ` (${receipt})` : ""} (ResultCode ${r.resultCode})`);
-    if (state === "paid") paymentsChanged();
   }
-  return { changed };
+  return { changed, paid: changed && state === "paid" };
 }
 
 const byCheckout = (db: Db, checkoutRequestId: string) => db.selectFrom("stk_pushes").selectAll().where("checkout_request_id", "=", checkoutRequestId).executeTakeFirst();
 
-export type StkCallbackAnswer = { status: number; body: Record<string, string | number> };
+/** `paid`: a payment was stored (the caller follows it up: what follows a payment is above this folder). */
+export type StkCallbackAnswer = { status: number; body: Record<string, string | number>; paid: boolean };
 
 /** POST /api/pay/stk/{secret}: `text` is the body as received, or null when it could not be read. */
 export async function receiveStkCallback(db: Db, text: string | null): Promise<StkCallbackAnswer> {
@@ -256,17 +254,17 @@ export async function receiveStkCallback(db: Db, text: string | null): Promise<S
   const reading = readStkCallback(body);
   if (reading.kind === "unreadable") {
     console.warn(`[stk] callback refused (${reading.why}): ${(text ?? "<unreadable body>").slice(0, 2000)}`);
-    return { status: 400, body: { ResultCode: 1, ResultDesc: reading.why } };
+    return { status: 400, body: { ResultCode: 1, ResultDesc: reading.why }, paid: false };
   }
   const { result } = reading;
   const row = await byCheckout(db, result.checkoutRequestId);
   if (!row) {
     // Before the push's answer was kept, after a restart, or not the site's: kept, never only logged.
-    await holdCallback(db, result, text ?? "");
-    return { status: 200, body: { ResultCode: 0, ResultDesc: "Accepted" } };
+    const { paid } = await holdCallback(db, result, text ?? "");
+    return { status: 200, body: { ResultCode: 0, ResultDesc: "Accepted" }, paid };
   }
-  await settle(db, row, result);
-  return { status: 200, body: { ResultCode: 0, ResultDesc: "Accepted" } };
+  const { paid } = await settle(db, row, result);
+  return { status: 200, body: { ResultCode: 0, ResultDesc: "Accepted" }, paid };
 }
 
 /**
@@ -275,7 +273,7 @@ export async function receiveStkCallback(db: Db, text: string | null): Promise<S
  * that amount in the hour before (one order only: with two candidates, or none, the receipt is
  * left unclaimed for staff to link). When the push's answer is kept later, the prompt takes it.
  */
-async function holdCallback(db: Db, r: StkResult, body: string) {
+async function holdCallback(db: Db, r: StkResult, body: string): Promise<{ paid: boolean }> {
   const at = nowIso();
   const phone = mpesaPhone(r.phone) ?? r.phone;
   await db
@@ -298,7 +296,7 @@ async function holdCallback(db: Db, r: StkResult, body: string) {
   const paid = stateOfResult(r.resultCode) === "paid" && r.receipt && r.amount !== null;
   if (!paid) {
     console.warn(`[stk] callback for an unknown prompt ${r.checkoutRequestId} kept (ResultCode ${r.resultCode})`);
-    return;
+    return { paid: false };
   }
   await recordPayments(db, [
     {
@@ -313,7 +311,6 @@ async function holdCallback(db: Db, r: StkResult, body: string) {
       raw: { stkCallback: { CheckoutRequestID: r.checkoutRequestId, MerchantRequestID: r.merchantRequestId, ResultCode: r.resultCode, ResultDesc: r.resultDesc } },
     },
   ]);
-  paymentsChanged();
   const since = new Date(Date.parse(r.paidAt ?? at) - MATCH_WINDOW_MS).toISOString();
   const candidates = await db
     .selectFrom("stk_pushes")
@@ -329,12 +326,13 @@ async function holdCallback(db: Db, r: StkResult, body: string) {
   const orders = new Set(candidates.map((c) => c.order_id));
   if (orders.size !== 1) {
     console.warn(`[stk] paid callback ${r.checkoutRequestId} (${r.receipt}, KES ${r.amount}) matches ${orders.size} orders: left unclaimed for staff`);
-    return;
+    return { paid: true };
   }
   const row = candidates[0] as Row;
   await settle(db, row, r);
   await db.updateTable("stk_callbacks_held").set({ push_id: row.id }).where("checkout_request_id", "=", r.checkoutRequestId).execute();
   console.log(`[stk] paid callback ${r.checkoutRequestId} matched by phone and amount to ${row.order_id}`);
+  return { paid: true };
 }
 
 /** The push's answer is kept: a callback that came before it settles the prompt now. */
@@ -363,10 +361,12 @@ async function giveHeldCallback(db: Db, pushId: number, checkoutRequestId: strin
  * restart anywhere in a push. 'Being processed' and Daraja unreachable are asked again with
  * back-off for KEEP_ASKING_MS; only M-Pesa's own result settles a prompt: one it never gives
  * stays 'unknown' (listed for staff; a C2B confirmation or a statement still pays the order).
+ * `paid`: prompts found paid, whose payments are stored (the caller follows them up). The loop
+ * that runs this is features/reconciliation/stk-queries.server.ts.
  */
-export async function askAboutQuietPushes(db: Db, now = new Date()): Promise<{ asked: number; settled: number }> {
+export async function askAboutQuietPushes(db: Db, now = new Date()): Promise<{ asked: number; settled: number; paid: number }> {
   const c = env().stk;
-  if (!c) return { asked: 0, settled: 0 };
+  if (!c) return { asked: 0, settled: 0, paid: 0 };
   const at = now.toISOString();
   const due = await db
     .selectFrom("stk_pushes")
@@ -379,6 +379,7 @@ export async function askAboutQuietPushes(db: Db, now = new Date()): Promise<{ a
     .execute();
   let asked = 0;
   let settled = 0;
+  let paid = 0;
   for (const { id } of due) {
     const won = await db
       .updateTable("stk_pushes")
@@ -422,7 +423,9 @@ export async function askAboutQuietPushes(db: Db, now = new Date()): Promise<{ a
       // Signed with the wall clock (Daraja refuses a timestamp far from its own), whatever `now` the schedule runs at.
       const answer = await stkQuery(c, row.checkout_request_id);
       if (answer.kind === "result") {
-        if ((await settle(db, row, { resultCode: answer.resultCode, resultDesc: answer.resultDesc })).changed) settled += 1;
+        const done = await settle(db, row, { resultCode: answer.resultCode, resultDesc: answer.resultDesc });
+        if (done.changed) settled += 1;
+        if (done.paid) paid += 1;
       } else {
         await later(`M-Pesa: ${answer.description}`);
       }
@@ -431,7 +434,7 @@ export async function askAboutQuietPushes(db: Db, now = new Date()): Promise<{ a
       await later(`M-Pesa could not be asked: ${e.message}`);
     }
   }
-  return { asked, settled };
+  return { asked, settled, paid };
 }
 
 /** Prompts nobody knows the end of (staff look at these, with the order's phone and amount). */
@@ -443,28 +446,6 @@ export async function unknownPrompts(db: Db, limit = 200): Promise<UnsettledProm
     .orderBy("sent_at", "desc")
     .limit(limit)
     .execute();
-}
-
-let timer: NodeJS.Timeout | undefined;
-let running: Promise<unknown> | undefined;
-
-/** With M-Pesa Express on: looks for quiet prompts every 10 seconds. */
-export function startStkQueries(db: Db, everyMs = 10_000) {
-  if (!stkEnabled() || timer) return;
-  const tick = () => {
-    if (running) return;
-    running = askAboutQuietPushes(db)
-      .catch((e) => isDatabaseUnavailable(e) || console.error("[stk] asking about prompts failed:", (e as Error).message))
-      .finally(() => (running = undefined));
-  };
-  timer = setInterval(tick, everyMs);
-  timer.unref();
-}
-
-export async function stopStkQueries() {
-  if (timer) clearInterval(timer);
-  timer = undefined;
-  await running;
 }
 
 const viewOf = (r: Pick<Row, "state" | "sent_at" | "result_code" | "result_desc">): StkView => ({ state: r.state as StkState, sentAt: r.sent_at, resultCode: r.result_code, resultDesc: r.result_desc });

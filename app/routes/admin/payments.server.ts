@@ -18,6 +18,7 @@ import {
 import { statementSource } from "~/features/received-payments/statement-file.server";
 import { linkPaymentToOrder, markOrderCodeWrong, unlinkPaymentFromOrder, type ReceiptActionOutcome } from "~/features/reconciliation/receipt-links.server";
 import { OrderCodeSchema, ReceiptLinkSchema } from "~/features/reconciliation/receipt-links.schema";
+import { afterPayments } from "~/features/reconciliation/auto-approve.server";
 import { accountClashes, linkByAccount } from "~/features/reconciliation/receipts.server";
 import { paymentDetail, PAYMENT_STATE_LABEL } from "~/features/received-payments/payment-state";
 import { callbackRegistration, listCallbacksSetAside } from "~/features/received-payments/c2b-callbacks.server";
@@ -135,6 +136,7 @@ async function importDraftAction(context: AppLoadContext, submission: Submission
   const done = await importStatementDraft(db, draftId, env().mpesaShortcodes, actor);
   // Orders the statement paid by their reference as the account number count as matched too.
   const byAccount = await linkByAccount(db);
+  afterPayments();
   return reply(
     {
       status: "success",

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BadgeOrderSchema, ListQuerySchema, OrderIdSchema, StaffNoteSchema } from "~/features/event-badges/badge-order.schema";
 import { submitBadgeOrder } from "~/features/event-badges/badge-orders.server";
+import { afterPayments } from "~/features/reconciliation/auto-approve.server";
 import { promptNewOrder } from "~/features/stk-push/stk-push.server";
 import { attachBadgeAssets, listBadgeOrders, setBadgeOrderStatus } from "~/features/reconciliation/orders.server";
 import { PORTRAIT_MAX_BYTES, PORTRAIT_SIZE_MESSAGE } from "~/features/event-badges/portrait";
@@ -90,7 +91,10 @@ async function post(request: Request, context: AppLoadContext, body: Record<stri
     ? await processPortrait(decodeImageDataUrl(portraitDataUrl, PORTRAIT_MAX_BYTES, PORTRAIT_SIZE_MESSAGE))
     : null;
   const placed = await submitBadgeOrder(db, input, portrait, { idempotency: idempotencyOf(request, body, clientAddress(context)) });
+  // Its code may name a payment already received.
+  afterPayments();
   const stk = await promptNewOrder(db, "badge", placed.id, placed.payment, clientAddress(context));
+  if (stk) afterPayments();
   return jsonResponse({ ok: true, id: placed.id, ...replayNote(placed, absoluteUrl), ...(stk ? { stk } : {}) });
 }
 export const loader = api.loader;

@@ -1,5 +1,6 @@
 import { MerchOrderApiSchema, MerchOrderStatusSchema } from "~/features/merch/merch.schema";
 import { submitMerchOrder } from "~/features/merch/merch.server";
+import { afterPayments } from "~/features/reconciliation/auto-approve.server";
 import { promptNewOrder } from "~/features/stk-push/stk-push.server";
 import { changeMerchOrderStatus, listMerchOrders } from "~/features/reconciliation/orders.server";
 import { staff } from "~/lib/actor";
@@ -36,7 +37,10 @@ const api = jsonApi({
       clientCurrency: input.currency || undefined,
       idempotency,
     });
+    // Its code may name a payment already received.
+    afterPayments();
     const stk = await promptNewOrder(context.db, "merch", placed.id, placed.payment, clientAddress(context));
+    if (stk) afterPayments();
     return jsonResponse({ ok: true, id: placed.id, ...replayNote(placed, absoluteUrl), ...(stk ? { stk } : {}) });
   },
   GET: async ({ request, context }) => {

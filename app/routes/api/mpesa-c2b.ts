@@ -1,5 +1,6 @@
 import type { Route } from "./+types/mpesa-c2b";
 import { answerValidation, receiveConfirmation } from "~/features/received-payments/c2b-callbacks.server";
+import { afterPayments } from "~/features/reconciliation/auto-approve.server";
 import { linkByAccount } from "~/features/reconciliation/receipts.server";
 import { env } from "~/lib/env.server";
 import { answeringEveryRequest } from "~/lib/api.server";
@@ -27,6 +28,7 @@ export const action = answeringEveryRequest(async ({ request, context, params }:
   // A payment whose account number is an order's reference joins that order before Safaricom hears back.
   if (kind === "confirmation" && answer.payment) {
     await linkByAccount(context.db, undefined, { payments: [answer.payment] }).catch((e) => console.error("[mpesa] account-number matching failed", e));
+    afterPayments();
   }
   return jsonResponse(answer.body, { status: answer.status, headers: answer.headers });
 });

@@ -1,6 +1,7 @@
 import { importStatement, previewStatement } from "~/features/received-payments/received-payments.server";
 import { statementSource } from "~/features/received-payments/statement-file.server";
 import type { StatementSource } from "~/features/received-payments/statement";
+import { afterPayments } from "~/features/reconciliation/auto-approve.server";
 import { linkByAccount } from "~/features/reconciliation/receipts.server";
 import { staff } from "~/lib/actor";
 import { requireAdminApi } from "~/features/admin/staff-auth.server";
@@ -56,6 +57,7 @@ const api = jsonApi({
       : await importStatement(context.db, source, shortcodes, staff(clientAddress(context)));
     // Orders the statement paid by their reference as the account number count as matched too.
     const byAccount = dryRun ? [] : await linkByAccount(context.db);
+    if (!dryRun) afterPayments();
     return jsonResponse({
       ok: true,
       dryRun,

@@ -1,4 +1,5 @@
 import type { Route } from "./+types/stk-callback";
+import { afterPayments } from "~/features/reconciliation/auto-approve.server";
 import { receiveStkCallback } from "~/features/stk-push/stk-push.server";
 import { env } from "~/lib/env.server";
 import { answeringEveryRequest } from "~/lib/api.server";
@@ -18,5 +19,6 @@ export const action = answeringEveryRequest(async ({ request, context, params }:
   if (request.method !== "POST") return jsonError(405, "Method not allowed. Use POST.", { Allow: "POST" });
   const text = await readBodyText(request, 16 * 1024).catch(() => null);
   const answer = await receiveStkCallback(context.db, text);
+  if (answer.paid) afterPayments();
   return jsonResponse(answer.body, { status: answer.status });
 });

@@ -1,4 +1,5 @@
 import { data, redirect, type AppLoadContext } from "react-router";
+import { afterPayments } from "~/features/reconciliation/auto-approve.server";
 import { promptNewOrder } from "~/features/stk-push/stk-push.server";
 import { clientAddress } from "~/lib/http.server";
 import {
@@ -68,8 +69,10 @@ export async function badgeOrderAction(context: AppLoadContext, submission: Subm
     await requireWithinLimit(context, "badge-order", limits.badgeOrder);
     const portrait = submission.form ? await portraitFrom(submission.form) : null;
     placed = await submitBadgeOrder(context.db, parsed.value, portrait);
+    // Its code may name a payment already received.
+    afterPayments();
     // Paying now: the prompt goes out once the order is stored; its page shows what comes of it.
-    await promptNewOrder(context.db, "badge", placed.id, placed.payment, clientAddress(context));
+    if (await promptNewOrder(context.db, "badge", placed.id, placed.payment, clientAddress(context))) afterPayments();
   } catch (e) {
     return replyFromError<Placed>(e, { values: kept, intent }, { unexpected: NOT_SAVED });
   }

@@ -18,6 +18,7 @@ import { AddToBagSchema, BagLineChangeSchema, CheckoutSchema } from "~/features/
 import { addToBag, changeBagLine, checkoutBag } from "~/features/merch/merch.server";
 import { env } from "~/lib/env.server";
 import { clientAddress } from "~/lib/http.server";
+import { afterPayments } from "~/features/reconciliation/auto-approve.server";
 import { promptNewOrder } from "~/features/stk-push/stk-push.server";
 
 /** The bag's id lives in an HttpOnly cookie; the bag itself in the database. */
@@ -95,8 +96,11 @@ export async function checkoutAction(context: AppLoadContext, submission: Submis
   try {
     await requireWithinLimit(context, "merch-order", limits.merchOrder);
     order = await checkoutBag(context.db, bagId, input);
+    // Its code may name a payment already received.
+    afterPayments();
     // Paying now: the prompt goes out once the order is stored; its page shows what comes of it.
     prompted = await promptNewOrder(context.db, "merch", order.id, order.payment, clientAddress(context));
+    if (prompted) afterPayments();
   } catch (e) {
     return replyFromError(e, { values, intent }, { unexpected: NOT_SAVED });
   }
