@@ -12,7 +12,7 @@ import type { PaymentCodesTables } from "./features/payment-codes/payment-codes.
 import type { ReceivedPaymentsTables } from "./features/received-payments/received-payments.tables";
 import type { StkPushTables } from "./features/stk-push/stk-push.tables";
 import type { TeamBadgesTables } from "./features/team-badges/team-badges.tables";
-import type { InfraTables } from "./lib/infra.tables";
+import type { InfraTables } from "./lib/db/infra.tables";
 
 /**
  * The whole database, as Kysely sees it: each domain declares its own tables beside its data

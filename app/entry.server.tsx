@@ -8,11 +8,11 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
 import { capturePageView, documentViewOf } from "~/server/page-views.server";
-import { cachedDocument, cachePolicyFor, inlineScriptHashes, pageCacheKey, storePage } from "~/lib/page-cache.server";
-import { knownSearch, type PersonalPart } from "~/lib/page-cache";
-import { prepareForFirstPaint } from "~/lib/first-paint.server";
-import { contentSecurityPolicy, routeCspSources } from "~/lib/security-headers.server";
-import { hydrates } from "~/lib/hydration";
+import { cachedDocument, cachePolicyFor, inlineScriptHashes, pageCacheKey, storePage } from "~/lib/http/page-cache.server";
+import { knownSearch, type PersonalPart } from "~/lib/core/page-cache";
+import { prepareForFirstPaint } from "~/lib/http/first-paint.server";
+import { contentSecurityPolicy, routeCspSources } from "~/lib/server/security-headers.server";
+import { hydrates } from "~/lib/core/hydration";
 
 export const streamTimeout = 5_000;
 
@@ -28,14 +28,14 @@ export default function handleRequest(
 ) {
   const nonce = crypto.randomBytes(16).toString("base64");
   if (import.meta.env.PROD) {
-    // A page sent without scripts (app/lib/hydration.ts) may run none: script-src 'none'.
+    // A page sent without scripts (app/lib/core/hydration.ts) may run none: script-src 'none'.
     const inline = scriptless(routerContext) ? null : { nonce };
     responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(inline, routeCspSources(routerContext)));
   }
   // Pages may carry a visitor's bag, session or form result: never stored by shared caches.
   // A route may ask for stricter (the staff layout's no-store).
   if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-cache");
-  // Every page differs with Lite mode (app/lib/data-saver.ts), chosen by either header.
+  // Every page differs with Lite mode (app/lib/core/data-saver.ts), chosen by either header.
   responseHeaders.append("Vary", "Save-Data, Cookie");
   capturePageView(request, responseStatusCode, responseHeaders, routerContext);
 

@@ -1,4 +1,4 @@
-import type { Db } from "./lib/db.server";
+import type { Db } from "./lib/db/db.server";
 
 /**
  * What every request's `context` carries, declared once: the server fills `clientAddress` and

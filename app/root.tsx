@@ -15,10 +15,10 @@ import { useLite } from "./components/layout/use-lite";
 import { LiteNotice } from "./components/layout/lite-notice";
 import { useInlineStylesCleanup } from "./components/layout/inline-styles";
 import { PageViewBeacon } from "./components/layout/page-view-beacon";
-import { prefersLite } from "./lib/data-saver";
-import { hydrates } from "./lib/hydration";
-import { env } from "./lib/env.server";
-import { site } from "./lib/site";
+import { prefersLite } from "./lib/core/data-saver";
+import { hydrates } from "./lib/core/hydration";
+import { env } from "./lib/server/env.server";
+import { site } from "./lib/core/site";
 import stylesUrl from "./styles/site.css?url";
 
 export const links: LinksFunction = () => [

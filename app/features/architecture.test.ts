@@ -164,6 +164,43 @@ export function typesFromServerFiles(folders: string[]): string[] {
   return out;
 }
 
+/**
+ * app/lib's layers, lowest first. A lib file imports only files of its own layer or a lower one,
+ * never a feature, a route, a component or the server edge; `browser` (modules that run only in
+ * the browser) imports only `core` and itself.
+ */
+export const LIB_LAYERS = ["core", "server", "db", "mail", "http", "forms"] as const;
+
+/** What lib may import from outside app/lib: the tables' types and the migrations. */
+const LIB_MAY_IMPORT = (p: string) => p === "database.ts" || p.startsWith("../db/migrations/");
+
+/** The imports of app/lib files that break the layer rule, as "lib/x/a.ts imports y". */
+export function libLayerBreaks(files: Graph): string[] {
+  const out: string[] = [];
+  const rank = (layer: string) => (LIB_LAYERS as readonly string[]).indexOf(layer);
+  for (const [file, targets] of files) {
+    const parts = file.split("/");
+    if (parts[0] !== "lib" || isTestFile(file)) continue;
+    const layer = parts.length > 2 ? parts[1]! : "(no layer)";
+    if (layer !== "browser" && rank(layer) < 0) {
+      out.push(`${file} is in no layer folder (${[...LIB_LAYERS, "browser"].join(", ")})`);
+      continue;
+    }
+    for (const t of targets) {
+      const tp = t.split("/");
+      if (tp[0] !== "lib" && LIB_MAY_IMPORT(t)) continue;
+      if (tp[0] !== "lib") {
+        out.push(`${file} imports ${t}, outside app/lib`);
+        continue;
+      }
+      const target = tp.length > 2 ? tp[1]! : "(no layer)";
+      const ok = layer === "browser" ? target === "core" || target === "browser" : target !== "browser" && rank(target) >= 0 && rank(target) <= rank(layer);
+      if (!ok) out.push(`${file} (${layer}) imports ${t} (${target})`);
+    }
+  }
+  return out;
+}
+
 const files = fileGraph([...sourceFiles(FEATURES), ...sourceFiles(path.join(APP, "lib"))]);
 
 /** Folders whose files never import another folder's (the one above them). */
@@ -196,6 +233,11 @@ describe("the shape of app/", () => {
   it("has no file import cycle in features/ and lib/", () => {
     const cycles = findCycles(files).map((c) => c.join(" -> "));
     expect(cycles, `files that import each other:\n${cycles.join("\n")}`).toEqual([]);
+  });
+
+  it("keeps app/lib in layers: no feature, route or server import, no import from a layer above", () => {
+    const found = libLayerBreaks(files);
+    expect(found, `app/lib files that break its layers (${LIB_LAYERS.join(" < ")}; browser imports core only):\n${found.join("\n")}`).toEqual([]);
   });
 
   it("keeps view types out of .server files", () => {

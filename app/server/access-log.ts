@@ -1,5 +1,5 @@
 import type http from "node:http";
-import { logEntry } from "~/lib/log-line.server";
+import { logEntry } from "~/lib/server/log-line.server";
 
 /**
  * ACCESS_LOG=on: one line per request once it is answered (or the client left): method, path,

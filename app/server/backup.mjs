@@ -1,5 +1,5 @@
-// `npm run backup [-- DIR]`, `npm run restore -- FILE` (app/lib/backup.server.ts) and
-// `npm run db:copy -- postgres://…` (app/lib/copy-database.server.ts): built
+// `npm run backup [-- DIR]`, `npm run restore -- FILE` (app/lib/db/backup.server.ts) and
+// `npm run db:copy -- postgres://…` (app/lib/db/copy-database.server.ts): built
 // server code, run once, with the same settings as `npm start` (DATA_DIR, DATABASE_PATH,
 // BACKUP_DIR, BACKUP_KEEP).
 import { pathToFileURL } from "node:url";

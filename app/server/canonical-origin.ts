@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { site } from "~/lib/site";
+import { site } from "~/lib/core/site";
 
 /**
  * One address for the site: PUBLIC_URL. A page opened by another host name (www., the bare

@@ -1,7 +1,7 @@
 import { createElement } from "react";
 import { isRouteErrorResponse, Outlet, Scripts, useRouteError } from "react-router";
 import { describe, expect, it } from "vitest";
-import { DatabaseUnavailableError, RETRY_AFTER_SECONDS, UNAVAILABLE } from "~/lib/database-unavailable";
+import { DatabaseUnavailableError, RETRY_AFTER_SECONDS, UNAVAILABLE } from "~/lib/core/database-unavailable";
 import { answer, testBuild } from "../../tests/support/router-build";
 import { answeringDatabaseOutages } from "./database-answers.server";
 

@@ -1,6 +1,6 @@
 import { data, type ServerBuild } from "react-router";
-import { requestBeingAnswered } from "~/lib/database-health.server";
-import { isDatabaseUnavailable, isJsonPath, RETRY_AFTER_SECONDS, unavailableSentence } from "~/lib/database-unavailable";
+import { requestBeingAnswered } from "~/lib/db/database-health.server";
+import { isDatabaseUnavailable, isJsonPath, RETRY_AFTER_SECONDS, unavailableSentence } from "~/lib/core/database-unavailable";
 
 type Routes = ServerBuild["routes"];
 type Module = NonNullable<Routes[string]>["module"];

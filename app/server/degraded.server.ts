@@ -1,5 +1,5 @@
-import type { Db } from "~/lib/db.server";
-import { mailHealth } from "~/lib/mail-health.server";
+import type { Db } from "~/lib/db/db.server";
+import { mailHealth } from "~/lib/mail/mail-health.server";
 import { paymentArrivals } from "~/features/received-payments/payment-arrivals.server";
 
 /** A trouble that leaves pages working: /readyz names it in `degraded` and stays 200. */

@@ -2,8 +2,8 @@ import http from "node:http";
 import type { Kysely } from "kysely";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { databaseStatus, noteDatabaseError } from "~/lib/database-health.server";
-import type { Db } from "~/lib/db.server";
+import { databaseStatus, noteDatabaseError } from "~/lib/db/database-health.server";
+import type { Db } from "~/lib/db/db.server";
 import { freshApp, testDatabaseKind } from "../../tests/support/reset";
 import { answerHealth, forgetReadinessForTests, OUTBOX_STUCK_MS } from "./health.server";
 

@@ -1,10 +1,10 @@
 import type http from "node:http";
 import { sql } from "kysely";
-import { databaseStatus, runUngated } from "~/lib/database-health.server";
-import { migrationNames, type Db } from "~/lib/db.server";
+import { databaseStatus, runUngated } from "~/lib/db/database-health.server";
+import { migrationNames, type Db } from "~/lib/db/db.server";
 import { degradedSignals, type Signal } from "./degraded.server";
-import { diskCheck } from "~/lib/disk-space.server";
-import { env } from "~/lib/env.server";
+import { diskCheck } from "~/lib/server/disk-space.server";
+import { env } from "~/lib/server/env.server";
 
 /**
  * What a load balancer and an operator ask, answered before the page cache and the router,

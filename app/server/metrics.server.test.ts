@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { BadgeOrderSchema } from "~/features/event-badges/badge-order.schema";
 import { submitBadgeOrder } from "~/features/event-badges/badge-orders.server";
-import { enqueueMail } from "~/lib/email.server";
+import { enqueueMail } from "~/lib/mail/email.server";
 import { freshApp, testDatabaseKind } from "../../tests/support/reset";
 import { answerMetrics, startMetrics } from "./metrics.server";
 

@@ -3,8 +3,8 @@ import crypto from "node:crypto";
 import type http from "node:http";
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
 import client from "prom-client";
-import { postgresPoolOf, type Db } from "~/lib/db.server";
-import { isPostgres } from "~/lib/dialect.server";
+import { postgresPoolOf, type Db } from "~/lib/db/db.server";
+import { isPostgres } from "~/lib/db/dialect.server";
 import { paymentArrivals } from "~/features/received-payments/payment-arrivals.server";
 
 /**

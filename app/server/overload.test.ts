@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { noteLag, stopLoopWatch } from "~/lib/loop-watch.server";
+import { noteLag, stopLoopWatch } from "~/lib/server/loop-watch.server";
 import { activeWork, BUSY_TEXT, inTurns, PAGES_AT_ONCE, SHED_FROM_ACTIVE, shedIfBusy, Turns } from "./overload";
 
 afterEach(() => stopLoopWatch());

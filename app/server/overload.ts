@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { loopBusy, requestEnded, requestStarted, requestsUnderWay, retryAfterSeconds } from "~/lib/loop-watch.server";
+import { loopBusy, requestEnded, requestStarted, requestsUnderWay, retryAfterSeconds } from "~/lib/server/loop-watch.server";
 
 /**
- * While the event loop is lagging (app/lib/loop-watch.server.ts), new expensive work is
+ * While the event loop is lagging (app/lib/server/loop-watch.server.ts), new expensive work is
  * refused before it starts, with 503, Retry-After and a sentence, its body never read: page
  * renders (a GET that was not answered from the page cache) and any body of 256 kB or more (a
  * badge file to verify, an order carrying a portrait). Cached pages and static files are

@@ -1,8 +1,8 @@
 import type { EntryContext } from "react-router";
 import { clientIdCookie, isBotAgent, newClientId, queueEvent, readClientId, toRow } from "~/features/analytics/analytics.server";
 import { blogViewSource, type PageHandle } from "~/features/analytics/page-view";
-import { env } from "~/lib/env.server";
-import type { DocumentView } from "~/lib/page-cache.server";
+import { env } from "~/lib/server/env.server";
+import type { DocumentView } from "~/lib/http/page-cache.server";
 
 /** The page name a route declares in its `handle`, the deepest one winning. */
 export function pageNameFor(context: EntryContext, pathname: string): string {

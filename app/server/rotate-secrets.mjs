@@ -1,4 +1,4 @@
-// `npm run rotate-secrets` (app/lib/rotate-secrets.server.ts): built server code, run once, with
+// `npm run rotate-secrets` (app/lib/db/rotate-secrets.server.ts): built server code, run once, with
 // the same settings as `npm start` (DATA_DIR, DATABASE_PATH or DATABASE_URL, ADMIN_KEY).
 import { pathToFileURL } from "node:url";
 import { ensureBuild, entry } from "./ensure-build.mjs";

@@ -13,21 +13,21 @@ import { startEventReminders, stopEventReminders } from "~/features/event-badges
 import { startAutoApprove, stopAutoApprove } from "~/features/reconciliation/auto-approve.server";
 import { startStkQueries, stopStkQueries } from "~/features/reconciliation/stk-queries.server";
 import { startNotifyWorker, stopNotifyWorker } from "~/features/blog/blog.server";
-import { afterBackup, listBackups, restoreBackup, startBackups, stopBackups, takeBackup } from "~/lib/backup.server";
-import { closeDb, getDb, isPostgresUrl, openDatabase, siteDb } from "~/lib/db.server";
-import { answerScope, noteDatabaseError, whenDatabaseUp } from "~/lib/database-health.server";
-import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "~/lib/database-unavailable";
-import { copySqliteToPostgres } from "~/lib/copy-database.server";
-import { startSharedState, stopSharedState } from "~/lib/shared-state.server";
+import { afterBackup, listBackups, restoreBackup, startBackups, stopBackups, takeBackup } from "~/lib/db/backup.server";
+import { closeDb, getDb, isPostgresUrl, openDatabase, siteDb } from "~/lib/db/db.server";
+import { answerScope, noteDatabaseError, whenDatabaseUp } from "~/lib/db/database-health.server";
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "~/lib/core/database-unavailable";
+import { copySqliteToPostgres } from "~/lib/db/copy-database.server";
+import { startSharedState, stopSharedState } from "~/lib/db/shared-state.server";
 import { startRetention, stopRetention } from "~/features/people/retention.server";
-import { requireSharedSecrets } from "~/lib/secrets.server";
-import { drainOutbox, startMailWorker, stopMailWorker } from "~/lib/email.server";
-import { ConfigError, env } from "~/lib/env.server";
-import { tightenDataDir } from "~/lib/files.server";
-import { adminKeyInfo } from "~/lib/secrets.server";
-import { baseSecurityHeaders } from "~/lib/security-headers.server";
-import { cachedPageFor } from "~/lib/page-cache.server";
-import { startLoopWatch } from "~/lib/loop-watch.server";
+import { requireSharedSecrets } from "~/lib/db/secrets.server";
+import { drainOutbox, startMailWorker, stopMailWorker } from "~/lib/mail/email.server";
+import { ConfigError, env } from "~/lib/server/env.server";
+import { tightenDataDir } from "~/lib/server/files.server";
+import { adminKeyInfo } from "~/lib/db/secrets.server";
+import { baseSecurityHeaders } from "~/lib/server/security-headers.server";
+import { cachedPageFor } from "~/lib/http/page-cache.server";
+import { startLoopWatch } from "~/lib/server/loop-watch.server";
 import { inTurns, shedIfBusy } from "./overload";
 import { countDocumentView } from "./page-views.server";
 import { runSeeds } from "../../db/seed";
@@ -35,11 +35,11 @@ import { ConnectionCounter, plainAnswer, requestUrl, sendResponse, toFetchReques
 import { answeringDatabaseOutages } from "./database-answers.server";
 import { answerHealth } from "./health.server";
 import { answerOtherOrigin, CANONICAL_REDIRECT_HEADERS, canonicalLocation, postedFromElsewhere } from "./canonical-origin";
-import { keepLogLinesWhole, setLogSecrets } from "~/lib/log-line.server";
-import { publicUrlRefusal } from "~/lib/public-url.server";
+import { keepLogLinesWhole, setLogSecrets } from "~/lib/server/log-line.server";
+import { publicUrlRefusal } from "~/lib/server/public-url.server";
 import { logAccess } from "./access-log";
 import { answerMetrics, countRequest, startMetrics } from "./metrics.server";
-import { clientAddressOf, fromTrustedProxy, httpsLocation, trustedProxies } from "./trusted-proxy";
+import { clientAddressOf, fromTrustedProxy, httpsLocation, trustedProxies } from "../lib/server/trusted-proxy";
 import { settingsNotes } from "./settings-notes";
 import { limitImageMemory } from "./memory.server";
 import { cutSlowBodies } from "./slow-body";
@@ -76,7 +76,7 @@ function announceAdminKey() {
 
 /**
  * The fast path for pages that are the same for every visitor: once React Router has rendered
- * one (app/entry.server.tsx keeps it, app/lib/page-cache.server.ts), the next GET for the same
+ * one (app/entry.server.tsx keeps it, app/lib/http/page-cache.server.ts), the next GET for the same
  * address is answered here from memory, before compression, static files or the router: the
  * stored bytes (brotli or gzip made once, by what the request accepts), a 304 when the browser
  * already has them, and the page view counted (with the client-id cookie on a first visit) as the
@@ -142,7 +142,7 @@ export async function startServer() {
   // The database is opened, then migrated and seeded before serving when it answers. When it
   // does not (PostgreSQL restarting, SQLite locked by another program), the process serves
   // anyway: pages that need no database, cached pages, and a 503 for the rest, and prepares
-  // in the background as soon as the database answers (app/lib/database-health.server.ts).
+  // in the background as soon as the database answers (app/lib/db/database-health.server.ts).
   if (config.databaseUrl) requireSharedSecrets();
   const db = siteDb();
   let ready = false;
@@ -417,7 +417,7 @@ export { build };
 export { importLegacyCommand } from "~/features/legacy-import/command.server";
 /** The command-line tools print as the server logs: one line per entry, control characters escaped. */
 export { keepLogLinesWhole };
-export { rotateSecretsCommand } from "~/lib/rotate-secrets.server";
+export { rotateSecretsCommand } from "~/lib/db/rotate-secrets.server";
 
 /**
  * `npm run backup [-- DIR]`: one backup now, into DIR or BACKUP_DIR, of the database at

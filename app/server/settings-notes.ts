@@ -1,4 +1,4 @@
-import type { Env } from "~/lib/env.server";
+import type { Env } from "~/lib/server/env.server";
 
 /**
  * At start, in production: one line for each setting whose absence changes what the site does

@@ -1,9 +1,9 @@
 import { sql, type Kysely } from "kysely";
 
-import { idColumn } from "../../app/lib/dialect.server";
+import { idColumn } from "../../app/lib/db/dialect.server";
 
 // Frozen: never edit after release; add a new migration instead. (Its SQLite statements are as
-// released; app/lib/dialect.server.ts gives PostgreSQL its equivalents.)
+// released; app/lib/db/dialect.server.ts gives PostgreSQL its equivalents.)
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("blog_posts")

@@ -1,9 +1,9 @@
 import { sql, type Kysely } from "kysely";
 
-import { compactTable } from "../../app/lib/dialect.server";
+import { compactTable } from "../../app/lib/db/dialect.server";
 
 // Frozen: never edit after release; add a new migration instead. (Its SQLite statements are as
-// released; app/lib/dialect.server.ts gives PostgreSQL its equivalents.)
+// released; app/lib/db/dialect.server.ts gives PostgreSQL its equivalents.)
 //
 // Summaries of analytics_events, kept by app/features/analytics/rollup.server.ts so the staff
 // dashboards never scan the raw table:

@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
 import type { Kysely } from "kysely";
 
-import { idColumn } from "../../app/lib/dialect.server";
+import { idColumn } from "../../app/lib/db/dialect.server";
 
 // Frozen: never edit after release; add a new migration instead. (Its SQLite statements are as
-// released; app/lib/dialect.server.ts gives PostgreSQL its equivalents.)
+// released; app/lib/db/dialect.server.ts gives PostgreSQL its equivalents.)
 //
 // M-Pesa's own records beside the codes supporters type:
 // - received_payments: one row per M-Pesa transaction paid into the paybill, from a Daraja C2B

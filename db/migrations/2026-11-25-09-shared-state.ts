@@ -1,13 +1,13 @@
 import type { Kysely } from "kysely";
-import { isPostgres } from "../../app/lib/dialect.server";
+import { isPostgres } from "../../app/lib/db/dialect.server";
 
 // Frozen: never edit after release; add a new migration instead.
 //
 // What several server processes (or machines) on one PostgreSQL database must share, and a
 // single SQLite process keeps in its data folder or in memory:
 // - stored_files: order images (portraits, badges, posters) and staff-set share pages, so any
-//   process can serve them (app/lib/blob-store.server.ts);
-// - site_secrets: the session secret and a generated admin key (app/lib/secrets.server.ts);
+//   process can serve them (app/lib/db/blob-store.server.ts);
+// - site_secrets: the session secret and a generated admin key (app/lib/db/secrets.server.ts);
 // - visitor_salts: today's salt for the visitor hash, deleted once the day is over;
 // - rate_limits: the limits' counters (rate-limiter-flexible's table for PostgreSQL).
 // On SQLite this migration creates nothing.

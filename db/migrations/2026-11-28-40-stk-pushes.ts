@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 
-import { idColumn } from "../../app/lib/dialect.server";
+import { idColumn } from "../../app/lib/db/dialect.server";
 
 // Frozen: never edit after release; add a new migration instead.
 //

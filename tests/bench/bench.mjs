@@ -373,7 +373,7 @@ function assetsOf(html, pageUrl) {
     const u = abs(href);
     if (!sameOrigin(u)) continue;
     if (rel.includes("modulepreload")) js.add(u.href);
-    // A disabled stylesheet is not fetched: a cached page carries it inline (app/lib/first-paint.server.ts).
+    // A disabled stylesheet is not fetched: a cached page carries it inline (app/lib/http/first-paint.server.ts).
     else if (rel.includes("stylesheet") && !/\sdisabled\b/i.test(tag)) css.add(u.href);
   }
   for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {

@@ -1,5 +1,5 @@
 // `npm run bench:first-use`: what a page costs the phone when its reader first uses it. A cached
-// page loads no script until a touch, a key or the mouse (app/lib/first-paint.server.ts); this
+// page loads no script until a touch, a key or the mouse (app/lib/http/first-paint.server.ts); this
 // measures what comes then, with Chromium's CPU slowed 4x as Lighthouse's mobile run simulates:
 // the main-thread time from the first mouse movement until the page has hydrated and gone quiet,
 // its longest task, and how long the reader waited for the page to be enhanced. The network is

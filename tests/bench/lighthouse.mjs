@@ -8,7 +8,7 @@
 // main-thread work after the first contentful paint (as the simulated phone would spend it, so
 // x4 what this machine spent), the first-load JavaScript (every script the page loaded, gzip 9)
 // and the JavaScript it loads at the reader's first use (a touch, a key or the mouse: the scripts
-// its boot script names; app/lib/first-paint.server.ts), then the failing
+// its boot script names; app/lib/http/first-paint.server.ts), then the failing
 // audits and where the main-thread time after the first paint went. Raw JSON reports go to
 // tests/.tmp/lighthouse/ (with each run's trace as <page>.trace.json). Budget on every page: performance >= 99, TBT <= 100 ms, main-thread
 // work after FCP <= 500 ms, accessibility >= 95, LCP <= 1.5 s, and first-load JavaScript 0 on
@@ -177,7 +177,7 @@ async function scriptBytes(lhr) {
 }
 
 /**
- * The JavaScript a page loads when its reader first uses it (app/lib/first-paint.server.ts: a
+ * The JavaScript a page loads when its reader first uses it (app/lib/http/first-paint.server.ts: a
  * cached page's boot script waits for a touch, a key or the mouse, then adds its module
  * preloads and imports its routes and React Router's entry), gzip bytes: every script the boot
  * script names, its route manifest (modules named there are only loaded on navigation) left out.

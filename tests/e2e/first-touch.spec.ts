@@ -6,7 +6,7 @@ import { bagDialog, itemBySlug, itemDialog, lineName, STORE } from "../support/e
 /**
  * The reader's first touch does what they meant, on a phone as people use it: 360x740 with
  * touch, the CPU slowed 4x and a slow 4G line (150 ms, 1.6 Mbps down). The scripts may arrive
- * while they choose or type (app/lib/first-paint.server.ts); nothing they chose or typed is
+ * while they choose or type (app/lib/http/first-paint.server.ts); nothing they chose or typed is
  * changed by them, and nothing they tap is dead.
  */
 test.use({ readerMovesAtLoad: false, viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });

@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, hydrated, markWindow, test } from "../support/e2e-fixtures";
 
 /**
- * A cached page starts its scripts at the reader's first use (app/lib/first-paint.server.ts):
+ * A cached page starts its scripts at the reader's first use (app/lib/http/first-paint.server.ts):
  * until a touch, a key or the mouse, it loads and runs no JavaScript, and it works as it does
  * with scripts off. These journeys keep the page untouched at load.
  */

@@ -4,7 +4,7 @@ import { NO_SCRIPT_PAGES } from "../bench/no-script-pages.mjs";
 
 /**
  * Pages with nothing to enhance are sent without any JavaScript (a route's `handle = { hydrate:
- * false }`, app/lib/hydration.ts); the pages with something to enhance still hydrate.
+ * false }`, app/lib/core/hydration.ts); the pages with something to enhance still hydrate.
  */
 const HYDRATED_PAGES = ["/join", "/vespers", "/event", "/badges", "/merchandise", "/blogs", "/blogs/campus-mission-week"];
 

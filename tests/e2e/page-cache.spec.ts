@@ -48,7 +48,7 @@ test("a cached page: the same bytes for every first visit, each with its own coo
   }
   expect(new Set(answers.map((a) => a.cid)).size).toBe(3);
   expect(new Set(answers.map((a) => a.body)).size, "byte-identical pages").toBe(1);
-  // Prepared for a fast first paint (app/lib/first-paint.server.ts): its stylesheets inside it,
+  // Prepared for a fast first paint (app/lib/http/first-paint.server.ts): its stylesheets inside it,
   // and no script fetched before it has painted (this fails if React Router's boot script changes shape).
   const page = answers[0]!.body;
   expect(page).toMatch(/<style data-inline-href="\/assets\/site-[^"]+\.css">/);

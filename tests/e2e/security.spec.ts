@@ -79,7 +79,7 @@ test.describe("data files are never static files", () => {
     "/package.json",
     "/build/server/index.js",
     "/server/index.js",
-    "/app/lib/env.server.ts",
+    "/app/lib/server/env.server.ts",
     "/open/badges/..%2F..%2Fsite.db",
     "/open/badges/..%2f..%2fadmin-key.png",
     "/open/badges/%2e%2e%2f%2e%2e%2fsite.db.png",

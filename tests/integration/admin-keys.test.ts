@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Db } from "~/lib/db.server";
+import type { Db } from "~/lib/db/db.server";
 import * as adminPage from "~/routes/admin/index";
 import * as badgeOrdersApi from "~/routes/api/badge-orders";
 import { args, formPost, get, readJson, reply, thrown, type ApiError } from "../support/http";

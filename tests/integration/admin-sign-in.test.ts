@@ -3,9 +3,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as adminPage from "~/routes/admin/index";
 import * as subscribersApi from "~/routes/api/subscribers";
 import { resetAdminForTests } from "~/features/admin/staff-auth.server";
-import type { Db } from "~/lib/db.server";
-import { resetEnvForTests } from "~/lib/env.server";
-import { getSessionSecret, resetSecretsForTests } from "~/lib/secrets.server";
+import type { Db } from "~/lib/db/db.server";
+import { resetEnvForTests } from "~/lib/server/env.server";
+import { getSessionSecret, resetSecretsForTests } from "~/lib/db/secrets.server";
 import { ORIGIN, args, formPost, get, reply, testContext, thrown } from "../support/http";
 import { freshApp } from "../support/reset";
 

@@ -3,7 +3,7 @@ import { flushAnalytics, writeEvents, type TrackRow } from "~/features/analytics
 import { MODE_MESSAGE, SINCE_MESSAGE, WINDOW_MESSAGE } from "~/features/analytics/reports.schema";
 import { runAnalyticsRollup } from "~/features/analytics/rollup.server";
 import { createAdminSessionCookie } from "~/features/admin/staff-auth.server";
-import type { Db } from "~/lib/db.server";
+import type { Db } from "~/lib/db/db.server";
 import * as analyticsApi from "~/routes/api/analytics";
 import * as trackApi from "~/routes/api/track";
 import { args, get, jsonPost, readJson, type ApiError } from "../support/http";

@@ -1,9 +1,9 @@
-import { CONSENT_VERSION, JOIN_CONSENT_MESSAGE } from "~/lib/data-notices";
+import { CONSENT_VERSION, JOIN_CONSENT_MESSAGE } from "~/lib/core/data-notices";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as home from "~/routes/site/home";
 import * as join from "~/routes/site/join";
-import type { Db } from "~/lib/db.server";
-import { drainOutbox } from "~/lib/email.server";
+import type { Db } from "~/lib/db/db.server";
+import { drainOutbox } from "~/lib/mail/email.server";
 import { args, formPost, reply, thrown } from "../support/http";
 import { freshApp, resetApp } from "../support/reset";
 import { startSmtpReceiver, type SmtpReceiver } from "../support/smtp";

@@ -9,10 +9,10 @@ import { DEFAULT_EVENT } from "~/features/event-badges/event";
 import { renderKit } from "~/features/event-badges/kit.server";
 import { processPortrait } from "~/features/event-badges/portrait.server";
 import { TIERS } from "~/features/event-badges/tiers";
-import { staff } from "~/lib/actor";
-import { restoreBackup, takeBackup } from "~/lib/backup.server";
-import type { Db } from "~/lib/db.server";
-import { env } from "~/lib/env.server";
+import { staff } from "~/lib/core/actor";
+import { restoreBackup, takeBackup } from "~/lib/db/backup.server";
+import type { Db } from "~/lib/db/db.server";
+import { env } from "~/lib/server/env.server";
 import { cameraPhoto } from "../support/camera-photo";
 import { freshApp, testDatabaseKind } from "../support/reset";
 

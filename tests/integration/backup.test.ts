@@ -6,9 +6,9 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { BadgeOrderSchema } from "~/features/event-badges/badge-order.schema";
 import { submitBadgeOrder } from "~/features/event-badges/badge-orders.server";
 import { generateIdentity, identityToRecipient } from "age-encryption";
-import { afterBackup, listBackups, restoreBackup, RestoreError, startBackups, stopBackups, takeBackup } from "~/lib/backup.server";
-import type { Db } from "~/lib/db.server";
-import { env } from "~/lib/env.server";
+import { afterBackup, listBackups, restoreBackup, RestoreError, startBackups, stopBackups, takeBackup } from "~/lib/db/backup.server";
+import type { Db } from "~/lib/db/db.server";
+import { env } from "~/lib/server/env.server";
 import { freshApp, testDatabaseKind } from "../support/reset";
 
 let db: Db;

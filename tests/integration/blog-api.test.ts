@@ -2,8 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { feedbackPollId, feedbackPollOptions, postPollId, type BlogPost } from "~/features/blog/blog";
 import { BlogPostSchema } from "~/features/blog/blog.schema";
 import { notificationStatus, savePosts } from "~/features/blog/blog.server";
-import type { Db } from "~/lib/db.server";
-import { drainOutbox } from "~/lib/email.server";
+import type { Db } from "~/lib/db/db.server";
+import { drainOutbox } from "~/lib/mail/email.server";
 import * as blogsDataApi from "~/routes/api/blogs-data";
 import * as blogsApi from "~/routes/api/blogs";
 import * as generateShareApi from "~/routes/api/generate-blog-share";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseBadgeQuery } from "~/features/team-badges/team-badges.schema";
 
-// A cached page is keyed by the query parameters its route declares (`cacheQuery`, app/lib/page-cache.ts):
+// A cached page is keyed by the query parameters its route declares (`cacheQuery`, app/lib/core/page-cache.ts):
 // a parameter read but not declared would serve one visitor's page to another.
 describe("every cached route names the query parameters it reads", () => {
   const routes = fs

@@ -3,8 +3,8 @@ import { writeEvents, type TrackRow } from "~/features/analytics/analytics.serve
 import { runAnalyticsRollup, summarizeBatch } from "~/features/analytics/rollup.server";
 import { addToBag, getBag } from "~/features/merch/merch.server";
 import { subscribe } from "~/features/newsletter/newsletter.server";
-import { openDatabase, type Db } from "~/lib/db.server";
-import { env } from "~/lib/env.server";
+import { openDatabase, type Db } from "~/lib/db/db.server";
+import { env } from "~/lib/server/env.server";
 import { runSeeds } from "../../db/seed";
 import { freshApp, testDatabaseKind } from "../support/reset";
 

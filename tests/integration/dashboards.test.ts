@@ -13,7 +13,7 @@ import { writeEvents, type TrackRow } from "~/features/analytics/analytics.serve
 import { WINDOW_MESSAGE } from "~/features/analytics/reports.schema";
 import { feedbackPollOptions } from "~/features/blog/blog";
 import { createAdminSessionCookie } from "~/features/admin/staff-auth.server";
-import type { Db } from "~/lib/db.server";
+import type { Db } from "~/lib/db/db.server";
 import * as activityPage from "~/routes/admin/activity";
 import * as engagementPage from "~/routes/admin/engagement";
 import { ORIGIN, args, formPost, get, reply, testContext } from "../support/http";

@@ -2,7 +2,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UNAVAILABLE } from "~/lib/database-unavailable";
+import { UNAVAILABLE } from "~/lib/core/database-unavailable";
 import { builtSite, createDatabaseOn, freshCode, getOnNewConnection, holdSqliteLock, placeOrder, postOrderForm, processEnds, untilStatus, type OrderAnswer } from "../support/outage";
 import { startTestPostgres } from "../support/postgres.mjs";
 import { testDatabaseKind } from "../support/reset";

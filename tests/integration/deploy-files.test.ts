@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROOT, TMP_DIR } from "../support/e2e-env";
 import { testDatabaseKind } from "../support/reset";
-import { parseEnv } from "~/lib/env.server";
+import { parseEnv } from "~/lib/server/env.server";
 
 /**
  * What an operator copies from deploy/: the systemd unit verifies, the settings template is
@@ -44,9 +44,9 @@ describe.runIf(testDatabaseKind === "sqlite")("deploy/ files", () => {
 
   it("the settings template names every setting the site reads, commented, and is a valid configuration as it is", () => {
     const text = fs.readFileSync(deploy("site.env.example"), "utf8");
-    const schemaKeys = [...fs.readFileSync(path.join(ROOT, "app/lib/env.server.ts"), "utf8").matchAll(/^ {2}([A-Z][A-Z0-9_]+): /gm)]
+    const schemaKeys = [...fs.readFileSync(path.join(ROOT, "app/lib/server/env.server.ts"), "utf8").matchAll(/^ {2}([A-Z][A-Z0-9_]+): /gm)]
       .map((m) => m[1]!)
-      .concat([...fs.readFileSync(path.join(ROOT, "app/lib/daraja-env.server.ts"), "utf8").matchAll(/^ {2}([A-Z][A-Z0-9_]+): /gm)].map((m) => m[1]!))
+      .concat([...fs.readFileSync(path.join(ROOT, "app/lib/server/daraja-env.server.ts"), "utf8").matchAll(/^ {2}([A-Z][A-Z0-9_]+): /gm)].map((m) => m[1]!))
       .filter((k) => k !== "NODE_ENV");
     expect(schemaKeys.length).toBeGreaterThan(20);
     const lines = text.split("\n");

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UNAVAILABLE } from "~/lib/database-unavailable";
+import { UNAVAILABLE } from "~/lib/core/database-unavailable";
 import { TMP_DIR } from "../support/e2e-env";
 import { builtSite, freshCode, placeOrder, type OrderAnswer } from "../support/outage";
 import { testDatabaseKind } from "../support/reset";

@@ -7,11 +7,11 @@ import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BadgeOrderSchema } from "~/features/event-badges/badge-order.schema";
 import { submitBadgeOrder } from "~/features/event-badges/badge-orders.server";
-import { isPostgres } from "~/lib/dialect.server";
-import { DomainError } from "~/lib/domain-error";
-import { inGroupCommit, recentBatchSizes } from "~/lib/group-commit.server";
+import { isPostgres } from "~/lib/db/dialect.server";
+import { DomainError } from "~/lib/core/domain-error";
+import { inGroupCommit, recentBatchSizes } from "~/lib/db/group-commit.server";
 import { freshApp, testDatabaseKind } from "../support/reset";
-import { migrateToLatest, openDatabase, type Db } from "~/lib/db.server";
+import { migrateToLatest, openDatabase, type Db } from "~/lib/db/db.server";
 import { startTestPostgres } from "../support/postgres.mjs";
 
 const USED =

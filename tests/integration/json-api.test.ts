@@ -8,7 +8,7 @@ import * as trackApi from "~/routes/api/track";
 import * as adminPage from "~/routes/admin/index";
 import { recordActivity } from "~/features/activity/activity.server";
 import { flushAnalytics } from "~/features/analytics/analytics.server";
-import type { Db } from "~/lib/db.server";
+import type { Db } from "~/lib/db/db.server";
 import { ORIGIN, args, formPost, get, jsonPost, readJson, thrown, type ApiError } from "../support/http";
 import { freshApp } from "../support/reset";
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { env } from "~/lib/env.server";
+import { env } from "~/lib/server/env.server";
 import * as badgeOrdersApi from "~/routes/api/badge-orders";
 import * as eventRoute from "~/routes/event/event";
 import { sendResponse, toFetchRequest } from "~/server/edge";

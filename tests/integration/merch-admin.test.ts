@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import * as editorRoute from "~/routes/merch/admin";
 import * as ordersRoute from "~/routes/admin/merch-orders";
 import { createAdminSessionCookie } from "~/features/admin/staff-auth.server";
-import type { Db } from "~/lib/db.server";
+import type { Db } from "~/lib/db/db.server";
 import { ORIGIN, args, get, reply, thrown } from "../support/http";
 import { freshApp } from "../support/reset";
 import type { MerchItem } from "~/features/merch/merch";
@@ -14,7 +14,7 @@ import { readEditorRows } from "~/routes/merch/merch-editor-page.server";
 import { BLANK_ROW, EDITOR_PATH, fieldName, ORDERS_PATH, ROW_TEXT_FIELDS, type EditorRow } from "~/features/merch/admin/merch-admin-screen";
 import { parseEditorItem } from "~/features/merch/merch-editor";
 import { changeMerchOrderStatus } from "~/features/merch/admin/merch-admin.server";
-import { staff } from "~/lib/actor";
+import { staff } from "~/lib/core/actor";
 
 /** Staff notes as a log: these entries, each dated, in this order (nothing replaced). */
 const noteLog = (...entries: string[]) =>

@@ -5,8 +5,8 @@ import * as c2b from "~/routes/api/mpesa-c2b";
 import * as paymentsPage from "~/routes/admin/payments";
 import { listReceivedPayments } from "~/features/received-payments/received-payments.server";
 import { createAdminSessionCookie } from "~/features/admin/staff-auth.server";
-import type { Db } from "~/lib/db.server";
-import { refusedCallbackWord } from "~/lib/env.server";
+import type { Db } from "~/lib/db/db.server";
+import { refusedCallbackWord } from "~/lib/server/env.server";
 import { ORIGIN, args, jsonPost } from "../support/http";
 import { freshApp } from "../support/reset";
 

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import * as c2b from "~/routes/api/mpesa-c2b";
 import * as statements from "~/routes/api/mpesa-statements";
 import { paymentStateFor } from "~/features/reconciliation/matching.server";
-import type { Db } from "~/lib/db.server";
+import type { Db } from "~/lib/db/db.server";
 import { ORIGIN, args, jsonPost, readJson } from "../support/http";
 import { freshApp } from "../support/reset";
 

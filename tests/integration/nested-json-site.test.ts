@@ -3,7 +3,7 @@ import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JSON_TOO_DEEP } from "~/lib/bounded-json";
+import { JSON_TOO_DEEP } from "~/lib/core/bounded-json";
 import { ROOT } from "../support/e2e-env";
 import { builtSite } from "../support/outage";
 import { testDatabaseKind } from "../support/reset";

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import * as badgeOrdersApi from "~/routes/api/badge-orders";
 import * as merchOrdersApi from "~/routes/api/merch-orders";
-import { JSON_TOO_DEEP } from "~/lib/bounded-json";
+import { JSON_TOO_DEEP } from "~/lib/core/bounded-json";
 import { ORIGIN, args, readJson, type ApiError } from "../support/http";
 import { freshApp } from "../support/reset";
 

@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "~/lib/db.server";
-import { drainOutbox, enqueueMail, NO_SPACE_RETRY_MS } from "~/lib/email.server";
+import type { Db } from "~/lib/db/db.server";
+import { drainOutbox, enqueueMail, NO_SPACE_RETRY_MS } from "~/lib/mail/email.server";
 import { TMP_DIR } from "../support/e2e-env";
 import { freshApp } from "../support/reset";
 

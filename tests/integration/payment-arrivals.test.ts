@@ -10,8 +10,8 @@ import { PaymentCheckbox } from "~/features/received-payments/components/payment
 import { quietWarning } from "~/features/received-payments/payment-arrivals";
 import { paymentArrivals } from "~/features/received-payments/payment-arrivals.server";
 import { setBadgeOrderStatus } from "~/features/reconciliation/orders.server";
-import { staff } from "~/lib/actor";
-import type { Db } from "~/lib/db.server";
+import { staff } from "~/lib/core/actor";
+import type { Db } from "~/lib/db/db.server";
 import { loadBadgeOrdersScreen } from "~/routes/admin/badge-orders-page.server";
 import { loadPaymentsScreen } from "~/routes/admin/payments.server";
 import { answerHealth, forgetReadinessForTests } from "~/server/health.server";

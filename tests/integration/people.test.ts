@@ -24,9 +24,9 @@ import { downloadMyData, openMyDataLink, pendingEraseRequests, requestMyData, se
 import * as myDataPage from "~/routes/site/my-data";
 import * as myDataDownload from "~/routes/site/my-data-download";
 import { MY_DATA_SENT } from "~/routes/site/my-data";
-import { staff } from "~/lib/actor";
-import { isPostgres, type Db } from "~/lib/db.server";
-import { env } from "~/lib/env.server";
+import { staff } from "~/lib/core/actor";
+import { isPostgres, type Db } from "~/lib/db/db.server";
+import { env } from "~/lib/server/env.server";
 import { plainKitPng } from "../support/kit-png";
 import { args, formPost, get, jsonPost } from "../support/http";
 import { freshApp } from "../support/reset";

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UNAVAILABLE } from "~/lib/database-unavailable";
+import { UNAVAILABLE } from "~/lib/core/database-unavailable";
 import { builtSite, createDatabaseOn, freshCode, untilStatus } from "../support/outage";
 import { startTestPostgres } from "../support/postgres.mjs";
 import { testDatabaseKind } from "../support/reset";

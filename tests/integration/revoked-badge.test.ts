@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { staff } from "~/lib/actor";
-import type { Db } from "~/lib/db.server";
-import { cachedDocument, clearPageCache, storePage } from "~/lib/page-cache.server";
+import { staff } from "~/lib/core/actor";
+import type { Db } from "~/lib/db/db.server";
+import { cachedDocument, clearPageCache, storePage } from "~/lib/http/page-cache.server";
 import { BadgeOrderSchema } from "~/features/event-badges/badge-order.schema";
 import { readOrderAsset, submitBadgeOrder } from "~/features/event-badges/badge-orders.server";
 import { attachBadgeAssets, listBadgeOrders, resendBadgeKit, setBadgeOrderStatus } from "~/features/reconciliation/orders.server";

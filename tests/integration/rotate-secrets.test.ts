@@ -2,10 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createAdminSessionCookie } from "~/features/admin/staff-auth.server";
-import { getDb, isPostgres } from "~/lib/db.server";
-import { env } from "~/lib/env.server";
-import { rotateSecretsCommand } from "~/lib/rotate-secrets.server";
-import { getSessionSecret, primeSharedSecrets } from "~/lib/secrets.server";
+import { getDb, isPostgres } from "~/lib/db/db.server";
+import { env } from "~/lib/server/env.server";
+import { rotateSecretsCommand } from "~/lib/db/rotate-secrets.server";
+import { getSessionSecret, primeSharedSecrets } from "~/lib/db/secrets.server";
 import { get } from "../support/http";
 import { freshApp } from "../support/reset";
 

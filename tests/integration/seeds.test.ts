@@ -1,7 +1,7 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { migrateToLatest, openDatabase, type Db } from "~/lib/db.server";
-import { env } from "~/lib/env.server";
+import { migrateToLatest, openDatabase, type Db } from "~/lib/db/db.server";
+import { env } from "~/lib/server/env.server";
 import { runSeeds, seeds } from "../../db/seed";
 import { freshApp } from "../support/reset";
 

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { createAdminSessionCookie } from "~/features/admin/staff-auth.server";
-import type { Db } from "~/lib/db.server";
+import type { Db } from "~/lib/db/db.server";
 import * as activityApi from "~/routes/api/activity";
 import * as adminPage from "~/routes/admin/index";
 import * as badgeOrdersPage from "~/routes/admin/badge-orders";

@@ -13,9 +13,9 @@ import { listPaymentMismatches } from "~/features/reconciliation/matching.server
 import { orderByToken } from "~/features/reconciliation/order-status.server";
 import { paymentWords } from "~/features/reconciliation/order-words";
 import { attachBadgeAssets, changeMerchOrderStatus, getBadgeOrder, getMerchOrder, setBadgeOrderStatus } from "~/features/reconciliation/orders.server";
-import { staff } from "~/lib/actor";
+import { staff } from "~/lib/core/actor";
 import { createAdminSessionCookie } from "~/features/admin/staff-auth.server";
-import type { Db } from "~/lib/db.server";
+import type { Db } from "~/lib/db/db.server";
 import { plainKitPng } from "../support/kit-png";
 import { ORIGIN, args, jsonPost, readJson } from "../support/http";
 import { freshApp } from "../support/reset";

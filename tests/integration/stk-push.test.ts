@@ -23,7 +23,7 @@ import { loadPaymentsScreen } from "~/routes/admin/payments.server";
 import { askAboutQuietPushes, sendStkPush, stkStatusOf, unknownPrompts, PHONE_PROMPTS_REFUSED, WINDOW_MS } from "~/features/stk-push/stk-push.server";
 import { INVALID_PHONE_WORDS, inSafaricomRange, mpesaPhone, resultWords } from "~/features/stk-push/stk-push";
 import { forgetDarajaTokensForTests, setDarajaTimeoutForTests } from "~/features/stk-push/daraja-client.server";
-import type { Db } from "~/lib/db.server";
+import type { Db } from "~/lib/db/db.server";
 import { args, formPost, get, jsonPost, readJson, thrown } from "../support/http";
 import { freshApp } from "../support/reset";
 import { startStkCallbackBridge } from "../support/stk-bridge";

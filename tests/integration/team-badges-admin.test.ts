@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { beforeEach, describe, expect, it } from "vitest";
 import { readBakedPng } from "~/features/badge-art/bake.server";
 import { createAdminSessionCookie } from "~/features/admin/staff-auth.server";
-import type { Db } from "~/lib/db.server";
+import type { Db } from "~/lib/db/db.server";
 import * as editor from "~/routes/admin/team-badges";
 import * as assertionRoute from "~/routes/badges/open-badges-assertion";
 import * as badgeImage from "~/routes/badges/badge-image";

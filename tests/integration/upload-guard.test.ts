@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { BODY_BYTES_RULE, BUSY_RECEIVING, LARGE_BODIES_AT_ONCE, largeBodiesInFlight } from "~/lib/upload-guard.server";
+import { BODY_BYTES_RULE, BUSY_RECEIVING, LARGE_BODIES_AT_ONCE, largeBodiesInFlight } from "~/lib/http/upload-guard.server";
 import * as badgeOrdersApi from "~/routes/api/badge-orders";
 import * as eventRoute from "~/routes/event/event";
 import { ORIGIN, args, readJson, reply, type ApiError } from "../support/http";

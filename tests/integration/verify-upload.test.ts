@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { action } from "~/routes/badges/verify-upload";
 import { bakePng } from "~/features/badge-art/bake.server";
-import { env } from "~/lib/env.server";
-import { FORM_UNREADABLE } from "~/lib/submission.server";
+import { env } from "~/lib/server/env.server";
+import { FORM_UNREADABLE } from "~/lib/forms/submission.server";
 import { seedTeamBadges } from "../../db/seed/team-badges";
 import { plainKitPng } from "../support/kit-png";
 import { freshApp } from "../support/reset";

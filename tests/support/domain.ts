@@ -1,7 +1,7 @@
 import type { DB } from "~/database";
-import type { Db } from "~/lib/db.server";
-import { DomainError } from "~/lib/domain-error";
-import { httpErrorOf } from "~/lib/http.server";
+import type { Db } from "~/lib/db/db.server";
+import { DomainError } from "~/lib/core/domain-error";
+import { httpErrorOf } from "~/lib/http/http.server";
 
 /** Runs `work`, expecting the feature's DomainError; returns the status it maps to and its message. */
 export async function domainRefusal(work: () => unknown): Promise<{ status: number; message: string }> {

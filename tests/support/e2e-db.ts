@@ -3,7 +3,7 @@ import type { Selectable } from "kysely";
 import type { ActivityTable } from "../../app/features/activity/activity.tables";
 import type { ApplicationsTable } from "../../app/features/applications/applications.tables";
 import type { SubscribersTable } from "../../app/features/newsletter/newsletter.tables";
-import type { OutboxTable } from "../../app/lib/infra.tables";
+import type { OutboxTable } from "../../app/lib/db/infra.tables";
 import { DB_FILE } from "./e2e-env";
 
 export type SubscriberRow = Selectable<SubscribersTable>;

@@ -12,5 +12,5 @@ export const TMP_DIR = path.join(ROOT, "tests/.tmp");
 export const DATA_DIR = path.join(TMP_DIR, "e2e-data");
 export const DB_FILE = path.join(DATA_DIR, "site.db");
 export const ADMIN_KEY = "e2e-admin-key-0123456789";
-/** Where the organisation's application notices go when ORG_INBOX is not set (app/lib/site.ts). */
+/** Where the organisation's application notices go when ORG_INBOX is not set (app/lib/core/site.ts). */
 export const ORG_INBOX = "hello@streetlight-outreach.org";

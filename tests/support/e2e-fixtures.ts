@@ -25,7 +25,7 @@ type Fixtures = {
   problems: PageProblems;
   /**
    * JS-on: the reader moves the mouse as each page of the test's context loads, so a cached page
-   * starts its scripts at once, as it does for a reader who touches it (app/lib/first-paint.server.ts
+   * starts its scripts at once, as it does for a reader who touches it (app/lib/http/first-paint.server.ts
    * waits for that first use). `test.use({ readerMovesAtLoad: false })` keeps a page untouched.
    */
   readerMovesAtLoad: boolean;
@@ -81,7 +81,7 @@ export { expect };
 
 /**
  * Resolves once React has hydrated `el` (it carries React's props key then). JS-on only. A
- * cached page starts its scripts at the reader's first use (app/lib/first-paint.server.ts), so
+ * cached page starts its scripts at the reader's first use (app/lib/http/first-paint.server.ts), so
  * this moves the mouse as a reader would before each look.
  */
 export async function hydrated(el: Locator) {

@@ -6,11 +6,11 @@ import { flushWrongKeys, resetWrongKeysForTests } from "~/features/admin/wrong-k
 import { flushAnalytics } from "~/features/analytics/analytics.server";
 import { stopNotifyWorker } from "~/features/blog/blog.server";
 import { resetAdminForTests } from "~/features/admin/staff-auth.server";
-import { closeDb, getDb, migrateToLatest, openDatabase, type Db } from "~/lib/db.server";
-import { drainOutbox, stopMailWorker } from "~/lib/email.server";
-import { resetEnvForTests } from "~/lib/env.server";
-import { resetRateLimitsForTests } from "~/lib/rate-limit.server";
-import { resetSecretsForTests } from "~/lib/secrets.server";
+import { closeDb, getDb, migrateToLatest, openDatabase, type Db } from "~/lib/db/db.server";
+import { drainOutbox, stopMailWorker } from "~/lib/mail/email.server";
+import { resetEnvForTests } from "~/lib/server/env.server";
+import { resetRateLimitsForTests } from "~/lib/server/rate-limit.server";
+import { resetSecretsForTests } from "~/lib/db/secrets.server";
 
 let counter = 0;
 let template: string | undefined;

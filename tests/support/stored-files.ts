@@ -1,12 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
-import { getBlob } from "~/lib/blob-store.server";
-import { isPostgres } from "~/lib/dialect.server";
+import { getBlob } from "~/lib/db/blob-store.server";
+import { isPostgres } from "~/lib/db/dialect.server";
 import { currentTestDb } from "./reset";
 
 /**
  * The stored files of the running test's site, whichever database holds them: files in
- * DATA_DIR on SQLite, rows of stored_files on PostgreSQL (app/lib/blob-store.server.ts).
+ * DATA_DIR on SQLite, rows of stored_files on PostgreSQL (app/lib/db/blob-store.server.ts).
  */
 export const readStored = (key: string) => getBlob(currentTestDb(), key);
 

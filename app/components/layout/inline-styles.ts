@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { useLocation } from "react-router";
 
 /**
- * A cached page carries its stylesheets inline (app/lib/first-paint.server.ts), each beside the
+ * A cached page carries its stylesheets inline (app/lib/http/first-paint.server.ts), each beside the
  * disabled link React rendered for it. After a client-side navigation React has removed the
  * links of the pages left behind; their inline copies go too, so one page's styles never stay
  * on the next. The new page's own stylesheets load as links, as they always did.

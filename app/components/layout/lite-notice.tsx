@@ -1,5 +1,5 @@
 import { useLocation } from "react-router";
-import { liteToggleHref } from "~/lib/data-saver";
+import { liteToggleHref } from "~/lib/core/data-saver";
 import { useLite } from "./use-lite";
 
 /**

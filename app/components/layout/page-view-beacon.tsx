@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { useLocation, useMatches } from "react-router";
 import type { PageHandle } from "~/features/analytics/page-view";
-import { sendTrack } from "~/lib/track";
+import { sendTrack } from "~/lib/browser/track";
 
 /**
  * The server counts the first page of a visit when it sends the document; this reports

@@ -1,8 +1,8 @@
 import { Link, useLocation } from "react-router";
 import { NewsletterForm } from "~/features/newsletter/components/newsletter-form";
-import { liteToggleHref } from "~/lib/data-saver";
-import { useKnownSearch } from "~/lib/page-cache";
-import { site } from "~/lib/site";
+import { liteToggleHref } from "~/lib/core/data-saver";
+import { useKnownSearch } from "~/lib/core/page-cache";
+import { site } from "~/lib/core/site";
 import { useLite } from "./use-lite";
 
 const links = [

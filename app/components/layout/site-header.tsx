@@ -1,5 +1,5 @@
 import { Link, NavLink } from "react-router";
-import { site } from "~/lib/site";
+import { site } from "~/lib/core/site";
 import { Logo } from "./logo";
 
 const nav = [

@@ -15,7 +15,7 @@ type Props = {
 /**
  * A native modal opened 300 ms after load by a small script of its own (public/js/announcement.js),
  * not by React: the page's framework scripts start only when the reader first uses the page
- * (app/lib/first-paint.server.ts), and the announcement must not wait for them, nor start them.
+ * (app/lib/http/first-paint.server.ts), and the announcement must not wait for them, nor start them.
  * The server renders it closed, so without scripts nothing covers the page; showModal() gives
  * focus trapping and Escape for free; 'Maybe Later' closes it as a form of method "dialog".
  * Once closed it stays away for a week on this browser. Lite mode leaves the script out.

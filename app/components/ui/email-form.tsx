@@ -1,7 +1,7 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
-import { firstError, type Reply } from "~/lib/forms";
-import { trackEvent } from "~/lib/track";
+import { firstError, type Reply } from "~/lib/core/forms";
+import { trackEvent } from "~/lib/browser/track";
 import { FieldError, FormStatus, Honeypot } from "./form-parts";
 
 export type EmailFormText = { success: string; failure: string; pending: string };

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 
 export const CHECK_FIELDS = "Please check the fields marked below.";
 

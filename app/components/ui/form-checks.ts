@@ -29,7 +29,7 @@ export const otherErrors = (fields: readonly string[], reply: CheckedReply | und
 
 /**
  * The error state of an enhanced form whose fields the browser checks before sending, with the
- * same rules and words as the server (see app/lib/rules.ts): which message each field shows,
+ * same rules and words as the server (see app/lib/core/rules.ts): which message each field shows,
  * the values typed before a refused plain POST, and the cursor put in the first field to fix.
  * A field changed since the last submit shows no (stale) error: wire `onInput` to the form.
  */

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from "react";
-import { HONEYPOT_FIELD } from "~/lib/forms";
+import { HONEYPOT_FIELD } from "~/lib/core/forms";
 
 const subscribe = () => () => {};
 /** False while rendering on the server and during hydration, true after. */

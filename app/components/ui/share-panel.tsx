@@ -1,6 +1,6 @@
 import { useId, useLayoutEffect, useRef, useState } from "react";
 import { useHydrated } from "./form-parts";
-import { copyText, facebookShareUrl, openShareSheet, twitterShareUrl, whatsAppShareUrl } from "~/lib/share";
+import { copyText, facebookShareUrl, openShareSheet, twitterShareUrl, whatsAppShareUrl } from "~/lib/browser/share";
 
 export type ShareTarget = "whatsapp" | "twitter" | "facebook";
 /** What a visitor did: followed a share link, copied the link, or used the share sheet. */
@@ -31,7 +31,7 @@ type Props = {
  * device share sheet (falling back to copying; cancelling is silent) and Copy link. Those two
  * are rendered with the page (no shift when it wakes up) and hidden by CSS (`.js-only`,
  * `scripting: none`, and in Lite mode) when scripts are off. Before the page's scripts start
- * they are not dead: a few lines of the page's boot script (app/lib/first-paint.server.ts,
+ * they are not dead: a few lines of the page's boot script (app/lib/http/first-paint.server.ts,
  * `SHARE_BEFORE_START`) answer their tap from the `data-share-*` attributes, show the result
  * through the status's `data-early` attribute, and leave the panel to this component once it is
  * marked `data-ready`.

@@ -1,4 +1,4 @@
-import type { Db } from "~/lib/db.server";
+import type { Db } from "~/lib/db/db.server";
 
 /**
  * The activity log's part of moving the old site in (app/features/legacy-import): the old

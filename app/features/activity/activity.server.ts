@@ -1,6 +1,6 @@
-import { actorLabel, type Actor } from "~/lib/actor";
-import type { Db } from "~/lib/db.server";
-import { nowIso } from "~/lib/db.server";
+import { actorLabel, type Actor } from "~/lib/core/actor";
+import type { Db } from "~/lib/db/db.server";
+import { nowIso } from "~/lib/db/db.server";
 import type { ActivityItem } from "./activity";
 
 /** Adds one entry to the activity log; returns its id. */

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from "kysely";
-import { anyColumnContains } from "~/lib/sql.server";
+import { anyColumnContains } from "~/lib/db/sql.server";
 import { isValidPaymentCode, normalisePaymentCode } from "../payment-codes/payment-code";
 
 /**

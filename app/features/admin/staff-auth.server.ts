@@ -2,12 +2,12 @@ import crypto from "node:crypto";
 import { createCookie, data, redirect, type AppLoadContext, type Cookie } from "react-router";
 import { recordWrongKey } from "./wrong-keys.server";
 import { endStaffSession, findStaffSession, openStaffSession, type StaffSessionRow } from "./staff-sessions.server";
-import { staff, type Actor } from "~/lib/actor";
-import type { Db } from "~/lib/db.server";
-import { env } from "~/lib/env.server";
-import { clientAddress, HttpError, isCrossSiteBrowserRequest, isSameSiteFormPost } from "~/lib/http.server";
-import { consume, tooManyMessage, type LimitRule } from "~/lib/rate-limit.server";
-import { adminKeyFingerprint, getAdminKey, getSessionSecret, safeEqual } from "~/lib/secrets.server";
+import { staff, type Actor } from "~/lib/core/actor";
+import type { Db } from "~/lib/db/db.server";
+import { env } from "~/lib/server/env.server";
+import { clientAddress, HttpError, isCrossSiteBrowserRequest, isSameSiteFormPost } from "~/lib/http/http.server";
+import { consume, tooManyMessage, type LimitRule } from "~/lib/server/rate-limit.server";
+import { adminKeyFingerprint, getAdminKey, getSessionSecret, safeEqual } from "~/lib/db/secrets.server";
 
 /** Wrong admin keys: five from one address in 15 minutes, then that address's guesses wait 15 minutes. */
 const WRONG_KEY_RULE: LimitRule = { points: 5, durationSeconds: 900, blockSeconds: 900 };

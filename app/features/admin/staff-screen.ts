@@ -1,5 +1,5 @@
 import type { MetaDescriptor } from "react-router";
-import { pageMeta } from "~/lib/meta";
+import { pageMeta } from "~/lib/core/meta";
 
 /** The staff home, where the session forms post. */
 export const STAFF_HOME = "/admin";

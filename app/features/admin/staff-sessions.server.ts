@@ -1,6 +1,6 @@
 import { logAction } from "~/features/activity/activity.server";
-import type { Actor } from "~/lib/actor";
-import { nowIso, type Db } from "~/lib/db.server";
+import type { Actor } from "~/lib/core/actor";
+import { nowIso, type Db } from "~/lib/db/db.server";
 
 /**
  * Staff sessions are rows keyed by a hash of the cookie's random id (so a copy of the database

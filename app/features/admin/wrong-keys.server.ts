@@ -1,5 +1,5 @@
 import { recordActivity } from "~/features/activity/activity.server";
-import { getDb, type Db } from "~/lib/db.server";
+import { getDb, type Db } from "~/lib/db/db.server";
 
 /**
  * Wrong admin keys in the activity log. Until an address is throttled each wrong key is one

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { listActivity } from "~/features/activity/activity.server";
 import type { ActivityItem } from "~/features/activity/activity";
-import type { Db } from "~/lib/db.server";
-import { env } from "~/lib/env.server";
+import type { Db } from "~/lib/db/db.server";
+import { env } from "~/lib/server/env.server";
 import { NAME_PATTERN } from "./analytics.schema";
 import { ACTIVITY_LIMIT, CHART_DAYS, DEFAULT_PARAMS, type ActivityParams } from "./activity-screen";
 import { SinceSchema, UniqueSchema, WindowSchema } from "./reports.schema";

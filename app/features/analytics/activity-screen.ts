@@ -1,5 +1,5 @@
 import { SINCE_DAYS, WINDOW_MINUTES } from "./reports";
-import { dayWithWeekdayUtc, groupDigits, shortDayUtc } from "~/lib/plain-format";
+import { dayWithWeekdayUtc, groupDigits, shortDayUtc } from "~/lib/core/plain-format";
 
 /** Client-safe pieces of the staff screen /admin/activity: its URL state, words and formats. */
 

@@ -1,5 +1,5 @@
-import type { Db } from "~/lib/db.server";
-import { env } from "~/lib/env.server";
+import type { Db } from "~/lib/db/db.server";
+import { env } from "~/lib/server/env.server";
 import type { TrackRow } from "./analytics.server";
 import { runAnalyticsRollup } from "./rollup.server";
 

@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import { isbot } from "isbot";
-import type { Db } from "~/lib/db.server";
-import { isDatabaseUnavailable } from "~/lib/database-unavailable";
-import { DomainError } from "~/lib/domain-error";
-import { getDb, nowIso } from "~/lib/db.server";
+import type { Db } from "~/lib/db/db.server";
+import { isDatabaseUnavailable } from "~/lib/core/database-unavailable";
+import { DomainError } from "~/lib/core/domain-error";
+import { getDb, nowIso } from "~/lib/db/db.server";
 import type { Selectable } from "kysely";
 import type { TrackInput } from "./analytics.schema";
 import type { AnalyticsEventsTable } from "./analytics.tables";

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from "kysely";
-import type { Db } from "~/lib/db.server";
-import { notIndexed, refHost } from "~/lib/dialect.server";
+import type { Db } from "~/lib/db/db.server";
+import { notIndexed, refHost } from "~/lib/db/dialect.server";
 import {
   addDays,
   DAY_MS,

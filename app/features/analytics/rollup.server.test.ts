@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Db } from "~/lib/db.server";
-import { env } from "~/lib/env.server";
+import type { Db } from "~/lib/db/db.server";
+import { env } from "~/lib/server/env.server";
 import { freshApp, testDatabaseKind } from "../../../tests/support/reset";
 import { writeEvents, type TrackRow } from "./analytics.server";
 import { activeNow, dailyPageViews, tallyByName, topReferrers, type Tally } from "./reports.server";

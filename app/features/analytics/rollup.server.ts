@@ -1,8 +1,8 @@
-import { isDatabaseUnavailable } from "~/lib/database-unavailable";
+import { isDatabaseUnavailable } from "~/lib/core/database-unavailable";
 import { sql } from "kysely";
-import type { Db } from "~/lib/db.server";
-import { greatest, lockedForUpdate, notIndexed, refHost } from "~/lib/dialect.server";
-import { env } from "~/lib/env.server";
+import type { Db } from "~/lib/db/db.server";
+import { greatest, lockedForUpdate, notIndexed, refHost } from "~/lib/db/dialect.server";
+import { env } from "~/lib/server/env.server";
 
 /**
  * The analytics summaries (tables in db/migrations/2026-11-21-analytics-rollup.ts) and the

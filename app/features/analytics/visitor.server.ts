@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { onSalt } from "~/lib/cluster-bus.server";
+import { onSalt } from "~/lib/server/cluster-bus.server";
 import { readClientId } from "./analytics.server";
 
 /**

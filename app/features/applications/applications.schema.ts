@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { nameTooLongMessage } from "~/lib/rules";
-import { EmailField, fullNameField, PhoneField, SourceField } from "~/lib/validation";
+import { nameTooLongMessage } from "~/lib/core/rules";
+import { EmailField, fullNameField, PhoneField, SourceField } from "~/lib/core/validation";
 
-import { JOIN_CONSENT_MESSAGE } from "~/lib/data-notices";
+import { JOIN_CONSENT_MESSAGE } from "~/lib/core/data-notices";
 import { APPLICATION_MESSAGE_MAX_LENGTH, APPLICATION_NAME_MAX_LENGTH as NAME_MAX } from "./messages";
 import { ALL_ROLES, GENERAL_INTEREST, JOIN_ROLES } from "./roles";
 

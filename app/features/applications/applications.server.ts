@@ -1,9 +1,9 @@
-import type { Db } from "~/lib/db.server";
-import { nowIso } from "~/lib/db.server";
-import { enqueueMail, kickMailWorker } from "~/lib/email.server";
-import { env } from "~/lib/env.server";
-import { site } from "~/lib/site";
-import { CONSENT_VERSION } from "~/lib/data-notices";
+import type { Db } from "~/lib/db/db.server";
+import { nowIso } from "~/lib/db/db.server";
+import { enqueueMail, kickMailWorker } from "~/lib/mail/email.server";
+import { env } from "~/lib/server/env.server";
+import { site } from "~/lib/core/site";
+import { CONSENT_VERSION } from "~/lib/core/data-notices";
 import type { ApplicationInput } from "./applications.schema";
 import { applicationNoticeEmail } from "./emails/application-notice";
 

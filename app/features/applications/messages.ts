@@ -1,4 +1,4 @@
-import { site } from "~/lib/site";
+import { site } from "~/lib/core/site";
 
 /** The join form's limits: its schema and its inputs' maxlength. */
 export const APPLICATION_NAME_MAX_LENGTH = 120;

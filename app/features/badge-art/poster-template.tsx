@@ -1,4 +1,4 @@
-import { site } from "~/lib/site";
+import { site } from "~/lib/core/site";
 import type { TemplateInput } from "./badge-template";
 import { alpha, inkOn, shade } from "./colour";
 import { DISPLAY } from "./fonts.server";

@@ -11,7 +11,7 @@ import { PosterTemplate } from "./poster-template";
 import { qrSvg } from "./qr.server";
 import { TeamBadgeTemplate, type TeamBadgeInput } from "./team-badge-template";
 import { CARD_HEIGHT, CARD_WIDTH, ShareCardTemplate, type ShareCardInput } from "./share-card-template";
-import { site } from "~/lib/site";
+import { site } from "~/lib/core/site";
 import { cleanText, formatIssuedDate, initialsOf } from "./text";
 
 /**

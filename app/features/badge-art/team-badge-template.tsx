@@ -1,4 +1,4 @@
-import { site } from "~/lib/site";
+import { site } from "~/lib/core/site";
 import { alpha, inkOn, shade } from "./colour";
 import { DISPLAY } from "./fonts.server";
 import { Canvas, LogoMark, Tick } from "./parts";

@@ -1,4 +1,4 @@
-import { dayInWordsUtc } from "~/lib/plain-format";
+import { dayInWordsUtc } from "~/lib/core/plain-format";
 /** Pure text helpers for the kit templates: safe names, initials, sizes that fit. */
 
 export const MAX_NAME_LENGTH = 80;

@@ -1,4 +1,4 @@
-import type { Db } from "~/lib/db.server";
+import type { Db } from "~/lib/db/db.server";
 
 /**
  * Old addresses of posts: a slug this site cannot use (sabbath_rest) or the old tracker's

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { nowIso, type Db } from "~/lib/db.server";
+import { nowIso, type Db } from "~/lib/db/db.server";
 import { DEFAULT_POLL_QUESTION } from "./blog";
 import type { BlogPostInput } from "./blog.schema";
 import { ensurePollIn, ensurePostPolls, postRow } from "./blog.server";

@@ -1,8 +1,8 @@
-import type { Db } from "~/lib/db.server";
-import { renderShareNotFound, renderSharePage } from "~/lib/share-page.server";
-import { absoluteUrl } from "~/lib/http.server";
-import { clearPageCache } from "~/lib/page-cache.server";
-import { site } from "~/lib/site";
+import type { Db } from "~/lib/db/db.server";
+import { renderShareNotFound, renderSharePage } from "~/lib/http/share-page.server";
+import { absoluteUrl } from "~/lib/http/http.server";
+import { clearPageCache } from "~/lib/http/page-cache.server";
+import { site } from "~/lib/core/site";
 import { DEFAULT_COVER, type BlogPost } from "./blog";
 import { SLUG_PATTERN } from "./blog.schema";
 import { getPost, listPosts } from "./blog.server";

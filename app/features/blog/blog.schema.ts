@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isHttpsUrl, isImageAddress, SLUG_PATTERN } from "~/lib/rules";
+import { isHttpsUrl, isImageAddress, SLUG_PATTERN } from "~/lib/core/rules";
 import { NAME_PATTERN } from "../analytics/analytics.schema";
 import { REACTIONS } from "./blog";
 import { SERIES_ID_PATTERN } from "./series";

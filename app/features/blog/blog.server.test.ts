@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { nowIso, type Db } from "~/lib/db.server";
-import { drainOutbox, enqueueMail } from "~/lib/email.server";
-import { DomainError } from "~/lib/domain-error";
-import { httpErrorOf, type HttpError } from "~/lib/http.server";
+import { nowIso, type Db } from "~/lib/db/db.server";
+import { drainOutbox, enqueueMail } from "~/lib/mail/email.server";
+import { DomainError } from "~/lib/core/domain-error";
+import { httpErrorOf, type HttpError } from "~/lib/http/http.server";
 import { freshApp } from "../../../tests/support/reset";
 import { headerText, startSmtpReceiver, type SmtpReceiver } from "../../../tests/support/smtp";
 import { DEFAULT_POLL_QUESTION, feedbackPollId, feedbackPollOptions, postPollId } from "./blog";

@@ -1,13 +1,13 @@
 import { sql } from "kysely";
-import type { Db } from "~/lib/db.server";
+import type { Db } from "~/lib/db/db.server";
 import type { BlogPostsTable } from "./blog.tables";
-import { getDb, nowIso } from "~/lib/db.server";
-import { singleFlight } from "~/lib/single-flight";
-import { enqueueMail, kickMailWorker } from "~/lib/email.server";
-import { DomainError } from "~/lib/domain-error";
-import { absoluteUrl } from "~/lib/http.server";
-import { clearPageCache, type CacheScope } from "~/lib/page-cache.server";
-import { SLUG_PATTERN } from "~/lib/rules";
+import { getDb, nowIso } from "~/lib/db/db.server";
+import { singleFlight } from "~/lib/core/single-flight";
+import { enqueueMail, kickMailWorker } from "~/lib/mail/email.server";
+import { DomainError } from "~/lib/core/domain-error";
+import { absoluteUrl } from "~/lib/http/http.server";
+import { clearPageCache, type CacheScope } from "~/lib/http/page-cache.server";
+import { SLUG_PATTERN } from "~/lib/core/rules";
 import { unsubscribeUrl } from "../newsletter/newsletter.server";
 import {
   DEFAULT_POLL_OPTIONS,

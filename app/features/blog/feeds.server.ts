@@ -1,5 +1,5 @@
-import { absoluteUrl } from "~/lib/http.server";
-import { site } from "~/lib/site";
+import { absoluteUrl } from "~/lib/http/http.server";
+import { site } from "~/lib/core/site";
 import type { BlogPost } from "./blog";
 
 /** XML text and attribute values; control characters XML 1.0 forbids are dropped. */

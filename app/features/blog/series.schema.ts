@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isImageAddress } from "~/lib/rules";
+import { isImageAddress } from "~/lib/core/rules";
 import { SERIES_ID_PATTERN } from "./series";
 
 /** One series as staff (or the old blog admin) send it. */

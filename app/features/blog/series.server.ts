@@ -1,7 +1,7 @@
 import { logAction } from "~/features/activity/activity.server";
-import type { Actor } from "~/lib/actor";
-import { nowIso, type Db } from "~/lib/db.server";
-import { clearPageCache } from "~/lib/page-cache.server";
+import type { Actor } from "~/lib/core/actor";
+import { nowIso, type Db } from "~/lib/db/db.server";
+import { clearPageCache } from "~/lib/http/page-cache.server";
 import type { BlogPost } from "./blog";
 import { listPostCards } from "./blog.server";
 import type { BlogSeriesTable } from "./blog.tables";

@@ -1,10 +1,10 @@
 import { REACTIONS } from "~/features/blog/blog";
 import { logAction } from "~/features/activity/activity.server";
 import { allPolls, allReactionCounts, ensurePoll } from "~/features/blog/blog.server";
-import type { Actor } from "~/lib/actor";
+import type { Actor } from "~/lib/core/actor";
 import { listSubscribers } from "~/features/newsletter/newsletter.server";
-import { suppressionsOf } from "~/lib/mail-health.server";
-import { type Db } from "~/lib/db.server";
+import { suppressionsOf } from "~/lib/mail/mail-health.server";
+import { type Db } from "~/lib/db/db.server";
 import {
   ENGAGEMENT_MESSAGES as M,
   SUBSCRIBER_LIMIT,

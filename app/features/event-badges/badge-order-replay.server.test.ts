@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Db } from "~/lib/db.server";
-import { drainOutbox } from "~/lib/email.server";
+import type { Db } from "~/lib/db/db.server";
+import { drainOutbox } from "~/lib/mail/email.server";
 import { freshApp } from "../../../tests/support/reset";
 import { startSmtpReceiver, type SmtpReceiver } from "../../../tests/support/smtp";
 import { storedNames } from "../../../tests/support/stored-files";

@@ -1,5 +1,5 @@
-import type { Db } from "~/lib/db.server";
-import { DomainError } from "~/lib/domain-error";
+import type { Db } from "~/lib/db/db.server";
+import { DomainError } from "~/lib/core/domain-error";
 import { orderPagePath } from "~/features/orders/order-page";
 import { ORDER_NOT_FOUND } from "./badge-order";
 

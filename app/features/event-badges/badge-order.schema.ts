@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { EMAIL_MESSAGE } from "~/lib/rules";
-import { emailField, fullNameField, NotesField, PhoneField } from "~/lib/validation";
+import { EMAIL_MESSAGE } from "~/lib/core/rules";
+import { emailField, fullNameField, NotesField, PhoneField } from "~/lib/core/validation";
 import { paymentCodeField } from "../payment-codes/payment-code.schema";
 import { PAYMENT_CODE_REQUIRED } from "../payment-codes/payment-code";
 import { codeUnlessStk, PayWithField } from "../stk-push/stk-push.schema";

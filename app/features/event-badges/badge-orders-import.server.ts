@@ -1,5 +1,5 @@
-import { putBlob } from "~/lib/blob-store.server";
-import type { Db } from "~/lib/db.server";
+import { putBlob } from "~/lib/db/blob-store.server";
+import type { Db } from "~/lib/db/db.server";
 import type { BadgeOrdersTable } from "./event-badges.tables";
 import { orderFileKey } from "./portrait.server";
 

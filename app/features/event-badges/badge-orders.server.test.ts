@@ -1,12 +1,12 @@
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { listActivity } from "~/features/activity/activity.server";
-import { staff, system } from "~/lib/actor";
-import { openDatabase, type Db } from "~/lib/db.server";
-import { env } from "~/lib/env.server";
-import { putBlob } from "~/lib/blob-store.server";
-import { drainOutbox, MAX_ATTEMPTS } from "~/lib/email.server";
-import { DomainError } from "~/lib/domain-error";
+import { staff, system } from "~/lib/core/actor";
+import { openDatabase, type Db } from "~/lib/db/db.server";
+import { env } from "~/lib/server/env.server";
+import { putBlob } from "~/lib/db/blob-store.server";
+import { drainOutbox, MAX_ATTEMPTS } from "~/lib/mail/email.server";
+import { DomainError } from "~/lib/core/domain-error";
 import { freshApp } from "../../../tests/support/reset";
 import { closedPort, startSmtpReceiver, type SmtpReceiver } from "../../../tests/support/smtp";
 import { BadgeOrderSchema } from "./badge-order.schema";
@@ -689,7 +689,7 @@ describe("the event's goal bar (eventProgress, GET /api/event_progress.php)", ()
   it("counts approved orders only, per tier and in KES; a rejection takes one back; approving forgets the cached event page", async () => {
     const { eventProgress } = await import("./progress.server");
     const { loader } = await import("~/routes/api/event-progress");
-    const { cachedDocument, storePage } = await import("~/lib/page-cache.server");
+    const { cachedDocument, storePage } = await import("~/lib/http/page-cache.server");
     const a = await submit(db, { tierKey: "t3" });
     const b = await submit(db, { tierKey: "t3" });
     const c = await submit(db, { tierKey: "t1" });

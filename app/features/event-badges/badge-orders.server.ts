@@ -1,24 +1,24 @@
-import { clearPageCache } from "~/lib/page-cache.server";
-import type { Db } from "~/lib/db.server";
+import { clearPageCache } from "~/lib/http/page-cache.server";
+import type { Db } from "~/lib/db/db.server";
 import type { Selectable } from "kysely";
-import type { OutboxTable } from "~/lib/infra.tables";
+import type { OutboxTable } from "~/lib/db/infra.tables";
 import type { BadgeOrdersTable } from "./event-badges.tables";
-import { nowIso } from "~/lib/db.server";
-import { lockedForUpdate } from "~/lib/dialect.server";
-import type { Actor } from "~/lib/actor";
+import { nowIso } from "~/lib/db/db.server";
+import { lockedForUpdate } from "~/lib/db/dialect.server";
+import type { Actor } from "~/lib/core/actor";
 import { logAction } from "../activity/activity.server";
-import { enqueueMail, kickMailWorker, MAX_ATTEMPTS, randomToken } from "~/lib/email.server";
-import { WRITTEN_TO_OUTBOX } from "~/lib/mail-words";
-import { deleteBlobs, getBlob, hasBlob, putBlob } from "~/lib/blob-store.server";
-import { DomainError } from "~/lib/domain-error";
-import { absoluteUrl } from "~/lib/http.server";
-import { formatNairobiTimeEat } from "~/lib/nairobi-time";
+import { enqueueMail, kickMailWorker, MAX_ATTEMPTS, randomToken } from "~/lib/mail/email.server";
+import { WRITTEN_TO_OUTBOX } from "~/lib/core/mail-words";
+import { deleteBlobs, getBlob, hasBlob, putBlob } from "~/lib/db/blob-store.server";
+import { DomainError } from "~/lib/core/domain-error";
+import { absoluteUrl } from "~/lib/http/http.server";
+import { formatNairobiTimeEat } from "~/lib/core/nairobi-time";
 import { unusedOrderId } from "~/features/orders/order-ids.server";
-import { appendedTo, noteEntry } from "~/lib/staff-notes.server";
+import { appendedTo, noteEntry } from "~/lib/db/staff-notes.server";
 import { oldReferenceOf } from "../legacy-ledger/ledger.server";
-import { inGroupCommit } from "~/lib/group-commit.server";
+import { inGroupCommit } from "~/lib/db/group-commit.server";
 import { orderSearch } from "../admin/order-search.server";
-import { safeEqual } from "~/lib/secrets.server";
+import { safeEqual } from "~/lib/db/secrets.server";
 import { orderPagePath } from "~/features/orders/order-page";
 import { claimCodeForOrder, keepIdempotencyKey, OrderReplay, orderOfKey, replayCodelessOrder, type Idempotency } from "../payment-codes/order-replay.server";
 import { PAYMENT_CODE_REQUIRED } from "../payment-codes/payment-code";
@@ -166,7 +166,7 @@ async function insertOrder(
   hasPortrait: boolean,
   idempotency?: Idempotency,
 ): Promise<string> {
-  // Orders placed at the same moment share one commit (app/lib/group-commit.server.ts); a copy
+  // Orders placed at the same moment share one commit (app/lib/db/group-commit.server.ts); a copy
   // of an order in the same batch finds the first one's claim and is answered with it.
   return inGroupCommit(db, async (trx) => {
     // An order paid by prompt has no typed code: its reference stands in (the column is unique),

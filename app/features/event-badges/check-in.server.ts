@@ -1,16 +1,16 @@
 import crypto from "node:crypto";
 import QRCode from "qrcode";
 import { z } from "zod";
-import type { Actor } from "~/lib/actor";
-import { nowIso, type Db } from "~/lib/db.server";
-import { DomainError } from "~/lib/domain-error";
-import { getSessionSecret, safeEqual } from "~/lib/secrets.server";
-import { putBlob } from "~/lib/blob-store.server";
-import { absoluteUrl } from "~/lib/http.server";
+import type { Actor } from "~/lib/core/actor";
+import { nowIso, type Db } from "~/lib/db/db.server";
+import { DomainError } from "~/lib/core/domain-error";
+import { getSessionSecret, safeEqual } from "~/lib/db/secrets.server";
+import { putBlob } from "~/lib/db/blob-store.server";
+import { absoluteUrl } from "~/lib/http/http.server";
 import { CHECK_IN_PATH } from "./ticket";
 import { doorReference, refusalText, type DoorEntry, type DoorRefusal } from "./check-in";
 import type { BadgeOrdersTable } from "./event-badges.tables";
-import { anyColumnContains } from "~/lib/sql.server";
+import { anyColumnContains } from "~/lib/db/sql.server";
 import { logAction } from "../activity/activity.server";
 import { smallPortrait } from "./portrait.server";
 

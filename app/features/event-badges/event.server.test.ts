@@ -1,9 +1,9 @@
 import { plainKitPng } from "../../../tests/support/kit-png";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { listActivity } from "~/features/activity/activity.server";
-import { staff } from "~/lib/actor";
-import { closeDb, getDb, type Db } from "~/lib/db.server";
-import { drainOutbox } from "~/lib/email.server";
+import { staff } from "~/lib/core/actor";
+import { closeDb, getDb, type Db } from "~/lib/db/db.server";
+import { drainOutbox } from "~/lib/mail/email.server";
 import { freshApp } from "../../../tests/support/reset";
 import { startSmtpReceiver, type SmtpReceiver } from "../../../tests/support/smtp";
 import { BadgeOrderSchema } from "./badge-order.schema";

@@ -1,6 +1,6 @@
-import type { Actor } from "~/lib/actor";
-import { nowIso, type Db } from "~/lib/db.server";
-import { clearPageCache } from "~/lib/page-cache.server";
+import type { Actor } from "~/lib/core/actor";
+import { nowIso, type Db } from "~/lib/db/db.server";
+import { clearPageCache } from "~/lib/http/page-cache.server";
 import { logAction } from "../activity/activity.server";
 import { DEFAULT_EVENT, type EventRecord } from "./event";
 import { recordOfInput, type EventInput } from "./event.schema";

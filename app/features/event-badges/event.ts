@@ -1,4 +1,4 @@
-import { formatDateInWords, nairobiInstant } from "~/lib/nairobi-time";
+import { formatDateInWords, nairobiInstant } from "~/lib/core/nairobi-time";
 import { TIERS, type Tier } from "./tiers";
 
 /**

@@ -1,9 +1,9 @@
 import pLimit from "p-limit";
 import sharp from "sharp";
-import { getBlob } from "~/lib/blob-store.server";
-import type { Db } from "~/lib/db.server";
-import { DomainError } from "~/lib/domain-error";
-import { keptPromises } from "~/lib/kept-promises.server";
+import { getBlob } from "~/lib/db/blob-store.server";
+import type { Db } from "~/lib/db/db.server";
+import { DomainError } from "~/lib/core/domain-error";
+import { keptPromises } from "~/lib/server/kept-promises.server";
 import { ORDER_NOT_FOUND } from "./badge-order";
 import {
   PORTRAIT_FAILED_MESSAGE,

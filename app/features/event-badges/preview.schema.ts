@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { TIER_KEYS } from "./tiers";
-import { isHttpUrl } from "~/lib/rules";
+import { isHttpUrl } from "~/lib/core/rules";
 import {
   NAME_MESSAGE,
   PORTRAIT_URL_MAX_LENGTH,

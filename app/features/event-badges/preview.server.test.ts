@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/lib/db/db.server";
 import { loader } from "~/routes/event/preview-image";
 import { PORTRAIT_URL_MESSAGE, resolveSiteImage, setPublicDirForTests } from "./site-image.server";
 

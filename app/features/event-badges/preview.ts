@@ -1,4 +1,4 @@
-import { isHttpUrl } from "~/lib/rules";
+import { isHttpUrl } from "~/lib/core/rules";
 import type { Tier } from "./tiers";
 import { MAX_NAME_LENGTH } from "../badge-art/text";
 

@@ -1,4 +1,4 @@
-import type { Db } from "~/lib/db.server";
+import type { Db } from "~/lib/db/db.server";
 import type { EventProgress } from "./progress";
 import { getEvent } from "./event.server";
 import { goalOf, type EventRecord } from "./event";

@@ -1,8 +1,8 @@
-import { isDatabaseUnavailable } from "~/lib/database-unavailable";
-import type { Db } from "~/lib/db.server";
-import { enqueueMail, kickMailWorker } from "~/lib/email.server";
-import { nairobiInstant } from "~/lib/nairobi-time";
-import { absoluteUrl } from "~/lib/http.server";
+import { isDatabaseUnavailable } from "~/lib/core/database-unavailable";
+import type { Db } from "~/lib/db/db.server";
+import { enqueueMail, kickMailWorker } from "~/lib/mail/email.server";
+import { nairobiInstant } from "~/lib/core/nairobi-time";
+import { absoluteUrl } from "~/lib/http/http.server";
 import { orderPagePath } from "~/features/orders/order-page";
 import { storeEntryQr } from "./check-in.server";
 import { eventReminderEmail } from "./emails/badge-emails";

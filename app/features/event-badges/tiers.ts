@@ -1,6 +1,6 @@
 /** The five sponsorship tiers (spec section 3). Amounts are whole KES; the server's word is final. */
 export type TierTheme = { primary: string; secondary: string; accent: string; text: string };
-import { formatAmount } from "~/lib/plain-format";
+import { formatAmount } from "~/lib/core/plain-format";
 
 export type Tier = {
   key: "t1" | "t2" | "t3" | "t4" | "t5";

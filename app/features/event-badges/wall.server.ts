@@ -1,7 +1,7 @@
-import type { Actor } from "~/lib/actor";
-import type { Db } from "~/lib/db.server";
-import { DomainError } from "~/lib/domain-error";
-import { clearPageCache } from "~/lib/page-cache.server";
+import type { Actor } from "~/lib/core/actor";
+import type { Db } from "~/lib/db/db.server";
+import { DomainError } from "~/lib/core/domain-error";
+import { clearPageCache } from "~/lib/http/page-cache.server";
 import { logAction } from "../activity/activity.server";
 import { wallNameOf } from "./wall";
 import { smallPortrait } from "./portrait.server";

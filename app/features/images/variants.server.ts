@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pLimit from "p-limit";
 import sharp from "sharp";
-import { keptPromises } from "../../lib/kept-promises.server.ts";
+import { keptPromises } from "../../lib/server/kept-promises.server.ts";
 import { VARIANT_FORMATS, VARIANT_SOURCE, VARIANT_WIDTHS, variantPath, type VariantFormat } from "./responsive.ts";
 
 /**

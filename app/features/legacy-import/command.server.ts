@@ -1,6 +1,6 @@
 import path from "node:path";
-import { closeDb, getDb } from "~/lib/db.server";
-import { env } from "~/lib/env.server";
+import { closeDb, getDb } from "~/lib/db/db.server";
+import { env } from "~/lib/server/env.server";
 import { describeFile, importLegacySite } from "./legacy-import.server";
 import { BADGES_FILE_HELP, DEFAULT_BADGES_FILE } from "./steps-badges.server";
 
@@ -18,7 +18,7 @@ Each run's report (refusals with their lines, orders sent for review, values cut
  * or DATABASE_PATH / DATA_DIR as `npm start` uses them). A line per file, then a summary.
  */
 export async function importLegacyCommand(args: string[]) {
-  // The log is one entry per line (control characters escaped, app/lib/log-line.server.ts):
+  // The log is one entry per line (control characters escaped, app/lib/server/log-line.server.ts):
   // text of several lines is printed a line at a time.
   const print = (text: string) => {
     for (const line of text.split("\n")) console.log(line);

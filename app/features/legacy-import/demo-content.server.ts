@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { nowIso, type Db } from "~/lib/db.server";
+import { nowIso, type Db } from "~/lib/db/db.server";
 import { seedPosts } from "../../../db/seed/blog";
 import { seedItems } from "../../../db/seed/merch";
 import { merchItemRow } from "../merch/merch.server";

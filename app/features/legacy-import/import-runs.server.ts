@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import type { Db } from "~/lib/db.server";
+import type { Db } from "~/lib/db/db.server";
 import type { FileReport, ImportRun } from "./import-report";
 
 export type { ImportRun } from "./import-report";

@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { logAction } from "~/features/activity/activity.server";
-import { system } from "~/lib/actor";
-import type { Db } from "~/lib/db.server";
-import { markContentChanged } from "~/lib/content-version.server";
-import { clearPageCache } from "~/lib/page-cache.server";
+import { system } from "~/lib/core/actor";
+import type { Db } from "~/lib/db/db.server";
+import { markContentChanged } from "~/lib/server/content-version.server";
+import { clearPageCache } from "~/lib/http/page-cache.server";
 import { summariseImportedEvents } from "../analytics/analytics-import.server";
 import { DEFAULT_BADGES_FILE, importTeamBadgePictures, importTeamBadgesFile } from "./steps-badges.server";
 import { checkSharePages, importCatalogueFile, importPostsFile, importSeriesFile, loadAliases } from "./steps-content.server";

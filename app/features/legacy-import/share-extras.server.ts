@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
-import { getBlob, putBlob } from "~/lib/blob-store.server";
-import type { Db } from "~/lib/db.server";
+import { getBlob, putBlob } from "~/lib/db/blob-store.server";
+import type { Db } from "~/lib/db/db.server";
 import { FileStep, readOldBytes, type RunContext } from "./run.server";
 
 /**

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Db } from "~/lib/db.server";
-import { DomainError } from "~/lib/domain-error";
+import type { Db } from "~/lib/db/db.server";
+import { DomainError } from "~/lib/core/domain-error";
 import { processBadgeImage } from "../team-badges/badge-image.server";
 import { BADGE_ID_PATTERN, CATEGORIES, parseIssuedDate } from "../team-badges/team-badges";
 import { importTeamBadge, importTeamBadgePicture, removeUntouchedSeedBadges, type ImportedBadge } from "../team-badges/team-badges-import.server";

@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
-import type { Db } from "~/lib/db.server";
-import { nowIso } from "~/lib/db.server";
-import { DomainError } from "~/lib/domain-error";
-import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from "~/lib/rules";
+import type { Db } from "~/lib/db/db.server";
+import { nowIso } from "~/lib/db/db.server";
+import { DomainError } from "~/lib/core/domain-error";
+import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from "~/lib/core/rules";
 import { importActivity } from "../activity/activity-import.server";
 import { importEvents } from "../analytics/analytics-import.server";
 import { NAME_PATTERN } from "../analytics/analytics.schema";

@@ -1,4 +1,4 @@
-import { nowIso, type Db } from "~/lib/db.server";
+import { nowIso, type Db } from "~/lib/db/db.server";
 
 /**
  * What the old-site import has taken, by file kind and the old site's key, so a second import

@@ -1,4 +1,4 @@
-import type { Db } from "~/lib/db.server";
+import type { Db } from "~/lib/db/db.server";
 import type { MerchItem } from "./merch";
 import { listItems, merchItemRow } from "./merch.server";
 import type { MerchOrdersTable } from "./merch.tables";

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Db } from "~/lib/db.server";
+import type { Db } from "~/lib/db/db.server";
 import { freshApp } from "../../../tests/support/reset";
 import { IDEMPOTENCY_KEY_REUSED } from "../payment-codes/order-replay.server";
 import { PAYMENT_CODE_USED } from "../payment-codes/payment-codes.server";

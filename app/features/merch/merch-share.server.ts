@@ -1,7 +1,7 @@
-import type { Db } from "~/lib/db.server";
-import { renderShareNotFound, renderSharePage } from "~/lib/share-page.server";
-import { absoluteUrl } from "~/lib/http.server";
-import { site } from "~/lib/site";
+import type { Db } from "~/lib/db/db.server";
+import { renderShareNotFound, renderSharePage } from "~/lib/http/share-page.server";
+import { absoluteUrl } from "~/lib/http/http.server";
+import { site } from "~/lib/core/site";
 import { formatMoney, type MerchItem } from "./merch";
 import { listItems, loadCatalogue } from "./merch.server";
 

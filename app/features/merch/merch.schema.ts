@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { isImageAddress, SLUG_PATTERN } from "~/lib/rules";
-import { EmailField, fullNameField, NotesField, PhoneField } from "~/lib/validation";
+import { isImageAddress, SLUG_PATTERN } from "~/lib/core/rules";
+import { EmailField, fullNameField, NotesField, PhoneField } from "~/lib/core/validation";
 import { paymentCodeField } from "../payment-codes/payment-code.schema";
 import { codeUnlessStk, PayWithField } from "../stk-push/stk-push.schema";
 import { MAX_LINE_QUANTITY, MERCH_MESSAGES } from "./merch";

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { BadgeOrderSchema } from "~/features/event-badges/badge-order.schema";
 import { submitBadgeOrder } from "~/features/event-badges/badge-orders.server";
-import type { Db } from "~/lib/db.server";
-import { drainOutbox } from "~/lib/email.server";
-import { site } from "~/lib/site";
+import type { Db } from "~/lib/db/db.server";
+import { drainOutbox } from "~/lib/mail/email.server";
+import { site } from "~/lib/core/site";
 import { freshApp } from "../../../tests/support/reset";
 import { startSmtpReceiver, type SmtpReceiver } from "../../../tests/support/smtp";
 import { PAYMENT_CODE_USED } from "../payment-codes/payment-codes.server";

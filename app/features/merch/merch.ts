@@ -1,6 +1,6 @@
 /** The store's shared words and shapes (spec sections 3, 5, 8, 9); safe for the browser. */
 import type { PaymentView } from "../received-payments/payment-state";
-import { formatAmount } from "~/lib/plain-format";
+import { formatAmount } from "~/lib/core/plain-format";
 
 export type MerchColor = { label: string; swatch: string; image?: string };
 

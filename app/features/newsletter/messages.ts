@@ -1,4 +1,4 @@
-import { site } from "~/lib/site";
+import { site } from "~/lib/core/site";
 
 /** The spec's words for each newsletter box (section 8). */
 export const newsletterMessages = {

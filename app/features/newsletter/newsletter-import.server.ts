@@ -1,5 +1,5 @@
-import type { Db } from "~/lib/db.server";
-import { randomToken } from "~/lib/email.server";
+import type { Db } from "~/lib/db/db.server";
+import { randomToken } from "~/lib/mail/email.server";
 import { isForgottenAddress } from "~/features/people/retention.server";
 
 /**

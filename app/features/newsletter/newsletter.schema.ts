@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EmailField, SourceField } from "~/lib/validation";
+import { EmailField, SourceField } from "~/lib/core/validation";
 
 export const NEWSLETTER_VARIANTS = ["footer", "about", "event", "vespers"] as const;
 

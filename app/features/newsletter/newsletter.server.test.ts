@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Db } from "~/lib/db.server";
-import { drainOutbox } from "~/lib/email.server";
+import type { Db } from "~/lib/db/db.server";
+import { drainOutbox } from "~/lib/mail/email.server";
 import { freshApp, resetApp } from "../../../tests/support/reset";
 import { headerText, startSmtpReceiver, type SmtpReceiver } from "../../../tests/support/smtp";
 import { SubscribeSchema, UnsubscribeTokenSchema } from "./newsletter.schema";

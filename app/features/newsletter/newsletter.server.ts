@@ -1,10 +1,10 @@
 import type { Selectable } from "kysely";
-import type { Db } from "~/lib/db.server";
-import { nowIso } from "~/lib/db.server";
-import { enqueueMail, kickMailWorker, randomToken } from "~/lib/email.server";
-import { clearSuppression } from "~/lib/mail-health.server";
-import { absoluteUrl } from "~/lib/http.server";
-import { CONSENT_VERSION } from "~/lib/data-notices";
+import type { Db } from "~/lib/db/db.server";
+import { nowIso } from "~/lib/db/db.server";
+import { enqueueMail, kickMailWorker, randomToken } from "~/lib/mail/email.server";
+import { clearSuppression } from "~/lib/mail/mail-health.server";
+import { absoluteUrl } from "~/lib/http/http.server";
+import { CONSENT_VERSION } from "~/lib/core/data-notices";
 import { welcomeEmail } from "./emails/welcome";
 import type { SubscribeInput } from "./newsletter.schema";
 import type { SubscribersTable } from "./newsletter.tables";

@@ -1,8 +1,8 @@
 import { exportJWK, SignJWT } from "jose";
-import type { Db } from "~/lib/db.server";
-import { env } from "~/lib/env.server";
-import { getSigningKey } from "~/lib/secrets.server";
-import { site } from "~/lib/site";
+import type { Db } from "~/lib/db/db.server";
+import { env } from "~/lib/server/env.server";
+import { getSigningKey } from "~/lib/db/secrets.server";
+import { site } from "~/lib/core/site";
 import { obPaths } from "../badge-art/open-badge-paths";
 import type { Award } from "./open-badges";
 import { findAward, hashedRecipient } from "./open-badges.server";

@@ -1,12 +1,12 @@
 import crypto from "node:crypto";
-import type { Actor } from "~/lib/actor";
-import { nowIso, type Db } from "~/lib/db.server";
+import type { Actor } from "~/lib/core/actor";
+import { nowIso, type Db } from "~/lib/db/db.server";
 import type { TeamBadgesTable } from "../team-badges/team-badges.tables";
-import { DomainError } from "~/lib/domain-error";
-import { clearPageCache } from "~/lib/page-cache.server";
-import { env } from "~/lib/env.server";
-import { getSessionSecret } from "~/lib/secrets.server";
-import { site } from "~/lib/site";
+import { DomainError } from "~/lib/core/domain-error";
+import { clearPageCache } from "~/lib/http/page-cache.server";
+import { env } from "~/lib/server/env.server";
+import { getSessionSecret } from "~/lib/db/secrets.server";
+import { site } from "~/lib/core/site";
 import { logAction } from "../activity/activity.server";
 import { wallNameOf } from "../event-badges/wall";
 import { findTier, formatKes } from "../event-badges/tiers";
@@ -15,8 +15,8 @@ import { findTeamBadgeRow, teamBadgeImage } from "../team-badges/team-badges.ser
 import { obPaths } from "../badge-art/open-badge-paths";
 import { renderShareCardPng } from "../badge-art/render.server";
 import { categoryStyle } from "../badge-art/team-badge-template";
-import { formatDateInWords, nairobiInstant } from "~/lib/nairobi-time";
-import { keptPromises } from "~/lib/kept-promises.server";
+import { formatDateInWords, nairobiInstant } from "~/lib/core/nairobi-time";
+import { keptPromises } from "~/lib/server/kept-promises.server";
 import { AWARD_ID, CLASS_ID, assertionDocument, badgeClassDocument, type Award, type IdentityObject } from "./open-badges";
 
 const origin = () => env().publicUrl;

@@ -1,5 +1,5 @@
-import { linkedInAddToProfileUrl, type LinkedInCertification } from "~/lib/share";
-import { site } from "~/lib/site";
+import { linkedInAddToProfileUrl, type LinkedInCertification } from "~/lib/browser/share";
+import { site } from "~/lib/core/site";
 import { obPaths } from "../badge-art/open-badge-paths";
 
 /**

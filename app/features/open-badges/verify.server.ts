@@ -1,6 +1,6 @@
-import { JsonShapeError, parseBoundedJson } from "~/lib/bounded-json";
-import type { Db } from "~/lib/db.server";
-import { env } from "~/lib/env.server";
+import { JsonShapeError, parseBoundedJson } from "~/lib/core/bounded-json";
+import type { Db } from "~/lib/db/db.server";
+import { env } from "~/lib/server/env.server";
 import { NotAPngError, readBakedPng } from "../badge-art/bake.server";
 import { obPaths } from "../badge-art/open-badge-paths";
 import { EmptyUploadError, readBakedUpload, UploadTooLargeError } from "./baked-upload.server";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateToLatest, openDatabase, type Db } from "~/lib/db.server";
-import { HttpError } from "~/lib/http.server";
+import { migrateToLatest, openDatabase, type Db } from "~/lib/db/db.server";
+import { HttpError } from "~/lib/http/http.server";
 import { newOrderId, ORDER_ID_TRIES, ORDER_ID_UNAVAILABLE, unusedOrderId } from "./order-ids.server";
 
 let db: Db;

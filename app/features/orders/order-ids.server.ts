@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { Kysely } from "kysely";
-import type { DB } from "~/lib/db.server";
-import { HttpError } from "~/lib/http.server";
+import type { DB } from "~/lib/db/db.server";
+import { HttpError } from "~/lib/http/http.server";
 
 const ID_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 

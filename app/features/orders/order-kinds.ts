@@ -1,4 +1,4 @@
-import { site } from "~/lib/site";
+import { site } from "~/lib/core/site";
 
 /** The two kinds of order the site takes payment for. */
 export type OrderKind = "badge" | "merch";

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateToLatest, openDatabase, type Db } from "~/lib/db.server";
-import { site } from "~/lib/site";
+import { migrateToLatest, openDatabase, type Db } from "~/lib/db/db.server";
+import { site } from "~/lib/core/site";
 import { kindOfReference, ORDER_KINDS } from "./order-kinds";
 import {
   appendStaffNote,

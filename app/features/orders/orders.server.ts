@@ -1,8 +1,8 @@
 import { sql, type RawBuilder } from "kysely";
-import type { Db } from "~/lib/db.server";
-import { env } from "~/lib/env.server";
-import { site } from "~/lib/site";
-import { appendedTo, noteEntry } from "~/lib/staff-notes.server";
+import type { Db } from "~/lib/db/db.server";
+import { env } from "~/lib/server/env.server";
+import { site } from "~/lib/core/site";
+import { appendedTo, noteEntry } from "~/lib/db/staff-notes.server";
 import { kindOfReference, type OrderKind } from "./order-kinds";
 
 /**

@@ -1,4 +1,4 @@
-import { nowIso, type Db } from "~/lib/db.server";
+import { nowIso, type Db } from "~/lib/db/db.server";
 
 /**
  * The payment-code ledger for orders moved in from the old site, which let one code pay for

@@ -1,7 +1,7 @@
-import type { Db } from "~/lib/db.server";
-import { nowIso } from "~/lib/db.server";
-import { lockName } from "~/lib/dialect.server";
-import { DomainError } from "~/lib/domain-error";
+import type { Db } from "~/lib/db/db.server";
+import { nowIso } from "~/lib/db/db.server";
+import { lockName } from "~/lib/db/dialect.server";
+import { DomainError } from "~/lib/core/domain-error";
 import { claimPaymentCode } from "./payment-codes.server";
 import { codelessOrdersSince } from "../orders/orders.server";
 import { lockReceipt, type OrderKind } from "./receipt-ledger.server";

@@ -1,6 +1,6 @@
-import type { Db } from "~/lib/db.server";
-import { nowIso } from "~/lib/db.server";
-import { DomainError } from "~/lib/domain-error";
+import type { Db } from "~/lib/db/db.server";
+import { nowIso } from "~/lib/db/db.server";
+import { DomainError } from "~/lib/core/domain-error";
 import { lockReceipt } from "./receipt-ledger.server";
 
 export const PAYMENT_CODE_USED =

@@ -1,7 +1,7 @@
-import type { Db } from "~/lib/db.server";
-import { nowIso } from "~/lib/db.server";
-import { isUniqueViolation, lockName } from "~/lib/dialect.server";
-import { DomainError } from "~/lib/domain-error";
+import type { Db } from "~/lib/db/db.server";
+import { nowIso } from "~/lib/db/db.server";
+import { isUniqueViolation, lockName } from "~/lib/db/dialect.server";
+import { DomainError } from "~/lib/core/domain-error";
 
 /**
  * The one ledger of which order each M-Pesa receipt pays. An order's typed code is claimed in

@@ -1,12 +1,12 @@
 import crypto from "node:crypto";
 import { logAction } from "~/features/activity/activity.server";
-import { system } from "~/lib/actor";
-import type { Db } from "~/lib/db.server";
-import { nowIso } from "~/lib/db.server";
-import { renderEmail } from "~/lib/email-layout";
-import { enqueueMail, kickMailWorker, organisationInbox, randomToken } from "~/lib/email.server";
-import { absoluteUrl } from "~/lib/http.server";
-import { site } from "~/lib/site";
+import { system } from "~/lib/core/actor";
+import type { Db } from "~/lib/db/db.server";
+import { nowIso } from "~/lib/db/db.server";
+import { renderEmail } from "~/lib/mail/email-layout";
+import { enqueueMail, kickMailWorker, organisationInbox, randomToken } from "~/lib/mail/email.server";
+import { absoluteUrl } from "~/lib/http/http.server";
+import { site } from "~/lib/core/site";
 import { LINK_HOURS, MY_DATA_PATH } from "./people";
 import { exportPerson, findPerson } from "./people.server";
 

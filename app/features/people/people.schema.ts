@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EmailField } from "~/lib/validation";
+import { EmailField } from "~/lib/core/validation";
 import { PERSON_QUERY_MAX } from "./people";
 
 /** POST /api/people.php: `{action, email}` or `{action, phone}`. */

@@ -2,14 +2,14 @@ import { zipSync, strToU8, type Zippable } from "fflate";
 import { sql, type Kysely, type RawBuilder, type SqlBool } from "kysely";
 import { logAction } from "~/features/activity/activity.server";
 import { orderFileExt, orderFileKey } from "~/features/event-badges/portrait.server";
-import type { Actor } from "~/lib/actor";
-import { deleteBlobs, getBlob } from "~/lib/blob-store.server";
-import { nowIso, type Db } from "~/lib/db.server";
-import { isPostgres } from "~/lib/dialect.server";
-import { DomainError } from "~/lib/domain-error";
-import { randomToken, removeOutboxFile } from "~/lib/email.server";
-import { clearPageCache } from "~/lib/page-cache.server";
-import { escapeLike } from "~/lib/sql.server";
+import type { Actor } from "~/lib/core/actor";
+import { deleteBlobs, getBlob } from "~/lib/db/blob-store.server";
+import { nowIso, type Db } from "~/lib/db/db.server";
+import { isPostgres } from "~/lib/db/dialect.server";
+import { DomainError } from "~/lib/core/domain-error";
+import { randomToken, removeOutboxFile } from "~/lib/mail/email.server";
+import { clearPageCache } from "~/lib/http/page-cache.server";
+import { escapeLike } from "~/lib/db/sql.server";
 import { ERASE_NEEDS_CONTACT_MESSAGE, NOBODY_FOUND_MESSAGE, PERSON_QUERY_MESSAGE, personKeyOf, type Holding, type Identifiers, type PersonFound, type PersonKey } from "./people";
 
 /**

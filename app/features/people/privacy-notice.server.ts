@@ -1,4 +1,4 @@
-import { site } from "~/lib/site";
+import { site } from "~/lib/core/site";
 import { retentionRules } from "./retention.server";
 
 /**

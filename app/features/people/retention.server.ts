@@ -2,12 +2,12 @@ import crypto from "node:crypto";
 import { sql } from "kysely";
 import { logAction } from "~/features/activity/activity.server";
 import { getEvent } from "~/features/event-badges/event.server";
-import { system } from "~/lib/actor";
-import { deleteBlobs } from "~/lib/blob-store.server";
-import type { Db } from "~/lib/db.server";
-import { removeOutboxFile } from "~/lib/email.server";
-import { isDatabaseUnavailable } from "~/lib/database-unavailable";
-import { clearPageCache } from "~/lib/page-cache.server";
+import { system } from "~/lib/core/actor";
+import { deleteBlobs } from "~/lib/db/blob-store.server";
+import type { Db } from "~/lib/db/db.server";
+import { removeOutboxFile } from "~/lib/mail/email.server";
+import { isDatabaseUnavailable } from "~/lib/core/database-unavailable";
+import { clearPageCache } from "~/lib/http/page-cache.server";
 import { RETENTION_DEFAULTS, type RetentionRule, type RetentionRuleKey } from "./retention";
 
 /**

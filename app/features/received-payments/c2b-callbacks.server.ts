@@ -1,5 +1,5 @@
-import { nowIso, type Db } from "~/lib/db.server";
-import { env, refusedCallbackWord } from "~/lib/env.server";
+import { nowIso, type Db } from "~/lib/db/db.server";
+import { env, refusedCallbackWord } from "~/lib/server/env.server";
 import { C2B_CALLBACK_PATH, type CallbackRegistration, type SetAsideRow } from "./c2b-callbacks";
 import { readC2B, type SetAsideEntry } from "./daraja";
 import { phoneForStaff } from "./payment";

@@ -1,5 +1,5 @@
-import type { Db } from "~/lib/db.server";
-import { env } from "~/lib/env.server";
+import type { Db } from "~/lib/db/db.server";
+import { env } from "~/lib/server/env.server";
 import type { PaymentArrivals } from "./payment-arrivals";
 import type { PaymentView } from "./payment-state";
 

@@ -1,4 +1,4 @@
-import { formatNairobiTimeEat } from "~/lib/nairobi-time";
+import { formatNairobiTimeEat } from "~/lib/core/nairobi-time";
 
 /** When M-Pesa last spoke to the site (payment-arrivals.server.ts). Times are ISO UTC, null: never. */
 export type PaymentArrivals = {

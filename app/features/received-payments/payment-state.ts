@@ -14,8 +14,8 @@
  * - unmatched: no payment yet (the normal state before it arrives).
  * No server code: the order screens import the type, the words and the check rule.
  */
-import { formatNairobiTimeEat } from "~/lib/nairobi-time";
-import { formatAmount } from "~/lib/plain-format";
+import { formatNairobiTimeEat } from "~/lib/core/nairobi-time";
+import { formatAmount } from "~/lib/core/plain-format";
 
 export type PaymentState = "verified" | "short" | "over" | "early" | "reversed" | "unmatched" | "not_found";
 

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
-import type { Actor } from "~/lib/actor";
-import { nowIso, type Db } from "~/lib/db.server";
-import { DomainError } from "~/lib/domain-error";
+import type { Actor } from "~/lib/core/actor";
+import { nowIso, type Db } from "~/lib/db/db.server";
+import { DomainError } from "~/lib/core/domain-error";
 import { logAction } from "../activity/activity.server";
 import { phoneForStaff, type OddPart, type ReceivedPayment } from "./payment";
 import type { PreviewReversal, ReceivedPaymentRow, StatementPreview } from "./received-payments";

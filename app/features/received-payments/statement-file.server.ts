@@ -1,5 +1,5 @@
 import readXlsxFile from "read-excel-file/node";
-import { DomainError } from "~/lib/domain-error";
+import { DomainError } from "~/lib/core/domain-error";
 import { csvLines, parseStatementLines, type ParsedStatement, type StatementLine, type StatementSource } from "./statement";
 
 /**

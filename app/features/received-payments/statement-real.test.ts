@@ -1,6 +1,6 @@
 import writeExcelFile from "write-excel-file/node";
 import { describe, expect, it } from "vitest";
-import { DomainError } from "~/lib/domain-error";
+import { DomainError } from "~/lib/core/domain-error";
 import { parseStatement, statementTime } from "./statement";
 import { readStatementTime } from "./statement-dates";
 import { readStatement, statementSource } from "./statement-file.server";

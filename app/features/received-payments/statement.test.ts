@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DomainError } from "~/lib/domain-error";
+import { DomainError } from "~/lib/core/domain-error";
 import { phoneForStaff, nairobiToIso, wholeShillings } from "./payment";
 import { parse } from "csv-parse/sync";
 import { csvLines, otherParty, parseStatement, statementTime } from "./statement";

@@ -1,5 +1,5 @@
 import { parse } from "csv-parse/sync";
-import { DomainError } from "~/lib/domain-error";
+import { DomainError } from "~/lib/core/domain-error";
 import { MPESA_CODE, wholeShillings, type ReceivedPayment } from "./payment";
 import { numericDateOrder, readStatementTime, twoReadings, type Cell, type DateOrders, type DateStyle, type DayMonthOrder } from "./statement-dates";
 

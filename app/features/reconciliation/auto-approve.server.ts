@@ -1,9 +1,9 @@
-import { system } from "~/lib/actor";
-import { getDb, type Db } from "~/lib/db.server";
-import { DomainError } from "~/lib/domain-error";
-import { env } from "~/lib/env.server";
-import { requestsFirst } from "~/lib/loop-watch.server";
-import { singleFlight } from "~/lib/single-flight";
+import { system } from "~/lib/core/actor";
+import { getDb, type Db } from "~/lib/db/db.server";
+import { DomainError } from "~/lib/core/domain-error";
+import { env } from "~/lib/server/env.server";
+import { requestsFirst } from "~/lib/server/loop-watch.server";
+import { singleFlight } from "~/lib/core/single-flight";
 import { pendingOrdersWithReceipts } from "../orders/orders.server";
 import { linkByAccount } from "./receipts.server";
 import { changeMerchOrderStatus, generateBadgeAssets, getBadgeOrder, getMerchOrder, setBadgeOrderStatus } from "./orders.server";

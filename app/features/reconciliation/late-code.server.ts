@@ -1,5 +1,5 @@
-import type { Db } from "~/lib/db.server";
-import { DomainError } from "~/lib/domain-error";
+import type { Db } from "~/lib/db/db.server";
+import { DomainError } from "~/lib/core/domain-error";
 import { afterPayments } from "./auto-approve.server";
 import { findOrder, setPaymentReference } from "../orders/orders.server";
 import { claimPaymentCode, PAYMENT_CODE_USED } from "../payment-codes/payment-codes.server";

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
-import type { Db } from "~/lib/db.server";
-import { env } from "~/lib/env.server";
+import type { Db } from "~/lib/db/db.server";
+import { env } from "~/lib/server/env.server";
 import { ORDER_KINDS } from "~/features/orders/order-kinds";
 import { getEvent } from "../event-badges/event.server";
 import { salesOpenInstant } from "../event-badges/event";

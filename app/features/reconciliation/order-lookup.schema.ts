@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EmailField } from "~/lib/validation";
+import { EmailField } from "~/lib/core/validation";
 
 export const ORDER_REFERENCE_MESSAGE = "Please enter your order reference, e.g. BO-7KQ2MX or MO-4TR8ZD.";
 export const ORDER_NOT_FOUND_BY_EMAIL =

@@ -1,8 +1,8 @@
-import { DomainError } from "~/lib/domain-error";
-import { env } from "~/lib/env.server";
-import type { Db } from "~/lib/db.server";
-import { safeEqual } from "~/lib/secrets.server";
-import { site } from "~/lib/site";
+import { DomainError } from "~/lib/core/domain-error";
+import { env } from "~/lib/server/env.server";
+import type { Db } from "~/lib/db/db.server";
+import { safeEqual } from "~/lib/db/secrets.server";
+import { site } from "~/lib/core/site";
 import { findOrderByReference } from "../orders/orders.server";
 import type { OrderKind } from "../payment-codes/receipt-ledger.server";
 import { INVALID_PHONE_CODE, mpesaPhone, PHONE_MESSAGE } from "../stk-push/stk-push";

@@ -1,8 +1,8 @@
-import type { Db } from "~/lib/db.server";
+import type { Db } from "~/lib/db/db.server";
 import { orderForOldReference } from "../legacy-ledger/ledger.server";
 import { OLD_ORDER_REFERENCE } from "./order-lookup.schema";
 import { orderPagePath } from "~/features/orders/order-page";
-import { safeEqual } from "~/lib/secrets.server";
+import { safeEqual } from "~/lib/db/secrets.server";
 import { entryQrSvg } from "../event-badges/check-in.server";
 import { referenceInWords } from "../event-badges/ticket";
 import { badgeName } from "../event-badges/tiers";

@@ -4,9 +4,9 @@ import type { PaymentView } from "../received-payments/payment-state";
  * What a supporter reads about their order on its private page: plain words, no staff terms.
  * Safe for the browser (no server code).
  */
-import { formatNairobiDayAt } from "~/lib/nairobi-time";
+import { formatNairobiDayAt } from "~/lib/core/nairobi-time";
 import { ORDER_KINDS, type OrderKind } from "~/features/orders/order-kinds";
-import { formatAmount } from "~/lib/plain-format";
+import { formatAmount } from "~/lib/core/plain-format";
 
 export const NOT_SEEN = "We have not seen this payment yet";
 

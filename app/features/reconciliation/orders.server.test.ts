@@ -1,13 +1,13 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Db } from "~/lib/db.server";
+import type { Db } from "~/lib/db/db.server";
 import { freshApp } from "../../../tests/support/reset";
 import { BadgeOrderSchema } from "../event-badges/badge-order.schema";
 import { submitBadgeOrder } from "../event-badges/badge-orders.server";
 import type { MerchItem } from "../merch/merch";
 import { CheckoutSchema } from "../merch/merch.schema";
 import { saveCatalogue, submitMerchOrder } from "../merch/merch.server";
-import { staff } from "~/lib/actor";
-import { httpErrorOf } from "~/lib/http.server";
+import { staff } from "~/lib/core/actor";
+import { httpErrorOf } from "~/lib/http/http.server";
 import { getBadgeOrder, listMerchOrders, setBadgeOrderStatus } from "./orders.server";
 
 /** The orders as staff read them: the order features' fields, and where the payment stands. */

@@ -1,6 +1,6 @@
-import type { Actor } from "~/lib/actor";
-import type { Db } from "~/lib/db.server";
-import { DomainError } from "~/lib/domain-error";
+import type { Actor } from "~/lib/core/actor";
+import type { Db } from "~/lib/db/db.server";
+import { DomainError } from "~/lib/core/domain-error";
 import type { BadgeOrderStatus } from "../event-badges/badge-order.schema";
 import type { BadgeOrderView } from "../event-badges/badge-order";
 import * as badgeOrders from "../event-badges/badge-orders.server";

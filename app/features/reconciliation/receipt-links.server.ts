@@ -1,8 +1,8 @@
-import { actorLabel, type Actor } from "~/lib/actor";
-import type { Db } from "~/lib/db.server";
-import { DomainError } from "~/lib/domain-error";
-import { enqueueMail, kickMailWorker } from "~/lib/email.server";
-import { absoluteUrl } from "~/lib/http.server";
+import { actorLabel, type Actor } from "~/lib/core/actor";
+import type { Db } from "~/lib/db/db.server";
+import { DomainError } from "~/lib/core/domain-error";
+import { enqueueMail, kickMailWorker } from "~/lib/mail/email.server";
+import { absoluteUrl } from "~/lib/http/http.server";
 import { orderPagePath } from "~/features/orders/order-page";
 import { logAction } from "../activity/activity.server";
 import { findOrderByReference, paymentReplyTo, type Order } from "../orders/orders.server";

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from "kysely";
-import { system, type Actor } from "~/lib/actor";
-import type { Db } from "~/lib/db.server";
-import { DomainError } from "~/lib/domain-error";
+import { system, type Actor } from "~/lib/core/actor";
+import type { Db } from "~/lib/db/db.server";
+import { DomainError } from "~/lib/core/domain-error";
 import { logAction } from "../activity/activity.server";
 import { kindOfReference, ORDER_KIND_LIST } from "../orders/order-kinds";
 import { existingOrderIds } from "../orders/orders.server";

@@ -1,5 +1,5 @@
-import type { Db } from "~/lib/db.server";
-import { isDatabaseUnavailable } from "~/lib/database-unavailable";
+import type { Db } from "~/lib/db/db.server";
+import { isDatabaseUnavailable } from "~/lib/core/database-unavailable";
 import { askAboutQuietPushes, stkEnabled } from "../stk-push/stk-push.server";
 import { afterPayments } from "./auto-approve.server";
 

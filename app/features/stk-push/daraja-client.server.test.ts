@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startDarajaFake } from "../../../tests/support/daraja-fake.mjs";
-import type { StkConfig } from "~/lib/daraja-env.server";
+import type { StkConfig } from "~/lib/server/daraja-env.server";
 import { DarajaUnavailable, darajaPassword, darajaTimestamp, forgetDarajaTokensForTests, setDarajaTimeoutForTests, stkPush, stkQuery } from "./daraja-client.server";
 
 let fake: Awaited<ReturnType<typeof startDarajaFake>>;

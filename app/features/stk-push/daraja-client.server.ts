@@ -1,4 +1,4 @@
-import type { StkConfig } from "~/lib/daraja-env.server";
+import type { StkConfig } from "~/lib/server/daraja-env.server";
 
 /**
  * Daraja's M-Pesa Express calls: the OAuth token (one, reused until shortly before it expires,

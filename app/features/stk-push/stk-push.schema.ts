@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DomainError } from "~/lib/domain-error";
+import { DomainError } from "~/lib/core/domain-error";
 import { mpesaPhone, PHONE_MESSAGE } from "./stk-push";
 
 /** How an order form or the JSON API says the order is paid: a typed code (the default) or a prompt on the phone. */

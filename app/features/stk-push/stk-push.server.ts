@@ -1,8 +1,8 @@
-import { nowIso, type Db } from "~/lib/db.server";
-import { lockName } from "~/lib/dialect.server";
-import { DomainError } from "~/lib/domain-error";
-import { env } from "~/lib/env.server";
-import { consume } from "~/lib/rate-limit.server";
+import { nowIso, type Db } from "~/lib/db/db.server";
+import { lockName } from "~/lib/db/dialect.server";
+import { DomainError } from "~/lib/core/domain-error";
+import { env } from "~/lib/server/env.server";
+import { consume } from "~/lib/server/rate-limit.server";
 import { ORDER_KINDS } from "../orders/order-kinds";
 import { findOrder } from "../orders/orders.server";
 import { linkReceipt, type OrderKind } from "../payment-codes/receipt-ledger.server";

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import sharp from "sharp";
-import { DomainError } from "~/lib/domain-error";
+import { DomainError } from "~/lib/core/domain-error";
 import {
   PORTRAIT_FAILED_MESSAGE,
   PORTRAIT_MAX_BYTES,

@@ -1,11 +1,11 @@
 import crypto from "node:crypto";
 import { logAction } from "~/features/activity/activity.server";
-import type { Actor } from "~/lib/actor";
-import { deleteBlob, putBlob } from "~/lib/blob-store.server";
-import { nowIso, type Db } from "~/lib/db.server";
-import { DomainError } from "~/lib/domain-error";
-import { clearPageCache } from "~/lib/page-cache.server";
-import { site } from "~/lib/site";
+import type { Actor } from "~/lib/core/actor";
+import { deleteBlob, putBlob } from "~/lib/db/blob-store.server";
+import { nowIso, type Db } from "~/lib/db/db.server";
+import { DomainError } from "~/lib/core/domain-error";
+import { clearPageCache } from "~/lib/http/page-cache.server";
+import { site } from "~/lib/core/site";
 import { badgeUploadKey, badgeUploadName } from "./badge-image.server";
 import type { TeamBadgeCreateInput, TeamBadgeDetailsInput } from "./team-badge-admin.schema";
 import { badgeImagePath } from "./team-badges";

@@ -1,6 +1,6 @@
-import { getBlob, hasBlob, putBlob } from "~/lib/blob-store.server";
-import type { Db } from "~/lib/db.server";
-import { nowIso } from "~/lib/db.server";
+import { getBlob, hasBlob, putBlob } from "~/lib/db/blob-store.server";
+import type { Db } from "~/lib/db/db.server";
+import { nowIso } from "~/lib/db/db.server";
 import { badgeUploadKey, badgeUploadName } from "./badge-image.server";
 import { teamBadgeSeed } from "./seed-data";
 import type { TeamBadgeCreateInput } from "./team-badge-admin.schema";

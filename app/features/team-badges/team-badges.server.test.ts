@@ -1,9 +1,9 @@
-import { staff } from "~/lib/actor";
+import { staff } from "~/lib/core/actor";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { listActivity } from "~/features/activity/activity.server";
-import type { Db } from "~/lib/db.server";
-import { DomainError } from "~/lib/domain-error";
+import type { Db } from "~/lib/db/db.server";
+import { DomainError } from "~/lib/core/domain-error";
 import { seedTeamBadges } from "../../../db/seed/team-badges";
 import { args, get, jsonPost, readJson, reply, thrown, formPost } from "../../../tests/support/http";
 import { freshApp } from "../../../tests/support/reset";

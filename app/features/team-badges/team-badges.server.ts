@@ -1,19 +1,19 @@
 import crypto from "node:crypto";
 import sharp from "sharp";
 import { logAction } from "~/features/activity/activity.server";
-import type { Actor } from "~/lib/actor";
-import { nowIso, type Db } from "~/lib/db.server";
+import type { Actor } from "~/lib/core/actor";
+import { nowIso, type Db } from "~/lib/db/db.server";
 import type { TeamBadgesTable } from "./team-badges.tables";
-import { clearPageCache } from "~/lib/page-cache.server";
-import { deleteBlob, getBlob, listBlobs, putBlob } from "~/lib/blob-store.server";
-import { whatsAppShareUrl } from "~/lib/share";
-import { renderShareNotFound, renderSharePage } from "~/lib/share-page.server";
-import { DomainError } from "~/lib/domain-error";
-import { absoluteUrl } from "~/lib/http.server";
+import { clearPageCache } from "~/lib/http/page-cache.server";
+import { deleteBlob, getBlob, listBlobs, putBlob } from "~/lib/db/blob-store.server";
+import { whatsAppShareUrl } from "~/lib/browser/share";
+import { renderShareNotFound, renderSharePage } from "~/lib/http/share-page.server";
+import { DomainError } from "~/lib/core/domain-error";
+import { absoluteUrl } from "~/lib/http/http.server";
 import { bakePng } from "../badge-art/bake.server";
 import { obPaths } from "../badge-art/open-badge-paths";
 import { renderTeamBadgePng } from "../badge-art/render.server";
-import { site } from "~/lib/site";
+import { site } from "~/lib/core/site";
 import { badgeUploadKey } from "./badge-image.server";
 import {
   BADGE_ID_PATTERN,

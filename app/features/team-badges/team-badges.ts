@@ -1,5 +1,5 @@
 /** Team badges: the shape the pages use and the rules both server and browser need. */
-import { linkedInAddToProfileUrl } from "~/lib/share";
+import { linkedInAddToProfileUrl } from "~/lib/browser/share";
 
 export type TeamBadge = {
   id: string;

@@ -1,7 +1,7 @@
 import { readOrderAsset } from "~/features/event-badges/badge-orders.server";
 import { storedImageType } from "~/features/event-badges/portrait.server";
 import { isAdminSession } from "~/features/admin/staff-auth.server";
-import { onRefusal } from "~/lib/http.server";
+import { onRefusal } from "~/lib/http/http.server";
 import type { Route } from "./+types/badge-order-asset";
 
 // New orders keep portrait.jpg and poster.jpg; orders stored before, portrait.png and poster.png.

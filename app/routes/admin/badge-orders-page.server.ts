@@ -1,13 +1,13 @@
 import { data, type AppLoadContext } from "react-router";
 import { withLastSeen } from "~/features/received-payments/payment-arrivals.server";
 import { z } from "zod";
-import type { Db } from "~/lib/db.server";
-import type { Actor } from "~/lib/actor";
+import type { Db } from "~/lib/db/db.server";
+import type { Actor } from "~/lib/core/actor";
 import type { OrderRowResult } from "~/features/admin/order-row";
 import { requireStaff } from "~/features/admin/staff-auth.server";
-import type { Reply } from "~/lib/forms";
-import { httpErrorOf } from "~/lib/http.server";
-import { intentOf, parseSubmission, readForm, submissionOf, type Submission } from "~/lib/submission.server";
+import type { Reply } from "~/lib/core/forms";
+import { httpErrorOf } from "~/lib/http/http.server";
+import { intentOf, parseSubmission, readForm, submissionOf, type Submission } from "~/lib/forms/submission.server";
 import { ListQuerySchema, OrderIdSchema, StaffNoteSchema } from "~/features/event-badges/badge-order.schema";
 import {
   generateBadgeAssets,

@@ -15,10 +15,10 @@ import {
 } from "~/features/event-badges/check-in.server";
 import { readQrFromPhoto } from "~/features/event-badges/ticket-photo.server";
 import { ticketFromScan, CHECK_IN_PATH } from "~/features/event-badges/ticket";
-import type { Reply } from "~/lib/forms";
-import { formOf, intentOf, readForm, replyFromError, submissionOf, type Submission } from "~/lib/submission.server";
+import type { Reply } from "~/lib/core/forms";
+import { formOf, intentOf, readForm, replyFromError, submissionOf, type Submission } from "~/lib/forms/submission.server";
 import { requireStaff } from "~/features/admin/staff-auth.server";
-import type { Actor } from "~/lib/actor";
+import type { Actor } from "~/lib/core/actor";
 
 /** The door screen's data: the counts, a search's results (?q=), a ticket opened from its QR code (?ticket=). */
 export async function loadCheckInScreen(request: Request, context: AppLoadContext) {

@@ -1,6 +1,6 @@
 import { doorPortrait } from "~/features/event-badges/check-in.server";
 import { isAdminSession } from "~/features/admin/staff-auth.server";
-import { textResponse } from "~/lib/http.server";
+import { textResponse } from "~/lib/http/http.server";
 import type { Route } from "./+types/check-in-portrait";
 
 /** /admin/check-in/portrait/{id}.webp: an approved supporter's small portrait, for signed-in staff only. */

@@ -2,7 +2,7 @@ import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
 import { CheckInScreen } from "~/features/event-badges/components/check-in-screen";
 import type { CheckInOutcome } from "~/features/event-badges/check-in";
 import { staffOnly } from "~/features/admin/staff-auth.server";
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import { checkInAction, loadCheckInScreen } from "./check-in-page.server";
 import type { Route } from "./+types/check-in";
 

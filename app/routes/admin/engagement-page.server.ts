@@ -1,10 +1,10 @@
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import { data, type AppLoadContext } from "react-router";
 import { feedbackPollOptions } from "~/features/blog/blog";
 import { isAdminSession, requireSameSiteForm } from "~/features/admin/staff-auth.server";
-import { staff } from "~/lib/actor";
-import { asRouteError, clientAddress } from "~/lib/http.server";
-import { parseSubmission, readForm, submissionOf } from "~/lib/submission.server";
+import { staff } from "~/lib/core/actor";
+import { asRouteError, clientAddress } from "~/lib/http/http.server";
+import { parseSubmission, readForm, submissionOf } from "~/lib/forms/submission.server";
 import { ENGAGEMENT_MESSAGES as M, type PollResult } from "~/features/engagement/engagement-screen";
 import { PollFormSchema, splitOptions } from "~/features/engagement/engagement.schema";
 import { ensureStaffPoll, loadEngagementData } from "~/features/engagement/engagement.server";

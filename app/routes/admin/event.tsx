@@ -4,9 +4,9 @@ import { EventForm, EVENT_PATH } from "~/features/event-badges/components/event-
 import { EventSchema } from "~/features/event-badges/event.schema";
 import { getEvent, saveEvent } from "~/features/event-badges/event.server";
 import { requireStaff, staffOnly } from "~/features/admin/staff-auth.server";
-import type { Reply } from "~/lib/forms";
-import { invalidReply, NOT_SAVED, parseSubmission, readForm, replyFromError, requireWithinLimit, submissionOf, trippedHoneypot, typedValues } from "~/lib/submission.server";
-import type { Submission } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
+import { invalidReply, NOT_SAVED, parseSubmission, readForm, replyFromError, requireWithinLimit, submissionOf, trippedHoneypot, typedValues } from "~/lib/forms/submission.server";
+import type { Submission } from "~/lib/core/forms";
 import type { Route } from "./+types/event";
 
 export const handle: StaffHandle = {

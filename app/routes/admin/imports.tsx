@@ -2,7 +2,7 @@ import { staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
 import type { FileReport, ImportRun } from "~/features/legacy-import/import-report";
 import { listImportRuns } from "~/features/legacy-import/import-runs.server";
 import { staffOnly } from "~/features/admin/staff-auth.server";
-import { formatNairobiTimeEat } from "~/lib/nairobi-time";
+import { formatNairobiTimeEat } from "~/lib/core/nairobi-time";
 import dashboardsCss from "~/styles/dashboards.css?url";
 import type { Route } from "./+types/imports";
 

@@ -4,7 +4,7 @@ import { loadStaffHome, staffSessionAction } from "~/routes/admin/staff.server";
 import { AdminSignIn } from "~/features/admin/components/admin-sign-in";
 import { STAFF_HOME, STAFF_SCREENS, staffMeta, type StaffHandle } from "~/features/admin/staff-screen";
 import { staffOnly } from "~/features/admin/staff-auth.server";
-import { formatNairobiTime } from "~/lib/nairobi-time";
+import { formatNairobiTime } from "~/lib/core/nairobi-time";
 import type { loader as shellLoader } from "./layout";
 import { MailCounts, MailNotices } from "~/features/admin/components/mail-state";
 import { PaymentArrivalsBox } from "~/features/received-payments/components/payment-arrivals";

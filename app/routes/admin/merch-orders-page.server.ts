@@ -4,15 +4,15 @@ import { z } from "zod";
 import { PAYMENT_STATES, type PaymentState } from "~/features/received-payments/payment-state";
 import type { OrderRowResult } from "~/features/admin/order-row";
 import { requireStaff } from "~/features/admin/staff-auth.server";
-import type { Reply } from "~/lib/forms";
-import { httpErrorOf } from "~/lib/http.server";
-import { intentOf, parseSubmission, readForm, submissionOf, type Submission } from "~/lib/submission.server";
+import type { Reply } from "~/lib/core/forms";
+import { httpErrorOf } from "~/lib/http/http.server";
+import { intentOf, parseSubmission, readForm, submissionOf, type Submission } from "~/lib/forms/submission.server";
 import { MerchOrderStatusSchema } from "~/features/merch/merch.schema";
 import type { MerchOrderView } from "~/features/merch/merch";
 import { MERCH_ADMIN_MESSAGES as M, ORDERS_PATH, ordersHref, pendingQuestion, rejectQuestion, statusDone } from "~/features/merch/admin/merch-admin-screen";
 import { confirmedBefore } from "~/features/merch/admin/merch-admin.server";
 import { changeMerchOrderStatus, getMerchOrder, listMerchOrders } from "~/features/reconciliation/orders.server";
-import { formatNairobiTimeEat } from "~/lib/nairobi-time";
+import { formatNairobiTimeEat } from "~/lib/core/nairobi-time";
 
 /** The order as a card shows it after a change, with when its 'confirmed' email went if that was before this approval. */
 type ChangedOrder = MerchOrderView & { confirmedBefore?: string | null };

@@ -24,15 +24,15 @@ import { paymentDetail, PAYMENT_STATE_LABEL } from "~/features/received-payments
 import { callbackRegistration, listCallbacksSetAside } from "~/features/received-payments/c2b-callbacks.server";
 import { getEvent } from "~/features/event-badges/event.server";
 import { salesOpenInstant } from "~/features/event-badges/event";
-import { env } from "~/lib/env.server";
+import { env } from "~/lib/server/env.server";
 import { paymentArrivals } from "~/features/received-payments/payment-arrivals.server";
 import { unknownPrompts } from "~/features/stk-push/stk-push.server";
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import { requireStaff } from "~/features/admin/staff-auth.server";
-import type { Actor } from "~/lib/actor";
-import type { Submission } from "~/lib/forms";
-import { httpErrorOf } from "~/lib/http.server";
-import { intentOf, parseSubmission, readForm, replyFromError, submissionOf } from "~/lib/submission.server";
+import type { Actor } from "~/lib/core/actor";
+import type { Submission } from "~/lib/core/forms";
+import { httpErrorOf } from "~/lib/http/http.server";
+import { intentOf, parseSubmission, readForm, replyFromError, submissionOf } from "~/lib/forms/submission.server";
 
 /** A statement of tens of thousands of rows is a few MB. */
 const MAX_BYTES = 8 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import { exportPerson } from "~/features/people/people.server";
 import { PERSON_QUERY_MAX } from "~/features/people/people";
 import { isAdminSession } from "~/features/admin/staff-auth.server";
-import { onRefusal, textResponse } from "~/lib/http.server";
+import { onRefusal, textResponse } from "~/lib/http/http.server";
 import type { Route } from "./+types/people-export";
 
 /** GET /admin/people/export?q=: one person's records and files as a ZIP, for signed-in staff. */

@@ -7,14 +7,14 @@ import { erasePerson, findPerson, keepApplication } from "~/features/people/peop
 import { pendingEraseRequests } from "~/features/people/data-requests.server";
 import { retentionStatus } from "~/features/people/retention.server";
 import { periodWords } from "~/features/people/retention";
-import { formatNairobiTimeEat } from "~/lib/nairobi-time";
+import { formatNairobiTimeEat } from "~/lib/core/nairobi-time";
 import { requireStaff, staffOnly } from "~/features/admin/staff-auth.server";
-import { DomainError } from "~/lib/domain-error";
-import type { Reply } from "~/lib/forms";
-import type { Actor } from "~/lib/actor";
-import { asRouteError } from "~/lib/http.server";
-import { intentOf, parseSubmission, readForm, replyFromError, submissionOf } from "~/lib/submission.server";
-import type { Submission } from "~/lib/forms";
+import { DomainError } from "~/lib/core/domain-error";
+import type { Reply } from "~/lib/core/forms";
+import type { Actor } from "~/lib/core/actor";
+import { asRouteError } from "~/lib/http/http.server";
+import { intentOf, parseSubmission, readForm, replyFromError, submissionOf } from "~/lib/forms/submission.server";
+import type { Submission } from "~/lib/core/forms";
 import type { Route } from "./+types/people";
 
 export const PEOPLE_PATH = "/admin/people";

@@ -1,5 +1,5 @@
 import { data, redirect, type AppLoadContext } from "react-router";
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import { listActivity } from "~/features/activity/activity.server";
 import { staffSignedIn, staffSignedOut } from "~/features/admin/staff-sessions.server";
 import {
@@ -9,14 +9,14 @@ import {
   isAdminSession,
   requireSameSiteForm,
 } from "~/features/admin/staff-auth.server";
-import { outboxSummary } from "~/lib/email.server";
-import { mailHealth } from "~/lib/mail-health.server";
+import { outboxSummary } from "~/lib/mail/email.server";
+import { mailHealth } from "~/lib/mail/mail-health.server";
 import { paymentArrivals } from "~/features/received-payments/payment-arrivals.server";
-import { env } from "~/lib/env.server";
-import { staff } from "~/lib/actor";
-import { asRouteError, clientAddress } from "~/lib/http.server";
-import { intentOf, readForm, replyFromError, submissionOf } from "~/lib/submission.server";
-import { safeReturnPath } from "~/lib/return-path";
+import { env } from "~/lib/server/env.server";
+import { staff } from "~/lib/core/actor";
+import { asRouteError, clientAddress } from "~/lib/http/http.server";
+import { intentOf, readForm, replyFromError, submissionOf } from "~/lib/forms/submission.server";
+import { safeReturnPath } from "~/lib/core/return-path";
 import { STAFF_HOME } from "~/features/admin/staff-screen";
 import { wrongKeySummary } from "~/features/admin/wrong-keys.server";
 

@@ -13,8 +13,8 @@ import {
   retireTeamBadge,
   updateTeamBadgeDetails,
 } from "~/features/team-badges/team-badges-admin.server";
-import type { Reply } from "~/lib/forms";
-import { intentOf, parseInput, readForm, replyFromError, submissionOf } from "~/lib/submission.server";
+import type { Reply } from "~/lib/core/forms";
+import { intentOf, parseInput, readForm, replyFromError, submissionOf } from "~/lib/forms/submission.server";
 import { requireStaff } from "~/features/admin/staff-auth.server";
 
 type R = TeamBadgeEditResult;

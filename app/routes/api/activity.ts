@@ -2,9 +2,9 @@ import { z } from "zod";
 import { listActivity } from "~/features/activity/activity.server";
 import { NAME_PATTERN } from "~/features/analytics/analytics.schema";
 import { requireAdminApi } from "~/features/admin/staff-auth.server";
-import { jsonApi } from "~/lib/api.server";
-import { parseOr400 } from "~/lib/submission.server";
-import { jsonResponse } from "~/lib/http.server";
+import { jsonApi } from "~/lib/http/api.server";
+import { parseOr400 } from "~/lib/forms/submission.server";
+import { jsonResponse } from "~/lib/http/http.server";
 
 const QuerySchema = z.object({
   limit: z.coerce.number().int().min(1, "limit must be 1 to 1000").max(1000, "limit must be 1 to 1000").default(200),

@@ -1,9 +1,9 @@
 import { AnalyticsQuerySchema, queryValues } from "~/features/analytics/reports.schema";
 import { analyticsReply } from "~/features/analytics/reports.server";
 import { requireAdminApi } from "~/features/admin/staff-auth.server";
-import { jsonApi } from "~/lib/api.server";
-import { parseOr400 } from "~/lib/submission.server";
-import { jsonResponse } from "~/lib/http.server";
+import { jsonApi } from "~/lib/http/api.server";
+import { parseOr400 } from "~/lib/forms/submission.server";
+import { jsonResponse } from "~/lib/http/http.server";
 
 const api = jsonApi({
   GET: async ({ request, context }) => {

@@ -7,14 +7,14 @@ import { attachBadgeAssets, listBadgeOrders, setBadgeOrderStatus } from "~/featu
 import { PORTRAIT_MAX_BYTES, PORTRAIT_SIZE_MESSAGE } from "~/features/event-badges/portrait";
 import { checkKitPng, decodeImageDataUrl, processPortrait } from "~/features/event-badges/portrait.server";
 import type { AppLoadContext } from "react-router";
-import { staff } from "~/lib/actor";
+import { staff } from "~/lib/core/actor";
 import { isAdminSession, requireAdminApi } from "~/features/admin/staff-auth.server";
-import { jsonApi } from "~/lib/api.server";
-import { parseOr400, requireWithinLimit, trippedHoneypot } from "~/lib/submission.server";
-import { absoluteUrl, clientAddress, jsonResponse, readObjectBody } from "~/lib/http.server";
-import { limits } from "~/lib/rate-limit.server";
-import { admitPublicBody } from "~/lib/upload-guard.server";
-import { checkIdempotencyKey, idempotencyOf } from "~/lib/idempotency-key.server";
+import { jsonApi } from "~/lib/http/api.server";
+import { parseOr400, requireWithinLimit, trippedHoneypot } from "~/lib/forms/submission.server";
+import { absoluteUrl, clientAddress, jsonResponse, readObjectBody } from "~/lib/http/http.server";
+import { limits } from "~/lib/server/rate-limit.server";
+import { admitPublicBody } from "~/lib/http/upload-guard.server";
+import { checkIdempotencyKey, idempotencyOf } from "~/lib/http/idempotency-key.server";
 import { replayNote } from "~/features/payment-codes/order-replay";
 
 const KIT_MAX_BYTES = 5 * 1024 * 1024;

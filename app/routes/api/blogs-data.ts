@@ -1,6 +1,6 @@
 import { listPosts } from "~/features/blog/blog.server";
-import { jsonApi } from "~/lib/api.server";
-import { jsonResponse } from "~/lib/http.server";
+import { jsonApi } from "~/lib/http/api.server";
+import { jsonResponse } from "~/lib/http/http.server";
 
 /** GET /data/blogs.json: the posts, always fresh (the client falls back to its bundled list on failure). */
 const api = jsonApi({

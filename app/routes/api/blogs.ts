@@ -1,10 +1,10 @@
 import { checkPosts, saveBlogList } from "~/features/blog/admin/blog-admin.server";
 import { parseTags } from "~/features/blog/blog";
 import { listPosts } from "~/features/blog/blog.server";
-import { staff } from "~/lib/actor";
+import { staff } from "~/lib/core/actor";
 import { requireAdminApi } from "~/features/admin/staff-auth.server";
-import { jsonApi } from "~/lib/api.server";
-import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http.server";
+import { jsonApi } from "~/lib/http/api.server";
+import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http/http.server";
 
 /** Legacy editors send null for an absent field and may send tags as the comma text staff typed. */
 const asPostInput = (item: unknown) => {

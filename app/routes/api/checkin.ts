@@ -1,9 +1,9 @@
 import { checkIn, checkInSchemaFor, RefusedAtDoor } from "~/features/event-badges/check-in.server";
-import { staff } from "~/lib/actor";
+import { staff } from "~/lib/core/actor";
 import { requireAdminApi } from "~/features/admin/staff-auth.server";
-import { jsonApi } from "~/lib/api.server";
-import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http.server";
-import { parseOr400 } from "~/lib/submission.server";
+import { jsonApi } from "~/lib/http/api.server";
+import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http/http.server";
+import { parseOr400 } from "~/lib/forms/submission.server";
 
 /**
  * POST /api/checkin.php (staff): `{token}` or `{reference}` → `{ok, order: {id, name, tierName,

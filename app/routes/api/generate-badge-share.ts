@@ -1,10 +1,10 @@
 import { GenerateBadgeShareSchema } from "~/features/team-badges/team-badges.schema";
-import { staff } from "~/lib/actor";
+import { staff } from "~/lib/core/actor";
 import { generateBadgeShare } from "~/features/team-badges/team-badges.server";
 import { requireAdminApi } from "~/features/admin/staff-auth.server";
-import { jsonApi } from "~/lib/api.server";
-import { parseOr400 } from "~/lib/submission.server";
-import { clientAddress, readObjectBody } from "~/lib/http.server";
+import { jsonApi } from "~/lib/http/api.server";
+import { parseOr400 } from "~/lib/forms/submission.server";
+import { clientAddress, readObjectBody } from "~/lib/http/http.server";
 
 /** Staff: store a team badge's share page fields. Legacy clients read the answer as text. */
 const api = jsonApi({

@@ -1,8 +1,8 @@
 import { generateBlogShareFiles } from "~/features/blog/admin/blog-admin.server";
-import { staff } from "~/lib/actor";
+import { staff } from "~/lib/core/actor";
 import { requireAdminApi } from "~/features/admin/staff-auth.server";
-import { jsonApi } from "~/lib/api.server";
-import { clientAddress, jsonResponse, readObjectBody } from "~/lib/http.server";
+import { jsonApi } from "~/lib/http/api.server";
+import { clientAddress, jsonResponse, readObjectBody } from "~/lib/http/http.server";
 
 /** Staff: 'Generate Social Share Files'. The pages are drawn on request; this reports how many there are. */
 const api = jsonApi({

@@ -1,8 +1,8 @@
 import { generateMerchShares } from "~/features/merch/admin/merch-admin.server";
-import { staff } from "~/lib/actor";
+import { staff } from "~/lib/core/actor";
 import { requireAdminApi } from "~/features/admin/staff-auth.server";
-import { jsonApi } from "~/lib/api.server";
-import { clientAddress, jsonResponse } from "~/lib/http.server";
+import { jsonApi } from "~/lib/http/api.server";
+import { clientAddress, jsonResponse } from "~/lib/http/http.server";
 
 /** Staff: 'Generate Share Files'. The pages are drawn on request; this reports how many there are. */
 const api = jsonApi({

@@ -1,5 +1,5 @@
-import { jsonApi } from "~/lib/api.server";
-import { jsonError } from "~/lib/http.server";
+import { jsonApi } from "~/lib/http/api.server";
+import { jsonError } from "~/lib/http/http.server";
 
 /**
  * The old site's other /data/ files held orders, subscribers and logs, downloadable by anyone.

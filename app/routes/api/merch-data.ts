@@ -1,7 +1,7 @@
 import { FALLBACK_CATALOGUE } from "~/features/merch/merch";
 import { loadCatalogue } from "~/features/merch/merch.server";
-import { jsonApi } from "~/lib/api.server";
-import { jsonResponse } from "~/lib/http.server";
+import { jsonApi } from "~/lib/http/api.server";
+import { jsonResponse } from "~/lib/http/http.server";
 
 /** GET /data/merch.json: the public catalogue; the built-in items when it cannot be read. */
 const api = jsonApi({

@@ -2,10 +2,10 @@ import { z } from "zod";
 import { saveMerchCatalogue } from "~/features/merch/admin/merch-admin.server";
 import { CatalogueSchema } from "~/features/merch/merch.schema";
 import { listItems } from "~/features/merch/merch.server";
-import { staff } from "~/lib/actor";
+import { staff } from "~/lib/core/actor";
 import { requireAdminApi } from "~/features/admin/staff-auth.server";
-import { jsonApi } from "~/lib/api.server";
-import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http.server";
+import { jsonApi } from "~/lib/http/api.server";
+import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http/http.server";
 
 const SaveSchema = z.object({ items: CatalogueSchema });
 

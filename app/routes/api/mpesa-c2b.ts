@@ -2,10 +2,10 @@ import type { Route } from "./+types/mpesa-c2b";
 import { answerValidation, receiveConfirmation } from "~/features/received-payments/c2b-callbacks.server";
 import { afterPayments } from "~/features/reconciliation/auto-approve.server";
 import { linkByAccount } from "~/features/reconciliation/receipts.server";
-import { env } from "~/lib/env.server";
-import { answeringEveryRequest } from "~/lib/api.server";
-import { jsonError, jsonResponse, readBodyText } from "~/lib/http.server";
-import { safeEqual } from "~/lib/secrets.server";
+import { env } from "~/lib/server/env.server";
+import { answeringEveryRequest } from "~/lib/http/api.server";
+import { jsonError, jsonResponse, readBodyText } from "~/lib/http/http.server";
+import { safeEqual } from "~/lib/db/secrets.server";
 
 /**
  * Safaricom's Daraja C2B callbacks: POST /api/pay/c2b/{confirmation|validation}/{secret} (the

@@ -1,11 +1,11 @@
 import { getOrderWithPayment } from "~/features/reconciliation/orders.server";
 import { linkPaymentToOrder, unlinkPaymentFromOrder } from "~/features/reconciliation/receipt-links.server";
 import { ReceiptLinkApiSchema } from "~/features/reconciliation/receipt-links.schema";
-import { staff } from "~/lib/actor";
+import { staff } from "~/lib/core/actor";
 import { requireAdminApi } from "~/features/admin/staff-auth.server";
-import { jsonApi } from "~/lib/api.server";
-import { clientAddress, jsonResponse, readObjectBody } from "~/lib/http.server";
-import { parseOr400 } from "~/lib/submission.server";
+import { jsonApi } from "~/lib/http/api.server";
+import { clientAddress, jsonResponse, readObjectBody } from "~/lib/http/http.server";
+import { parseOr400 } from "~/lib/forms/submission.server";
 
 /**
  * POST /api/mpesa_payments.php (admin, X-Admin-Key): `{"action": "link" | "unlink", "transId",

@@ -3,12 +3,12 @@ import { statementSource } from "~/features/received-payments/statement-file.ser
 import type { StatementSource } from "~/features/received-payments/statement";
 import { afterPayments } from "~/features/reconciliation/auto-approve.server";
 import { linkByAccount } from "~/features/reconciliation/receipts.server";
-import { staff } from "~/lib/actor";
+import { staff } from "~/lib/core/actor";
 import { requireAdminApi } from "~/features/admin/staff-auth.server";
-import { jsonApi } from "~/lib/api.server";
-import { env } from "~/lib/env.server";
-import { clientAddress, HttpError, jsonResponse, readBodyBytes, readBodyText } from "~/lib/http.server";
-import { readForm } from "~/lib/submission.server";
+import { jsonApi } from "~/lib/http/api.server";
+import { env } from "~/lib/server/env.server";
+import { clientAddress, HttpError, jsonResponse, readBodyBytes, readBodyText } from "~/lib/http/http.server";
+import { readForm } from "~/lib/forms/submission.server";
 
 /** A statement of tens of thousands of rows is a few MB. */
 const MAX_BYTES = 8 * 1024 * 1024;

@@ -1,9 +1,9 @@
 import { notifyBlogSubscribers } from "~/features/blog/admin/blog-admin.server";
 import { SLUG_PATTERN } from "~/features/blog/blog.schema";
-import { staff } from "~/lib/actor";
+import { staff } from "~/lib/core/actor";
 import { requireAdminApi } from "~/features/admin/staff-auth.server";
-import { jsonApi } from "~/lib/api.server";
-import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http.server";
+import { jsonApi } from "~/lib/http/api.server";
+import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http/http.server";
 
 /** Staff {slug}: answers at once with the number of subscribers; the mail goes out in the background. */
 const api = jsonApi({

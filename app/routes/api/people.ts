@@ -1,10 +1,10 @@
 import { erasePerson, exportPerson } from "~/features/people/people.server";
 import { PeopleApiSchema } from "~/features/people/people.schema";
-import { staff } from "~/lib/actor";
+import { staff } from "~/lib/core/actor";
 import { requireAdminApi } from "~/features/admin/staff-auth.server";
-import { jsonApi } from "~/lib/api.server";
-import { clientAddress, jsonResponse, readObjectBody } from "~/lib/http.server";
-import { parseOr400 } from "~/lib/submission.server";
+import { jsonApi } from "~/lib/http/api.server";
+import { clientAddress, jsonResponse, readObjectBody } from "~/lib/http/http.server";
+import { parseOr400 } from "~/lib/forms/submission.server";
 
 /**
  * POST /api/people.php (staff, X-Admin-Key): `{"action":"export","email"|"phone"}` answers the

@@ -1,14 +1,14 @@
 import { ensureStaffPoll } from "~/features/engagement/engagement.server";
-import { staff } from "~/lib/actor";
+import { staff } from "~/lib/core/actor";
 import { readClientId, requireClientId } from "~/features/analytics/analytics.server";
 import { currentPollId } from "~/features/blog/aliases.server";
 import { PollCreateSchema, PollVoteSchema } from "~/features/blog/blog.schema";
 import { allPolls, clientVotes, pollCounts, vote } from "~/features/blog/blog.server";
 import { requireAdminApi } from "~/features/admin/staff-auth.server";
-import { jsonApi } from "~/lib/api.server";
-import { parseOr400, readSubmission, requireWithinLimit, trippedHoneypot } from "~/lib/submission.server";
-import { clientAddress, HttpError, jsonResponse } from "~/lib/http.server";
-import { limits } from "~/lib/rate-limit.server";
+import { jsonApi } from "~/lib/http/api.server";
+import { parseOr400, readSubmission, requireWithinLimit, trippedHoneypot } from "~/lib/forms/submission.server";
+import { clientAddress, HttpError, jsonResponse } from "~/lib/http/http.server";
+import { limits } from "~/lib/server/rate-limit.server";
 
 
 

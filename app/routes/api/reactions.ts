@@ -4,10 +4,10 @@ import { ReactionSchema } from "~/features/blog/blog.schema";
 import { allReactionCounts, clientReactions, getPost, reactionCounts, toggleReaction } from "~/features/blog/blog.server";
 import type { ReactionCounts } from "~/features/blog/blog";
 import { requireAdminApi } from "~/features/admin/staff-auth.server";
-import { jsonApi } from "~/lib/api.server";
-import { parseOr400, readSubmission, requireWithinLimit, trippedHoneypot } from "~/lib/submission.server";
-import { HttpError, jsonResponse } from "~/lib/http.server";
-import { limits } from "~/lib/rate-limit.server";
+import { jsonApi } from "~/lib/http/api.server";
+import { parseOr400, readSubmission, requireWithinLimit, trippedHoneypot } from "~/lib/forms/submission.server";
+import { HttpError, jsonResponse } from "~/lib/http/http.server";
+import { limits } from "~/lib/server/rate-limit.server";
 
 
 

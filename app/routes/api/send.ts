@@ -1,9 +1,9 @@
 import { ApplicationSchema } from "~/features/applications/applications.schema";
 import { submitApplication } from "~/features/applications/applications.server";
-import { jsonApi } from "~/lib/api.server";
-import { parseOr400, readSubmission, requireWithinLimit, trippedHoneypot } from "~/lib/submission.server";
-import { jsonResponse } from "~/lib/http.server";
-import { limits } from "~/lib/rate-limit.server";
+import { jsonApi } from "~/lib/http/api.server";
+import { parseOr400, readSubmission, requireWithinLimit, trippedHoneypot } from "~/lib/forms/submission.server";
+import { jsonResponse } from "~/lib/http/http.server";
+import { limits } from "~/lib/server/rate-limit.server";
 
 const api = jsonApi({
   POST: async ({ request, context }) => {

@@ -1,6 +1,6 @@
 import { listSeries } from "~/features/blog/series.server";
-import { jsonApi } from "~/lib/api.server";
-import { jsonResponse } from "~/lib/http.server";
+import { jsonApi } from "~/lib/http/api.server";
+import { jsonResponse } from "~/lib/http/http.server";
 
 /** GET /data/series.json: the series, always fresh, as the old site's file held them. */
 const api = jsonApi({

@@ -1,9 +1,9 @@
 import { listSeries, saveSeriesList } from "~/features/blog/series.server";
 import { checkSeriesList } from "~/features/blog/series.schema";
-import { staff } from "~/lib/actor";
+import { staff } from "~/lib/core/actor";
 import { requireAdminApi } from "~/features/admin/staff-auth.server";
-import { jsonApi } from "~/lib/api.server";
-import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http.server";
+import { jsonApi } from "~/lib/http/api.server";
+import { clientAddress, HttpError, jsonResponse, readObjectBody } from "~/lib/http/http.server";
 
 /**
  * GET: every series, in the old shape ([{seriesId, title, image, summary?, createdAt?}]).

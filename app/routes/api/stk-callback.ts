@@ -1,10 +1,10 @@
 import type { Route } from "./+types/stk-callback";
 import { afterPayments } from "~/features/reconciliation/auto-approve.server";
 import { receiveStkCallback } from "~/features/stk-push/stk-push.server";
-import { env } from "~/lib/env.server";
-import { answeringEveryRequest } from "~/lib/api.server";
-import { jsonError, jsonResponse, readBodyText } from "~/lib/http.server";
-import { safeEqual } from "~/lib/secrets.server";
+import { env } from "~/lib/server/env.server";
+import { answeringEveryRequest } from "~/lib/http/api.server";
+import { jsonError, jsonResponse, readBodyText } from "~/lib/http/http.server";
+import { safeEqual } from "~/lib/db/secrets.server";
 
 /**
  * M-Pesa Express results: POST /api/pay/stk/{MPESA_CALLBACK_SECRET} (the CallBackURL each push

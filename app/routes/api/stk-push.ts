@@ -1,9 +1,9 @@
 import { answerOf } from "~/features/stk-push/stk-push.server";
 import { resendPrompt } from "~/features/reconciliation/order-prompts.server";
 import { ResendPromptSchema } from "~/features/stk-push/stk-push.schema";
-import { jsonApi } from "~/lib/api.server";
-import { clientAddress, jsonError, jsonResponse, readObjectBody } from "~/lib/http.server";
-import { parseOr400 } from "~/lib/submission.server";
+import { jsonApi } from "~/lib/http/api.server";
+import { clientAddress, jsonError, jsonResponse, readObjectBody } from "~/lib/http/http.server";
+import { parseOr400 } from "~/lib/forms/submission.server";
 
 /** POST /api/stk_push.php {orderId, token}: the M-Pesa prompt again, to the phone typed with the order. */
 const api = jsonApi({

@@ -1,9 +1,9 @@
 import type { AppLoadContext } from "react-router";
 import { SubscribeSchema } from "~/features/newsletter/newsletter.schema";
 import { subscribe } from "~/features/newsletter/newsletter.server";
-import { parseOr400, readSubmission, requireWithinLimit, trippedHoneypot } from "~/lib/submission.server";
-import { jsonResponse } from "~/lib/http.server";
-import { limits } from "~/lib/rate-limit.server";
+import { parseOr400, readSubmission, requireWithinLimit, trippedHoneypot } from "~/lib/forms/submission.server";
+import { jsonResponse } from "~/lib/http/http.server";
+import { limits } from "~/lib/server/rate-limit.server";
 
 /** The POST of /api/subscribe.php and /api/subscribers.php: a newsletter sign-up, answered {ok:true} (a bot's too). */
 export async function subscribeJson({ request, context }: { request: Request; context: AppLoadContext }) {

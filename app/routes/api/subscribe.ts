@@ -1,4 +1,4 @@
-import { jsonApi } from "~/lib/api.server";
+import { jsonApi } from "~/lib/http/api.server";
 import { subscribeJson } from "./subscribe-json.server";
 
 const api = jsonApi({ POST: subscribeJson });

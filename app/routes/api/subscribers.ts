@@ -1,7 +1,7 @@
 import { listSubscribers } from "~/features/newsletter/newsletter.server";
 import { requireAdminApi } from "~/features/admin/staff-auth.server";
-import { jsonApi } from "~/lib/api.server";
-import { HttpError, jsonResponse } from "~/lib/http.server";
+import { jsonApi } from "~/lib/http/api.server";
+import { HttpError, jsonResponse } from "~/lib/http/http.server";
 import { subscribeJson } from "./subscribe-json.server";
 
 const api = jsonApi({

@@ -1,10 +1,10 @@
 import { TrackSchema } from "~/features/analytics/analytics.schema";
 import { isBotAgent, queueEvent, toRow } from "~/features/analytics/analytics.server";
 import { clientIdFor } from "~/features/analytics/visitor.server";
-import { jsonApi } from "~/lib/api.server";
-import { parseOr400, readSubmission, requireWithinLimit, trippedHoneypot } from "~/lib/submission.server";
-import { clientAddress, jsonResponse } from "~/lib/http.server";
-import { limits } from "~/lib/rate-limit.server";
+import { jsonApi } from "~/lib/http/api.server";
+import { parseOr400, readSubmission, requireWithinLimit, trippedHoneypot } from "~/lib/forms/submission.server";
+import { clientAddress, jsonResponse } from "~/lib/http/http.server";
+import { limits } from "~/lib/server/rate-limit.server";
 
 /** Room for the old client's error reports (a long message in meta, cut to 200 characters when kept). */
 const TRACK_MAX_BYTES = 32 * 1024;

@@ -1,4 +1,4 @@
-import { textResponse } from "~/lib/http.server";
+import { textResponse } from "~/lib/http/http.server";
 import { teamBadgeImage } from "~/features/team-badges/team-badges.server";
 import { badgeDownloadFilename } from "~/features/team-badges/team-badges";
 import type { Route } from "./+types/badge-image";

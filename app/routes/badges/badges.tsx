@@ -1,5 +1,5 @@
 import { data, Link } from "react-router";
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import { BadgeCard } from "~/features/team-badges/components/badge-card";
 import { BadgeDialog } from "~/features/team-badges/components/badge-dialog";
 import { BadgeFilters, badgesHref } from "~/features/team-badges/components/badge-filters";
@@ -8,13 +8,13 @@ import { genShareAction } from "~/routes/badges/share-file-form.server";
 import { parseBadgeQuery } from "~/features/team-badges/team-badges.schema";
 import { badgeLinks, findTeamBadge, listTeamBadges, verifyTeamBadge } from "~/features/team-badges/team-badges.server";
 import { isAdminSession } from "~/features/admin/staff-auth.server";
-import { intentOf, readSubmission } from "~/lib/submission.server";
-import type { Submission } from "~/lib/forms";
-import { httpErrorOf } from "~/lib/http.server";
-import { pageMeta } from "~/lib/meta";
+import { intentOf, readSubmission } from "~/lib/forms/submission.server";
+import type { Submission } from "~/lib/core/forms";
+import { httpErrorOf } from "~/lib/http/http.server";
+import { pageMeta } from "~/lib/core/meta";
 import badgesCss from "~/styles/badges.css?url";
 import type { PageHandle } from "~/features/analytics/page-view";
-import type { CacheHandle } from "~/lib/page-cache";
+import type { CacheHandle } from "~/lib/core/page-cache";
 import type { Route } from "./+types/badges";
 
 // Staff see more on this page: a staff session is never answered from the cache.

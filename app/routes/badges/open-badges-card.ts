@@ -1,5 +1,5 @@
 import { shareCardFor } from "~/features/open-badges/open-badges.server";
-import { textResponse } from "~/lib/http.server";
+import { textResponse } from "~/lib/http/http.server";
 import type { Route } from "./+types/open-badges-card";
 
 /** GET /badges/cards/{id}.png: the badge's 1200x630 link-preview card. */

@@ -1,6 +1,6 @@
 import { issuerDocument } from "~/features/open-badges/open-badges";
 import { publicJwks } from "~/features/open-badges/ob3.server";
-import { env } from "~/lib/env.server";
+import { env } from "~/lib/server/env.server";
 import { openBadgesDocument } from "./open-badges-response.server";
 import type { Route } from "./+types/open-badges-issuer";
 

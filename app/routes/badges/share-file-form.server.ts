@@ -1,8 +1,8 @@
 import { data, type AppLoadContext } from "react-router";
 import { z } from "zod";
-import type { Reply } from "~/lib/forms";
-import { httpErrorOf } from "~/lib/http.server";
-import { parseSubmission, type Submission } from "~/lib/submission.server";
+import type { Reply } from "~/lib/core/forms";
+import { httpErrorOf } from "~/lib/http/http.server";
+import { parseSubmission, type Submission } from "~/lib/forms/submission.server";
 import { requireStaff } from "~/features/admin/staff-auth.server";
 import { GenerateBadgeShareSchema } from "~/features/team-badges/team-badges.schema";
 import { generateBadgeShare } from "~/features/team-badges/team-badges.server";

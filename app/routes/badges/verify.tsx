@@ -4,10 +4,10 @@ import { VerifyForms } from "~/features/open-badges/components/verify-forms";
 import { obPaths } from "~/features/badge-art/open-badge-paths";
 import { linkedInFields } from "~/features/open-badges/open-badges";
 import { findAward } from "~/features/open-badges/open-badges.server";
-import { env } from "~/lib/env.server";
-import { pageMeta } from "~/lib/meta";
+import { env } from "~/lib/server/env.server";
+import { pageMeta } from "~/lib/core/meta";
 import badgesCss from "~/styles/badges.css?url";
-import type { CacheHandle } from "~/lib/page-cache";
+import type { CacheHandle } from "~/lib/core/page-cache";
 import type { PageHandle } from "~/features/analytics/page-view";
 import type { Route } from "./+types/verify";
 

@@ -1,10 +1,10 @@
 import { data, type AppLoadContext } from "react-router";
 import { clientIdCookie, newClientId, readClientId } from "~/features/analytics/analytics.server";
 import { newsletterAction } from "~/routes/site/newsletter-form.server";
-import { env } from "~/lib/env.server";
-import { parseInput, type Submission } from "~/lib/submission.server";
-import { clientAddress, HttpError, onRefusal } from "~/lib/http.server";
-import { consume, tooManyMessage, type LimitRule } from "~/lib/rate-limit.server";
+import { env } from "~/lib/server/env.server";
+import { parseInput, type Submission } from "~/lib/forms/submission.server";
+import { clientAddress, HttpError, onRefusal } from "~/lib/http/http.server";
+import { consume, tooManyMessage, type LimitRule } from "~/lib/server/rate-limit.server";
 import { BLOG_MESSAGES, feedbackPollId, postPollId } from "~/features/blog/blog";
 import { PollVoteSchema, ReactionSchema } from "~/features/blog/blog.schema";
 import { clientReactions, clientVotes, toggleReaction, vote } from "~/features/blog/blog.server";

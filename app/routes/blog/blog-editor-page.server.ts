@@ -1,13 +1,13 @@
 import { data, type AppLoadContext } from "react-router";
 import { z } from "zod";
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import { isTicked, readRowFields } from "~/features/admin/list-editor";
-import { formatNairobiTimeEat } from "~/lib/nairobi-time";
+import { formatNairobiTimeEat } from "~/lib/core/nairobi-time";
 import { issuesOnRows, rowsToSave } from "~/features/admin/list-editor";
 import { requireStaff } from "~/features/admin/staff-auth.server";
-import type { Actor } from "~/lib/actor";
-import { httpErrorOf } from "~/lib/http.server";
-import { formOf, intentOf, parseSubmission, readForm, submissionOf, type Submission } from "~/lib/submission.server";
+import type { Actor } from "~/lib/core/actor";
+import { httpErrorOf } from "~/lib/http/http.server";
+import { formOf, intentOf, parseSubmission, readForm, submissionOf, type Submission } from "~/lib/forms/submission.server";
 import { BLOG_MESSAGES as M } from "~/features/blog/blog";
 import { SLUG_PATTERN } from "~/features/blog/blog.schema";
 import { listPosts } from "~/features/blog/blog.server";

@@ -3,12 +3,12 @@ import { BLOG_INDEX_SOURCE, BLOG_MESSAGES } from "~/features/blog/blog";
 import { subscribeAction } from "~/routes/blog/actions.server";
 import { listPostCards } from "~/features/blog/blog.server";
 import { replyFor, type BlogReply } from "~/features/blog/components/blog-reply";
-import { networkSafe } from "~/lib/client-action";
+import { networkSafe } from "~/lib/browser/client-action";
 import { BlogSubscribe } from "~/features/blog/components/blog-subscribe";
 import { PostListCard } from "~/features/blog/components/post-card";
 import { toCard } from "~/features/blog/components/post-format";
-import { pageMeta } from "~/lib/meta";
-import { site } from "~/lib/site";
+import { pageMeta } from "~/lib/core/meta";
+import { site } from "~/lib/core/site";
 import blogCss from "~/styles/blog.css?url";
 import type { Route } from "./+types/index";
 

@@ -11,9 +11,9 @@ import {
   relatedPosts,
 } from "~/features/blog/blog";
 import { clientIdOf, reactAction, subscribeAction, voteAction } from "~/routes/blog/actions.server";
-import { networkSafe } from "~/lib/client-action";
-import { intentOf, readSubmission, replyFromError, unknownIntent } from "~/lib/submission.server";
-import type { Submission } from "~/lib/forms";
+import { networkSafe } from "~/lib/browser/client-action";
+import { intentOf, readSubmission, replyFromError, unknownIntent } from "~/lib/forms/submission.server";
+import type { Submission } from "~/lib/core/forms";
 import { clientReactions, clientVotes, getPost, listPostCards, pollCounts, reactionCounts } from "~/features/blog/blog.server";
 import { findPostAlias } from "~/features/blog/aliases.server";
 import { seriesPath } from "~/features/blog/series";
@@ -30,11 +30,11 @@ import { QuestionPoll } from "~/features/blog/components/question-poll";
 import { ReactionBar } from "~/features/blog/components/reaction-bar";
 import { ReadingProgress } from "~/features/blog/components/reading-progress";
 import { ShareBar } from "~/features/blog/components/share-bar";
-import { pageMeta, publicOrigin } from "~/lib/meta";
-import { site } from "~/lib/site";
+import { pageMeta, publicOrigin } from "~/lib/core/meta";
+import { site } from "~/lib/core/site";
 import blogCss from "~/styles/blog.css?url";
 import type { PageHandle } from "~/features/analytics/page-view";
-import type { CacheHandle } from "~/lib/page-cache";
+import type { CacheHandle } from "~/lib/core/page-cache";
 import type { Route } from "./+types/post";
 
 // Its own chunk: posts without background audio never download the player code.

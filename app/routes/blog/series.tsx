@@ -3,7 +3,7 @@ import { PostListCard } from "~/features/blog/components/post-card";
 import { toCard } from "~/features/blog/components/post-format";
 import { seriesPath } from "~/features/blog/series";
 import { getSeriesPage } from "~/features/blog/series.server";
-import { pageMeta } from "~/lib/meta";
+import { pageMeta } from "~/lib/core/meta";
 import blogCss from "~/styles/blog.css?url";
 import type { Route } from "./+types/series";
 

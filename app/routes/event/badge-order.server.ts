@@ -1,7 +1,7 @@
 import { data, redirect, type AppLoadContext } from "react-router";
 import { afterPayments } from "~/features/reconciliation/auto-approve.server";
 import { promptNewOrder } from "~/features/stk-push/stk-push.server";
-import { clientAddress } from "~/lib/http.server";
+import { clientAddress } from "~/lib/http/http.server";
 import {
   invalidReply,
   NOT_SAVED,
@@ -11,11 +11,11 @@ import {
   trippedHoneypot,
   typedValues,
   type Submission,
-} from "~/lib/submission.server";
-import { DomainError, onField } from "~/lib/domain-error";
-import type { Reply } from "~/lib/forms";
-import { UploadedFile } from "~/lib/multipart.server";
-import { limits } from "~/lib/rate-limit.server";
+} from "~/lib/forms/submission.server";
+import { DomainError, onField } from "~/lib/core/domain-error";
+import type { Reply } from "~/lib/core/forms";
+import { UploadedFile } from "~/lib/http/multipart.server";
+import { limits } from "~/lib/server/rate-limit.server";
 import { BadgeOrderSchema } from "~/features/event-badges/badge-order.schema";
 import { submitBadgeOrder } from "~/features/event-badges/badge-orders.server";
 import { PORTRAIT_SENT, PORTRAIT_UPLOAD_MAX_BYTES, portraitTooLargeMessage } from "~/features/event-badges/portrait";

@@ -3,9 +3,9 @@ import { data, useMatches, useNavigate, useSearchParams, type ShouldRevalidateFu
 import { FormStatus } from "~/components/ui/form-parts";
 import { BADGE_FORM_MAX_BYTES, badgeOrderAction, PORTRAIT_FILE_FIELDS } from "~/routes/event/badge-order.server";
 import { ORDER_SUCCESS, OrderDialog, type OrderReply } from "~/features/event-badges/components/order-dialog";
-import { networkSafe } from "~/lib/client-action";
+import { networkSafe } from "~/lib/browser/client-action";
 import { ORDER_REPLAYED } from "~/features/payment-codes/order-replay";
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import { ShareInvite } from "~/features/event-badges/components/share-invite";
 import { TierGrid } from "~/features/event-badges/components/tier-grid";
 import { useEventProgress } from "~/features/event-badges/components/goal-bar";
@@ -15,16 +15,16 @@ import { DEFAULT_EVENT, eventDateText, eventWhenText } from "~/features/event-ba
 import { getEvent } from "~/features/event-badges/event.server";
 import { NewsletterForm } from "~/features/newsletter/components/newsletter-form";
 import { newsletterAction } from "~/routes/site/newsletter-form.server";
-import { intentOf, readSubmission, replyFromError, submissionOf, unknownIntent } from "~/lib/submission.server";
-import type { Submission } from "~/lib/forms";
-import { readStreamedForm } from "~/lib/multipart.server";
+import { intentOf, readSubmission, replyFromError, submissionOf, unknownIntent } from "~/lib/forms/submission.server";
+import type { Submission } from "~/lib/core/forms";
+import { readStreamedForm } from "~/lib/http/multipart.server";
 import { portraitTooLargeMessage } from "~/features/event-badges/portrait";
-import { HttpError } from "~/lib/http.server";
-import { admitPublicBody } from "~/lib/upload-guard.server";
-import { pageMeta, publicOrigin } from "~/lib/meta";
+import { HttpError } from "~/lib/http/http.server";
+import { admitPublicBody } from "~/lib/http/upload-guard.server";
+import { pageMeta, publicOrigin } from "~/lib/core/meta";
 import eventCss from "~/styles/event.css?url";
 import type { PageHandle } from "~/features/analytics/page-view";
-import type { CacheHandle } from "~/lib/page-cache";
+import type { CacheHandle } from "~/lib/core/page-cache";
 import type { Route } from "./+types/event";
 import { stkEnabled } from "~/features/stk-push/stk-push.server";
 

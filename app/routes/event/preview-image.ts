@@ -3,9 +3,9 @@ import { PreviewImageSchema } from "~/features/event-badges/preview.schema";
 import { PreviewBusyError, renderPreview } from "~/features/event-badges/preview.server";
 import { SiteImageError } from "~/features/event-badges/site-image.server";
 import { getEvent } from "~/features/event-badges/event.server";
-import { env } from "~/lib/env.server";
-import { clientAddress } from "~/lib/http.server";
-import { consume } from "~/lib/rate-limit.server";
+import { env } from "~/lib/server/env.server";
+import { clientAddress } from "~/lib/http/http.server";
+import { consume } from "~/lib/server/rate-limit.server";
 import type { Route } from "./+types/preview-image";
 
 const text = (status: number, message: string, headers: Record<string, string> = {}) =>

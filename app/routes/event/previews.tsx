@@ -16,8 +16,8 @@ import { MAX_NAME_LENGTH } from "~/features/badge-art/text";
 import { PreviewImageSchema } from "~/features/event-badges/preview.schema";
 import { resolveSiteImage } from "~/features/event-badges/site-image.server";
 import { findTier, formatKes, TIERS, type Tier } from "~/features/event-badges/tiers";
-import { env } from "~/lib/env.server";
-import { pageMeta } from "~/lib/meta";
+import { env } from "~/lib/server/env.server";
+import { pageMeta } from "~/lib/core/meta";
 import previewsCss from "~/styles/previews.css?url";
 import type { Route } from "./+types/previews";
 

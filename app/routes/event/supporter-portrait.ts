@@ -1,4 +1,4 @@
-import { textResponse } from "~/lib/http.server";
+import { textResponse } from "~/lib/http/http.server";
 import { wallPortrait } from "~/features/event-badges/wall.server";
 import type { Route } from "./+types/supporter-portrait";
 

@@ -1,13 +1,13 @@
 import { Link } from "react-router";
 import type { PageHandle } from "~/features/analytics/page-view";
-import type { HydrationHandle } from "~/lib/hydration";
+import type { HydrationHandle } from "~/lib/core/hydration";
 import { tierStyle } from "~/features/event-badges/components/tier-grid";
 import { findTier } from "~/features/event-badges/tiers";
 import { DEFAULT_EVENT } from "~/features/event-badges/event";
 import { getEvent } from "~/features/event-badges/event.server";
 import { listWall } from "~/features/event-badges/wall.server";
-import type { CacheHandle } from "~/lib/page-cache";
-import { pageMeta } from "~/lib/meta";
+import type { CacheHandle } from "~/lib/core/page-cache";
+import { pageMeta } from "~/lib/core/meta";
 import eventCss from "~/styles/event.css?url";
 import type { Route } from "./+types/supporters";
 

@@ -1,9 +1,9 @@
 import { data, type AppLoadContext } from "react-router";
 import { isTicked, issuesOnRows, readRowFields, rowsToSave } from "~/features/admin/list-editor";
 import { requireStaff } from "~/features/admin/staff-auth.server";
-import type { Reply } from "~/lib/forms";
-import { httpErrorOf } from "~/lib/http.server";
-import { intentOf, readForm, submissionOf } from "~/lib/submission.server";
+import type { Reply } from "~/lib/core/forms";
+import { httpErrorOf } from "~/lib/http/http.server";
+import { intentOf, readForm, submissionOf } from "~/lib/forms/submission.server";
 import { parseEditorItem, type EditorFields } from "~/features/merch/merch-editor";
 import { listItems } from "~/features/merch/merch.server";
 import {

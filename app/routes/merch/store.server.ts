@@ -10,14 +10,14 @@ import {
   trippedHoneypot,
   typedValues,
   type Submission,
-} from "~/lib/submission.server";
-import { limits } from "~/lib/rate-limit.server";
+} from "~/lib/forms/submission.server";
+import { limits } from "~/lib/server/rate-limit.server";
 import { BAG_HREF, ENHANCED_FIELD } from "~/features/merch/components/store-links";
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import { AddToBagSchema, BagLineChangeSchema, CheckoutSchema } from "~/features/merch/merch.schema";
 import { addToBag, changeBagLine, checkoutBag } from "~/features/merch/merch.server";
-import { env } from "~/lib/env.server";
-import { clientAddress } from "~/lib/http.server";
+import { env } from "~/lib/server/env.server";
+import { clientAddress } from "~/lib/http/http.server";
 import { afterPayments } from "~/features/reconciliation/auto-approve.server";
 import { promptNewOrder } from "~/features/stk-push/stk-push.server";
 

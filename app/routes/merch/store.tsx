@@ -5,7 +5,7 @@ import { CatalogueGrid } from "~/features/merch/components/catalogue-grid";
 import { CheckoutDialog, type CheckoutReply } from "~/features/merch/components/checkout-dialog";
 import { ItemDialog } from "~/features/merch/components/item-dialog";
 import { BAG_HREF, itemHref, OPENED, openedHere, shareUrlFor, STORE_PATH } from "~/features/merch/components/store-links";
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import { DEFAULT_CURRENCY, formatMoney, MERCH_MESSAGES, type BagView } from "~/features/merch/merch";
 import { getBag, loadCatalogue } from "~/features/merch/merch.server";
 import {
@@ -15,16 +15,16 @@ import {
   readBagId,
   removeLineAction,
 } from "~/routes/merch/store.server";
-import { intentOf, readSubmission, replyFromError, unknownIntent } from "~/lib/submission.server";
-import type { Submission } from "~/lib/forms";
-import { pageMeta, publicOrigin } from "~/lib/meta";
-import { site } from "~/lib/site";
-import { trackEvent } from "~/lib/track";
+import { intentOf, readSubmission, replyFromError, unknownIntent } from "~/lib/forms/submission.server";
+import type { Submission } from "~/lib/core/forms";
+import { pageMeta, publicOrigin } from "~/lib/core/meta";
+import { site } from "~/lib/core/site";
+import { trackEvent } from "~/lib/browser/track";
 import storeCss from "~/styles/store.css?url";
-import { networkSafe } from "~/lib/client-action";
+import { networkSafe } from "~/lib/browser/client-action";
 import { ORDER_REPLAYED } from "~/features/payment-codes/order-replay";
 import type { PageHandle } from "~/features/analytics/page-view";
-import type { CacheHandle } from "~/lib/page-cache";
+import type { CacheHandle } from "~/lib/core/page-cache";
 import type { Route } from "./+types/store";
 import { stkEnabled } from "~/features/stk-push/stk-push.server";
 

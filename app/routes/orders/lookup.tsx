@@ -2,11 +2,11 @@ import { data, redirect, useActionData } from "react-router";
 import { OrderLookupForm } from "~/features/reconciliation/components/order-lookup-form";
 import { ORDER_NOT_FOUND_BY_EMAIL, OrderLookupSchema } from "~/features/reconciliation/order-lookup.schema";
 import { orderLinkByEmail } from "~/features/reconciliation/order-status.server";
-import { pageMeta } from "~/lib/meta";
-import { limits } from "~/lib/rate-limit.server";
-import type { Reply } from "~/lib/forms";
-import { invalidReply, NOT_SAVED, parseSubmission, readSubmission, replyFromError, requireWithinLimit, trippedHoneypot, typedValues } from "~/lib/submission.server";
-import type { Submission } from "~/lib/forms";
+import { pageMeta } from "~/lib/core/meta";
+import { limits } from "~/lib/server/rate-limit.server";
+import type { Reply } from "~/lib/core/forms";
+import { invalidReply, NOT_SAVED, parseSubmission, readSubmission, replyFromError, requireWithinLimit, trippedHoneypot, typedValues } from "~/lib/forms/submission.server";
+import type { Submission } from "~/lib/core/forms";
 import type { Route } from "./+types/lookup";
 
 export const handle = { page: "orders" };

@@ -1,16 +1,16 @@
 import { data, Link, redirect } from "react-router";
 import { setWallHidden } from "~/features/event-badges/wall.server";
 import { ORDER_KINDS } from "~/features/orders/order-kinds";
-import { system } from "~/lib/actor";
-import { readForm } from "~/lib/submission.server";
+import { system } from "~/lib/core/actor";
+import { readForm } from "~/lib/forms/submission.server";
 import { OrderLookupForm } from "~/features/reconciliation/components/order-lookup-form";
 import { OrderStatus } from "~/features/reconciliation/components/order-status";
 import { ORDER_LINK_NOT_FOUND } from "~/features/reconciliation/order-lookup.schema";
 import { orderByToken } from "~/features/reconciliation/order-status.server";
-import { pageMeta } from "~/lib/meta";
+import { pageMeta } from "~/lib/core/meta";
 import { StkPanel } from "~/features/stk-push/components/stk-panel";
 import { resendPromptFromPage, stkPanelOf } from "~/features/reconciliation/order-prompts.server";
-import { clientAddress, onRefusal } from "~/lib/http.server";
+import { clientAddress, onRefusal } from "~/lib/http/http.server";
 import { addPaymentCode, LATE_CODE_SAVED } from "~/features/reconciliation/late-code.server";
 import type { Route } from "./+types/order";
 

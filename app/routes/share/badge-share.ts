@@ -1,5 +1,5 @@
 import { badgeShareNotFoundPage, badgeSharePage, findTeamBadge, readBadgeShare } from "~/features/team-badges/team-badges.server";
-import { sharePageResponse } from "~/lib/share-page.server";
+import { sharePageResponse } from "~/lib/http/share-page.server";
 import type { Route } from "./+types/badge-share";
 
 const FILE = /^([a-z0-9][a-z0-9_-]{0,39})\.html$/i;

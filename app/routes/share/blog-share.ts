@@ -1,6 +1,6 @@
 import { findPostAlias } from "~/features/blog/aliases.server";
 import { blogShareNotFoundPage, blogSharePage, blogSharePath, findSharePost } from "~/features/blog/blog-share.server";
-import { sharePageResponse } from "~/lib/share-page.server";
+import { sharePageResponse } from "~/lib/http/share-page.server";
 import type { Route } from "./+types/blog-share";
 
 /** /share/blogs/{slug}.html: link-preview tags for a post, then on to /blogs/{slug}?src=share. */

@@ -1,5 +1,5 @@
 import { shareExtra } from "~/features/legacy-import/share-extras.server";
-import { textResponse } from "~/lib/http.server";
+import { textResponse } from "~/lib/http/http.server";
 import type { Route } from "./+types/extra-file";
 
 /** /share/extra/{name}: the old site's shared pictures (the series cover), as the import kept them. */

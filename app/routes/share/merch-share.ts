@@ -1,5 +1,5 @@
 import { findShareItem, merchShareNotFoundPage, merchSharePage } from "~/features/merch/merch-share.server";
-import { sharePageResponse } from "~/lib/share-page.server";
+import { sharePageResponse } from "~/lib/http/share-page.server";
 import type { Route } from "./+types/merch-share";
 
 /** /share/merchandise/{slug}.html: link-preview tags for an item, then on to /merchandise?item={slug}. */

@@ -5,7 +5,7 @@ import { NewsletterForm } from "~/features/newsletter/components/newsletter-form
 import { newsletterAction } from "~/routes/site/newsletter-form.server";
 import { goals, needs, peopleModel, teams } from "~/features/site-content/about";
 import { organisation, pillars, reasons } from "~/features/site-content/content";
-import { pageMeta } from "~/lib/meta";
+import { pageMeta } from "~/lib/core/meta";
 import type { Route } from "./+types/about";
 
 export const handle = { hydrate: false, page: "about", cacheSeconds: 60 };

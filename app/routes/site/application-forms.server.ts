@@ -1,5 +1,5 @@
 import { data, redirect, type AppLoadContext } from "react-router";
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import {
   invalidReply,
   NOT_SAVED,
@@ -10,8 +10,8 @@ import {
   trippedHoneypot,
   typedValues,
   type Submission,
-} from "~/lib/submission.server";
-import { limits } from "~/lib/rate-limit.server";
+} from "~/lib/forms/submission.server";
+import { limits } from "~/lib/server/rate-limit.server";
 import { GENERAL_INTEREST, HeroSchema, JoinSchema } from "~/features/applications/applications.schema";
 import { submitApplication } from "~/features/applications/applications.server";
 

@@ -3,8 +3,8 @@ import { PillarGrid } from "~/components/site/pillar-grid";
 import { HeroForm } from "~/features/applications/components/hero-form";
 import { heroAction } from "~/routes/site/application-forms.server";
 import { homeStats, organisation, pillars, roleDescriptions, whatWeDo } from "~/features/site-content/content";
-import { pageMeta } from "~/lib/meta";
-import { site } from "~/lib/site";
+import { pageMeta } from "~/lib/core/meta";
+import { site } from "~/lib/core/site";
 import type { Route } from "./+types/home";
 
 export const handle = { hydrate: false, page: "home", cacheSeconds: 60 };

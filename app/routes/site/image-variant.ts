@@ -1,4 +1,4 @@
-import { textResponse } from "~/lib/http.server";
+import { textResponse } from "~/lib/http/http.server";
 import { imageVariant, parseVariant } from "~/features/images/variants.server";
 import type { Route } from "./+types/image-variant";
 

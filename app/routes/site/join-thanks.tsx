@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { pageMeta } from "~/lib/meta";
+import { pageMeta } from "~/lib/core/meta";
 import type { Route } from "./+types/join-thanks";
 
 export const handle = { hydrate: false, page: "join.thanks", cacheSeconds: 60 };

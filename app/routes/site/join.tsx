@@ -5,7 +5,7 @@ import { joinAction } from "~/routes/site/application-forms.server";
 import { JOIN_ROLES } from "~/features/applications/roles";
 import { organisation, reasons, roleDescriptions } from "~/features/site-content/content";
 import { joinFaq, joinSteps } from "~/features/site-content/join";
-import { pageMeta } from "~/lib/meta";
+import { pageMeta } from "~/lib/core/meta";
 import type { Route } from "./+types/join";
 
 export const handle = { page: "join", cacheSeconds: 60 };

@@ -1,5 +1,5 @@
-import { LITE_COOKIE, LITE_COOKIE_MAX_AGE } from "~/lib/data-saver";
-import { safeReturnPath } from "~/lib/return-path";
+import { LITE_COOKIE, LITE_COOKIE_MAX_AGE } from "~/lib/core/data-saver";
+import { safeReturnPath } from "~/lib/core/return-path";
 import type { Route } from "./+types/lite";
 
 /**

@@ -1,7 +1,7 @@
 import { StepList } from "~/components/site/titled-list";
 import { ministry } from "~/features/site-content/ministry";
-import { pageMeta } from "~/lib/meta";
-import { site } from "~/lib/site";
+import { pageMeta } from "~/lib/core/meta";
+import { site } from "~/lib/core/site";
 import type { Route } from "./+types/ministry";
 
 export const handle = { hydrate: false, page: "ministry", cacheSeconds: 60 };

@@ -1,5 +1,5 @@
 import { downloadMyData } from "~/features/people/data-requests.server";
-import { textResponse } from "~/lib/http.server";
+import { textResponse } from "~/lib/http/http.server";
 import type { Route } from "./+types/my-data-download";
 
 /** GET /privacy/my-data/download?token=: the ZIP a mailed link (valid 24 hours) downloads. */

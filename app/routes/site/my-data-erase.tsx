@@ -1,9 +1,9 @@
 import { Form, data } from "react-router";
 import { openMyDataLink, sendEraseRequest } from "~/features/people/data-requests.server";
 import { MY_DATA_PATH } from "~/features/people/people";
-import { asRouteError } from "~/lib/http.server";
-import { pageMeta } from "~/lib/meta";
-import { readForm } from "~/lib/submission.server";
+import { asRouteError } from "~/lib/http/http.server";
+import { pageMeta } from "~/lib/core/meta";
+import { readForm } from "~/lib/forms/submission.server";
 import type { Route } from "./+types/my-data-erase";
 
 export const handle = { hydrate: false, page: "privacy.my-data-erase" };

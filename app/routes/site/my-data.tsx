@@ -2,10 +2,10 @@ import { Form, data } from "react-router";
 import { requestMyData } from "~/features/people/data-requests.server";
 import { LINK_HOURS, MY_DATA_PATH } from "~/features/people/people";
 import { MyDataSchema } from "~/features/people/people.schema";
-import { asRouteError, clientAddress } from "~/lib/http.server";
-import { pageMeta } from "~/lib/meta";
-import { consume, tooManyMessage } from "~/lib/rate-limit.server";
-import { readForm } from "~/lib/submission.server";
+import { asRouteError, clientAddress } from "~/lib/http/http.server";
+import { pageMeta } from "~/lib/core/meta";
+import { consume, tooManyMessage } from "~/lib/server/rate-limit.server";
+import { readForm } from "~/lib/forms/submission.server";
 import type { Route } from "./+types/my-data";
 
 export const handle = { hydrate: false, page: "privacy.my-data" };

@@ -1,6 +1,6 @@
 import { data, type AppLoadContext } from "react-router";
 import type { z } from "zod";
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import {
   invalidReply,
   NOT_SAVED,
@@ -11,8 +11,8 @@ import {
   trippedHoneypot,
   typedValues,
   type Submission,
-} from "~/lib/submission.server";
-import { limits } from "~/lib/rate-limit.server";
+} from "~/lib/forms/submission.server";
+import { limits } from "~/lib/server/rate-limit.server";
 import { SubscribeSchema } from "~/features/newsletter/newsletter.schema";
 import { subscribe } from "~/features/newsletter/newsletter.server";
 

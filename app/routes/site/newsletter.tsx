@@ -2,7 +2,7 @@ import { useActionData } from "react-router";
 import { NewsletterForm } from "~/features/newsletter/components/newsletter-form";
 import { newsletterAction } from "~/routes/site/newsletter-form.server";
 import type { NewsletterVariant } from "~/features/newsletter/messages";
-import { pageMeta } from "~/lib/meta";
+import { pageMeta } from "~/lib/core/meta";
 import type { Route } from "./+types/newsletter";
 
 export const handle = { hydrate: false, page: "newsletter" };

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 
-// An unknown address has nothing to enhance (app/lib/hydration.ts).
+// An unknown address has nothing to enhance (app/lib/core/hydration.ts).
 export const handle = { hydrate: false };
 
 export function loader() {

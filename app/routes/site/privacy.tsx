@@ -1,8 +1,8 @@
 import { privacyNotice } from "~/features/people/privacy-notice.server";
 import { MY_DATA_PATH } from "~/features/people/people";
 import { periodWords } from "~/features/people/retention";
-import { pageMeta } from "~/lib/meta";
-import { site } from "~/lib/site";
+import { pageMeta } from "~/lib/core/meta";
+import { site } from "~/lib/core/site";
 import type { Route } from "./+types/privacy";
 
 export const handle = { hydrate: false, page: "privacy", cacheSeconds: 60 };

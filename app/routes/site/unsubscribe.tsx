@@ -1,9 +1,9 @@
 import { Form, data } from "react-router";
 import { UnsubscribeTokenSchema } from "~/features/newsletter/newsletter.schema";
 import { findSubscriberByToken, maskEmail, unsubscribe } from "~/features/newsletter/newsletter.server";
-import { readForm } from "~/lib/submission.server";
-import { asRouteError } from "~/lib/http.server";
-import { pageMeta } from "~/lib/meta";
+import { readForm } from "~/lib/forms/submission.server";
+import { asRouteError } from "~/lib/http/http.server";
+import { pageMeta } from "~/lib/core/meta";
 import type { Route } from "./+types/unsubscribe";
 
 export const handle = { hydrate: false, page: "unsubscribe" };

@@ -8,7 +8,7 @@ import { useRevealOnScroll } from "~/components/site/use-reveal-on-scroll";
 import { NewsletterForm } from "~/features/newsletter/components/newsletter-form";
 import { newsletterAction } from "~/routes/site/newsletter-form.server";
 import { vespers } from "~/features/site-content/vespers";
-import { pageMeta, publicOrigin } from "~/lib/meta";
+import { pageMeta, publicOrigin } from "~/lib/core/meta";
 import type { Route } from "./+types/vespers";
 
 export const handle = { page: "vespers", cacheSeconds: 60 };

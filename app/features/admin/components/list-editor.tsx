@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Form, useNavigation } from "react-router";
 import { FieldError } from "~/components/ui/form-parts";
-import { isImageAddress } from "~/lib/rules";
+import { isImageAddress } from "~/lib/core/rules";
 import { withNewRow, type RowIssue } from "../list-editor";
 
 type Attrs = Record<string, string | number | boolean | undefined>;

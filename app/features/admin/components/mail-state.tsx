@@ -1,5 +1,5 @@
-import { formatNairobiTimeEat } from "~/lib/nairobi-time";
-import { WRITTEN_TO_OUTBOX } from "~/lib/mail-words";
+import { formatNairobiTimeEat } from "~/lib/core/nairobi-time";
+import { WRITTEN_TO_OUTBOX } from "~/lib/core/mail-words";
 
 /** The mail facts the staff home reads (mail-health.server.ts), as the loader hands them over. */
 type Health = { failing: boolean; failuresInRow: number; since: string | null; lastError: string | null };

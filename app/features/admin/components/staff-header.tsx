@@ -1,5 +1,5 @@
 import { Form, Link, NavLink, useLocation } from "react-router";
-import { site } from "~/lib/site";
+import { site } from "~/lib/core/site";
 import { STAFF_HOME, STAFF_SCREENS, wrongKeysText } from "../staff-screen";
 
 type Props = {

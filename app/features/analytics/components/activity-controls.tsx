@@ -2,7 +2,7 @@ import { Form } from "react-router";
 import { ACTIVITY_PATH, type ActivityParams } from "../activity-screen";
 import { SINCE_DAYS, WINDOW_MINUTES } from "../reports";
 import { KeepParams } from "./keep-params";
-import { groupDigits } from "~/lib/plain-format";
+import { groupDigits } from "~/lib/core/plain-format";
 
 /** Since-days and the unique toggle: a GET form, so the period is in the address. */
 export function PeriodForm({ params, error }: { params: ActivityParams; error?: string }) {

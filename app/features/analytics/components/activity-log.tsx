@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import type { ActivityItem } from "~/features/activity/activity";
-import { formatNairobiTime } from "~/lib/nairobi-time";
+import { formatNairobiTime } from "~/lib/core/nairobi-time";
 import { ACTIVITY_LIMIT, ACTIVITY_PATH, type ActivityParams } from "../activity-screen";
 import { KeepParams } from "./keep-params";
 

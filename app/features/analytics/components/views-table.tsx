@@ -1,4 +1,4 @@
-import { formatNairobiTime } from "~/lib/nairobi-time";
+import { formatNairobiTime } from "~/lib/core/nairobi-time";
 import { formatCount } from "../activity-screen";
 
 export type ViewsRow = { name: string; total: number; unique: number; lastSeen: string; site?: number; share?: number };

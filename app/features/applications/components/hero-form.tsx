@@ -1,5 +1,5 @@
 import { EmailForm } from "~/components/ui/email-form";
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import { applicationMessages } from "../messages";
 
 /** Posts to the home page's action: `/?index` is the index route's own URL. */

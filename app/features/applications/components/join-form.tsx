@@ -2,8 +2,8 @@ import { useId, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { ErrorSummary } from "~/components/ui/error-summary";
 import { FieldError, FormStatus, Honeypot } from "~/components/ui/form-parts";
-import { firstError, type Reply } from "~/lib/forms";
-import { EMAIL_MAX_LENGTH, PHONE_MAX_LENGTH } from "~/lib/rules";
+import { firstError, type Reply } from "~/lib/core/forms";
+import { EMAIL_MAX_LENGTH, PHONE_MAX_LENGTH } from "~/lib/core/rules";
 import { JOIN_ROLES } from "../roles";
 import {
   APPLICATION_MESSAGE_MAX_LENGTH,
@@ -11,7 +11,7 @@ import {
   applicationMailto,
   applicationMessages,
 } from "../messages";
-import { JOIN_CONSENT_LABEL } from "~/lib/data-notices";
+import { JOIN_CONSENT_LABEL } from "~/lib/core/data-notices";
 import { DataNotice } from "~/components/ui/data-notice";
 
 /** The fields in page order, as their labels say them (for the error summary). */

@@ -1,4 +1,4 @@
-import { renderEmail } from "~/lib/email-layout";
+import { renderEmail } from "~/lib/mail/email-layout";
 import type { ApplicationInput } from "../applications.schema";
 
 export function applicationNoticeEmail(a: ApplicationInput & { id: number }) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createAdminSessionCookie } from "~/features/admin/staff-auth.server";
-import type { Db } from "~/lib/db.server";
-import { drainOutbox } from "~/lib/email.server";
+import type { Db } from "~/lib/db/db.server";
+import { drainOutbox } from "~/lib/mail/email.server";
 import * as editorRoute from "~/routes/blog/admin";
 import { ORIGIN, args, get, reply, thrown } from "../../../../tests/support/http";
 import { freshApp } from "../../../../tests/support/reset";

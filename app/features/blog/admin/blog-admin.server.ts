@@ -1,14 +1,14 @@
 import crypto from "node:crypto";
 import type { z } from "zod";
 import { logAction } from "~/features/activity/activity.server";
-import type { Actor } from "~/lib/actor";
-import { type Db } from "~/lib/db.server";
+import type { Actor } from "~/lib/core/actor";
+import { type Db } from "~/lib/db/db.server";
 import { isZodWording, listIssues, type ListIssue } from "~/features/admin/list-editor";
-import { clearPageCache } from "~/lib/page-cache.server";
+import { clearPageCache } from "~/lib/http/page-cache.server";
 import { type BlogPost } from "../blog";
 import { BlogListSchema, type BlogPostInput } from "../blog.schema";
 import { getPost, notificationStatus, notifyNewBlog, savePosts } from "../blog.server";
-import { DomainError } from "~/lib/domain-error";
+import { DomainError } from "~/lib/core/domain-error";
 import { generateBlogShares, sharePagesText } from "../blog-share.server";
 import { notifiedText, type NotifyStatus, type RowField } from "./blog-admin-screen";
 

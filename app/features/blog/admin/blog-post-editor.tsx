@@ -1,11 +1,11 @@
 import { ConfirmBox } from "~/components/ui/confirm-box";
-import { WRITTEN_TO_OUTBOX } from "~/lib/mail-words";
+import { WRITTEN_TO_OUTBOX } from "~/lib/core/mail-words";
 import { useEffect, useRef, useState } from "react";
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import { useFetcher, useRevalidator } from "react-router";
 import { ListEditor, RowFieldset, type FieldSpec } from "~/features/admin/components/list-editor";
-import { formatNairobiTimeEat } from "~/lib/nairobi-time";
-import { SLUG_INPUT_PATTERN } from "~/lib/rules";
+import { formatNairobiTimeEat } from "~/lib/core/nairobi-time";
+import { SLUG_INPUT_PATTERN } from "~/lib/core/rules";
 import {
   blankRow,
   countText,

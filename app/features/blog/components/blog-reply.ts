@@ -1,4 +1,4 @@
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import type { Reaction, ReactionCounts } from "../blog";
 
 /** What the blog pages' replies carry besides the words (each named by its intent): the new counts. */

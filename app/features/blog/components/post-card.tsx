@@ -1,6 +1,6 @@
 import { useId } from "react";
 import { Link } from "react-router";
-import { trackEvent } from "~/lib/track";
+import { trackEvent } from "~/lib/browser/track";
 import { CoverImage } from "./cover-image";
 import { coverOf, formatPostDate, machineDate, postPath, type PostCard } from "./post-format";
 

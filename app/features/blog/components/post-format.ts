@@ -1,5 +1,5 @@
 import { DEFAULT_COVER, type BlogPost } from "../blog";
-import { dayInWordsUtc } from "~/lib/plain-format";
+import { dayInWordsUtc } from "~/lib/core/plain-format";
 
 /** What a list or a related-posts card needs: no HTML body, no audio. */
 export type PostCard = Pick<BlogPost, "slug" | "title" | "summary" | "author" | "date" | "tags" | "image" | "url">;

@@ -1,5 +1,5 @@
 import { SharePanel, type ShareAction } from "~/components/ui/share-panel";
-import { trackEvent } from "~/lib/track";
+import { trackEvent } from "~/lib/browser/track";
 
 export const LINK_COPIED = "Link copied. Paste it anywhere to share this post.";
 

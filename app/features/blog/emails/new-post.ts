@@ -1,6 +1,6 @@
-import { renderEmail } from "~/lib/email-layout";
-import { formatDateInWords } from "~/lib/nairobi-time";
-import { site } from "~/lib/site";
+import { renderEmail } from "~/lib/mail/email-layout";
+import { formatDateInWords } from "~/lib/core/nairobi-time";
+import { site } from "~/lib/core/site";
 import type { BlogPost } from "../blog";
 
 export function newPostEmail(post: BlogPost, postUrl: string, unsubscribeUrl: string) {

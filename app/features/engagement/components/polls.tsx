@@ -1,11 +1,11 @@
 import { useId } from "react";
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import { Form, useNavigation } from "react-router";
 import { FormStatus } from "~/components/ui/form-parts";
 import { FEEDBACK_OPTIONS } from "~/features/blog/blog";
 import { ENGAGEMENT_PATH, POLL_DEFAULTS, POLL_INTENT, ratingGrid, type Block, type PollResult, type PollView } from "../engagement-screen";
 import { ErrorBanner } from "~/components/ui/error-banner";
-import { groupDigits } from "~/lib/plain-format";
+import { groupDigits } from "~/lib/core/plain-format";
 
 const n = groupDigits;
 

@@ -1,7 +1,7 @@
 import { REACTION_LABELS, REACTIONS } from "~/features/blog/blog";
 import type { Block, ReactionRow } from "../engagement-screen";
 import { ErrorBanner } from "~/components/ui/error-banner";
-import { groupDigits } from "~/lib/plain-format";
+import { groupDigits } from "~/lib/core/plain-format";
 
 const n = groupDigits;
 

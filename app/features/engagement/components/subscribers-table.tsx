@@ -1,4 +1,4 @@
-import { formatNairobiTime } from "~/lib/nairobi-time";
+import { formatNairobiTime } from "~/lib/core/nairobi-time";
 import { SUBSCRIBER_LIMIT, type Block, type SubscriberRow } from "../engagement-screen";
 import { ErrorBanner } from "~/components/ui/error-banner";
 

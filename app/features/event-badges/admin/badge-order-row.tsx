@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 import { ConfirmBox } from "~/components/ui/confirm-box";
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import { useFetcher } from "react-router";
-import { formatNairobiTime } from "~/lib/nairobi-time";
+import { formatNairobiTime } from "~/lib/core/nairobi-time";
 import type { BadgeOrderView } from "../badge-order";
 import { formatKes } from "../tiers";
 import { PaymentCheckbox, PaymentTag } from "../../received-payments/components/payment-tag";

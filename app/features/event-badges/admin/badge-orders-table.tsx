@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { BadgeOrderView } from "../badge-order";
 import { BadgeOrderRow, type ScreenMessage } from "./badge-order-row";
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import type { OrderActionResult } from "./badge-orders-screen";
 
 type Props = {

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useFetcher } from "react-router";
 import { useHydrated } from "~/components/ui/form-parts";
-import type { Reply } from "~/lib/forms";
-import { formatDateInWords, formatNairobiClock } from "~/lib/nairobi-time";
+import type { Reply } from "~/lib/core/forms";
+import { formatDateInWords, formatNairobiClock } from "~/lib/core/nairobi-time";
 import type { CheckInOutcome } from "../check-in";
 import { refusalText, type DoorEntry } from "../check-in";
 import { CHECK_IN_PATH, ticketFromScan } from "../ticket";

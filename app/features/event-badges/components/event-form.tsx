@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import { FieldError, FormStatus } from "~/components/ui/form-parts";
-import { firstError, type Reply } from "~/lib/forms";
+import { firstError, type Reply } from "~/lib/core/forms";
 import type { EventRecord } from "../event";
 import { TIERS } from "../tiers";
 

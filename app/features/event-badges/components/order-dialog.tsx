@@ -9,14 +9,14 @@ import { otherErrors, useFormChecks } from "~/components/ui/form-checks";
 import { FieldError, Honeypot, useHydrated } from "~/components/ui/form-parts";
 import { UrlDialog, type CloseDialog } from "~/components/ui/url-dialog";
 import { CHECK_FIELDS, ErrorSummary } from "~/components/ui/error-summary";
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import { PaySteps } from "~/features/payment-codes/components/pay-steps";
 import { ORDER_REPLAYED } from "~/features/payment-codes/order-replay";
 
 /** What the order form's reply carries on success: the order reference. */
 export type OrderReply = Reply<{ id: string; orderPath?: string; replayed?: boolean }>;
-import { NOTES_MAX_LENGTH } from "~/lib/rules";
-import { site } from "~/lib/site";
+import { NOTES_MAX_LENGTH } from "~/lib/core/rules";
+import { site } from "~/lib/core/site";
 import { formatKes, type Tier } from "../tiers";
 import { PORTRAIT_SENT } from "../portrait";
 import { checkOrder } from "./order-checks";

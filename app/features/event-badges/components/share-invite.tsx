@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { shareOrCopy, whatsAppShareUrl } from "~/lib/share";
+import { shareOrCopy, whatsAppShareUrl } from "~/lib/browser/share";
 
 export const INVITE_COPIED =
   "Invite link copied! Paste it into a chat or a post to invite your friends to the evening.";

@@ -1,6 +1,6 @@
-import { renderEmail } from "~/lib/email-layout";
+import { renderEmail } from "~/lib/mail/email-layout";
 import { codeInWords } from "../../payment-codes/payment-code";
-import { site } from "~/lib/site";
+import { site } from "~/lib/core/site";
 import { eventDateText, eventWhenText, type EventRecord } from "../event";
 import { badgeName, formatKes } from "../tiers";
 import { referenceInWords } from "../ticket";

@@ -1,11 +1,11 @@
 import crypto from "node:crypto";
 import type { z } from "zod";
-import type { Actor } from "~/lib/actor";
+import type { Actor } from "~/lib/core/actor";
 import { getMerchOrder } from "../merch.server";
-import { type Db } from "~/lib/db.server";
+import { type Db } from "~/lib/db/db.server";
 import { logAction } from "~/features/activity/activity.server";
 import { isZodWording, listIssues, type ListIssue } from "~/features/admin/list-editor";
-import { clearPageCache } from "~/lib/page-cache.server";
+import { clearPageCache } from "~/lib/http/page-cache.server";
 import type { MerchItem, MerchOrderStatus } from "../merch";
 import { CatalogueSchema } from "../merch.schema";
 import { countShareableItems } from "../merch-share.server";

@@ -1,5 +1,5 @@
 import { ListEditor, RowFieldset, type FieldSpec } from "~/features/admin/components/list-editor";
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import {
   BLANK_ROW,
   EDITOR_PATH,

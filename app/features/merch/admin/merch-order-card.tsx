@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 import { ConfirmBox } from "~/components/ui/confirm-box";
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import { useFetcher } from "react-router";
-import { formatNairobiTimeEat } from "~/lib/nairobi-time";
+import { formatNairobiTimeEat } from "~/lib/core/nairobi-time";
 import { formatMoney, ORDER_STATUS_LABELS } from "../merch";
 import type { MerchOrderView } from "../merch";
 import { statusButtonsFor, type OrderStatusResult } from "./merch-admin-screen";

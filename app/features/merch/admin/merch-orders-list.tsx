@@ -1,9 +1,9 @@
 import { PaymentFilterMenu } from "../../admin/components/payment-filter-menu";
 import type { PaymentState } from "../../received-payments/payment-state";
 import { useEffect, useState } from "react";
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import { Form, Link } from "react-router";
-import { trackEvent } from "~/lib/track";
+import { trackEvent } from "~/lib/browser/track";
 import type { MerchOrderView } from "../merch";
 import { MerchOrderCard, type ScreenMessage } from "./merch-order-card";
 import { ORDERS_PATH, ordersHref, type OrderStatusResult } from "./merch-admin-screen";

@@ -3,7 +3,7 @@ import { formatMoney, MAX_LINE_QUANTITY, MERCH_MESSAGES, type BagLine, type BagV
 import { clampQuantity } from "./checks";
 import { EnhancedFlag, StoreDialog } from "./store-dialog";
 import { BAG_HREF, CHECKOUT_HREF, OPENED, STORE_PATH } from "./store-links";
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import { ErrorBanner } from "~/components/ui/error-banner";
 
 const LINE_FAILED = "Your bag could not be changed. Please try again.";

@@ -1,4 +1,4 @@
-import { emailError, fieldErrors, nameError } from "~/lib/rules";
+import { emailError, fieldErrors, nameError } from "~/lib/core/rules";
 import { paymentCodeError } from "../../payment-codes/payment-code";
 import { MAX_LINE_QUANTITY, MERCH_MESSAGES, type MerchItem } from "../merch";
 import { mpesaPhone, PHONE_MESSAGE } from "../../stk-push/stk-push";

@@ -3,13 +3,13 @@ import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { otherErrors, useFormChecks, useSettledReply } from "~/components/ui/form-checks";
 import { FieldError, Honeypot, useHydrated } from "~/components/ui/form-parts";
-import { trackEvent } from "~/lib/track";
+import { trackEvent } from "~/lib/browser/track";
 import { formatMoney, MAX_LINE_QUANTITY, MERCH_MESSAGES, type MerchItem } from "../merch";
 import { checkAddToBag, clampQuantity } from "./checks";
 import { ShareLinks } from "./share-links";
 import { StoreDialog } from "./store-dialog";
 import { ENHANCED_FIELD, failureText, itemHref, STORE_PATH } from "./store-links";
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import { ErrorBanner } from "~/components/ui/error-banner";
 
 const FIELDS = ["color", "size", "quantity"] as const;

@@ -1,5 +1,5 @@
 import { SharePanel } from "~/components/ui/share-panel";
-import { trackEvent } from "~/lib/track";
+import { trackEvent } from "~/lib/browser/track";
 import { formatMoney, MERCH_MESSAGES, type MerchItem } from "../merch";
 
 /** Sharing an item's share page: WhatsApp and X, the share sheet and Copy link. */

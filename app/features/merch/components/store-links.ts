@@ -1,4 +1,4 @@
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import { MERCH_MESSAGES } from "../merch";
 
 /**

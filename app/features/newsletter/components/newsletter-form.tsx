@@ -1,5 +1,5 @@
 import { EmailForm } from "~/components/ui/email-form";
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import { DataNotice } from "~/components/ui/data-notice";
 import { newsletterMessages, type NewsletterVariant } from "../messages";
 

@@ -1,5 +1,5 @@
-import { site } from "~/lib/site";
-import { renderEmail } from "~/lib/email-layout";
+import { site } from "~/lib/core/site";
+import { renderEmail } from "~/lib/mail/email-layout";
 
 export function welcomeEmail(opts: { unsubscribeUrl: string; siteUrl: string }) {
   return renderEmail({

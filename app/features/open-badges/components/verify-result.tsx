@@ -1,6 +1,6 @@
 import { Fragment } from "react";
-import { formatDateInWords } from "~/lib/nairobi-time";
-import { site } from "~/lib/site";
+import { formatDateInWords } from "~/lib/core/nairobi-time";
+import { site } from "~/lib/core/site";
 import type { Award } from "../open-badges";
 import { obPaths } from "../../badge-art/open-badge-paths";
 

@@ -1,7 +1,7 @@
-import { formatNairobiTime } from "~/lib/nairobi-time";
+import { formatNairobiTime } from "~/lib/core/nairobi-time";
 import { SET_ASIDE_LABEL, type CallbackRegistration, type SetAsideRow } from "../c2b-callbacks";
 import type { OddPart } from "../payment";
-import { formatAmount } from "~/lib/plain-format";
+import { formatAmount } from "~/lib/core/plain-format";
 
 /** The URLs to register with Safaricom (Daraja C2B Register URL), for every number of the site. */
 export function CallbackSetup({ setup }: { setup: CallbackRegistration }) {

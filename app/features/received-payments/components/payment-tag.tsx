@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import { formatNairobiTime } from "~/lib/nairobi-time";
+import { formatNairobiTime } from "~/lib/core/nairobi-time";
 import {
   MATCHED_BY_LABEL,
   needsPaymentCheck,
@@ -9,7 +9,7 @@ import {
   type PaymentState,
   type PaymentView,
 } from "../payment-state";
-import { formatAmount } from "~/lib/plain-format";
+import { formatAmount } from "~/lib/core/plain-format";
 import { NoPaymentSeen } from "./payment-arrivals";
 
 /** An order's M-Pesa prompt (STK push), when one was sent: what the order lists add as `payment.stk`. */

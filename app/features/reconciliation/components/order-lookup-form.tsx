@@ -1,8 +1,8 @@
 import { Form } from "react-router";
 import { ErrorSummary } from "~/components/ui/error-summary";
 import { FieldError, FormStatus, Honeypot } from "~/components/ui/form-parts";
-import { firstError, type Reply } from "~/lib/forms";
-import { EMAIL_MAX_LENGTH } from "~/lib/rules";
+import { firstError, type Reply } from "~/lib/core/forms";
+import { EMAIL_MAX_LENGTH } from "~/lib/core/rules";
 
 const LABELS = { reference: "Order reference", email: "Email" };
 

@@ -1,8 +1,8 @@
-import { formatDateInWords, formatNairobiTimeEat } from "~/lib/nairobi-time";
+import { formatDateInWords, formatNairobiTimeEat } from "~/lib/core/nairobi-time";
 import { ORDER_KINDS } from "~/features/orders/order-kinds";
 import type { OrderPage } from "../order-status";
 import { paymentWords, reviewWords } from "../order-words";
-import { formatAmount } from "~/lib/plain-format";
+import { formatAmount } from "~/lib/core/plain-format";
 
 /** 'jpg' or 'png': the poster's link names its stored file (poster.jpg, or poster.png for an older order). */
 const posterExt = (link: string) => (/\/poster\.jpg(\?|$)/.test(link) ? "jpg" : "png");

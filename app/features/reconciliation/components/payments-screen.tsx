@@ -1,14 +1,14 @@
 import { Form } from "react-router";
 import { ORDER_KINDS, type OrderKind } from "~/features/orders/order-kinds";
-import type { Reply } from "~/lib/forms";
-import { formatDateInWords, formatNairobiTime } from "~/lib/nairobi-time";
+import type { Reply } from "~/lib/core/forms";
+import { formatDateInWords, formatNairobiTime } from "~/lib/core/nairobi-time";
 import type { ReceivedPaymentRow } from "../../received-payments/received-payments";
 import { MATCHED_BY_LABEL, paymentDetail, PAYMENT_STATE_LABEL } from "../../received-payments/payment-state";
 import { PAYMENTS_PATH, SKIP_REASON_LIMIT, type LikelyOrders, type PaymentMismatch, type PaymentsResult, type ReversedApproval, type StatementResult } from "../payments-screen";
 import { CodeWrongButton, LinkButton, LinkPaymentForm, ReceiptActions, ReceiptReply, receiptReply, UnlinkButton } from "./receipt-forms";
 import type { CallbackRegistration, SetAsideRow } from "../../received-payments/c2b-callbacks";
 import { CallbacksSetAside, CallbackSetup, OddParts } from "../../received-payments/components/callback-setup";
-import { formatAmount } from "~/lib/plain-format";
+import { formatAmount } from "~/lib/core/plain-format";
 import type { PaymentArrivals } from "../../received-payments/payment-arrivals";
 import { PaymentArrivalsBox } from "../../received-payments/components/payment-arrivals";
 import type { UnsettledPrompt } from "../../stk-push/stk-push";

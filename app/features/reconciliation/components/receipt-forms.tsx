@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import { PAYMENTS_PATH, RECEIPT_INTENTS, type PaymentsResult } from "../payments-screen";
 
 /**

@@ -1,6 +1,6 @@
-import { renderEmail } from "~/lib/email-layout";
+import { renderEmail } from "~/lib/mail/email-layout";
 import { ORDER_KINDS, type OrderKind } from "~/features/orders/order-kinds";
-import { formatAmount } from "~/lib/plain-format";
+import { formatAmount } from "~/lib/core/plain-format";
 
 type OrderForMail = {
   kind: OrderKind;

@@ -1,4 +1,4 @@
-import { formatAmount } from "~/lib/plain-format";
+import { formatAmount } from "~/lib/core/plain-format";
 /**
  * The order forms' first question when M-Pesa Express is on: pay now by a PIN prompt on the
  * phone typed above, or say the order was already paid by paybill (the code field below).

@@ -3,8 +3,8 @@ import { Form, useNavigation, useRevalidator } from "react-router";
 import { useHydrated } from "~/components/ui/form-parts";
 import { orderPagePath } from "~/features/orders/order-page";
 import { INVALID_PHONE_CODE, inSafaricomRange, OTHER_NETWORK_NOTE, REFUSED_CODE, resultWords, type StkStatus } from "../stk-push";
-import { formatAmount } from "~/lib/plain-format";
-import { formatNairobiClock } from "~/lib/nairobi-time";
+import { formatAmount } from "~/lib/core/plain-format";
+import { formatNairobiClock } from "~/lib/core/nairobi-time";
 
 /** What the order page knows of the order's M-Pesa prompt. */
 export type StkPanelData = StkStatus & {

@@ -2,8 +2,8 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { useHydrated } from "~/components/ui/form-parts";
 import { badgeImagePath, categoryLabel, safeColour, type TeamBadge } from "../team-badges";
-import { copyText } from "~/lib/share";
-import { trackEvent } from "~/lib/track";
+import { copyText } from "~/lib/browser/share";
+import { trackEvent } from "~/lib/browser/track";
 
 /** One badge in the grid. `viewHref` opens the detail dialog (?id=). */
 export function BadgeCard({ badge, viewHref }: { badge: TeamBadge; viewHref: string }) {

@@ -1,10 +1,10 @@
 import { useEffect, useState } from "react";
-import type { Reply } from "~/lib/forms";
+import type { Reply } from "~/lib/core/forms";
 import { Link, useFetcher, useNavigate } from "react-router";
 import { useUrlDialog } from "~/components/ui/url-dialog";
 import { badgeImagePath, categoryLabel, type TeamBadge } from "../team-badges";
-import { copyText } from "~/lib/share";
-import { trackEvent } from "~/lib/track";
+import { copyText } from "~/lib/browser/share";
+import { trackEvent } from "~/lib/browser/track";
 
 export type BadgeLinks = {
   shareUrl: string;

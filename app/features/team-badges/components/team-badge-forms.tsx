@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
-import type { Reply } from "~/lib/forms";
-import { formatDateInWords } from "~/lib/nairobi-time";
+import type { Reply } from "~/lib/core/forms";
+import { formatDateInWords } from "~/lib/core/nairobi-time";
 import { CATEGORIES, badgeImagePath, badgeSharePath, badgeVerifyPath, type TeamBadgeAdminRow } from "../team-badges";
 
 /** The create form's answers are marked with this (never a badge id: ids start with a letter or digit). */

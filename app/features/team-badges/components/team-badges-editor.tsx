@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
-import type { Reply } from "~/lib/forms";
-import { formatDateInWords } from "~/lib/nairobi-time";
+import type { Reply } from "~/lib/core/forms";
+import { formatDateInWords } from "~/lib/core/nairobi-time";
 import { obPaths } from "../../badge-art/open-badge-paths";
 import type { TeamBadgeAdminRow } from "../team-badges";
 import { CreateTeamBadgeForm, TeamBadgeDetailsForm, TeamBadgeLinks, UnissuedTeamBadges } from "./team-badge-forms";
