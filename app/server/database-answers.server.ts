@@ -10,7 +10,7 @@ type Handler = NonNullable<Module["loader"]>;
  * Every route's loader and action, answering 'the database is away' as a 503 with Retry-After
  * and the page's sentence instead of React Router's 500: a page gets the root ErrorBoundary with
  * that sentence (a thrown data()), a resource route a plain or JSON answer. Routes that already
- * turn errors into answers (handleForm, jsonApi, asRouteError, through httpErrorOf) say the
+ * turn errors into answers (replyFromError, jsonApi, asRouteError, through httpErrorOf) say the
  * same; this catches the rest, so no route has to remember.
  *
  * React Router has no public hook that can change a loader's or action's failure into an answer
