@@ -58,6 +58,14 @@ const siteEnv = (more: Record<string, string> = {}) => ({
 let codes = 0;
 const nextCode = () => `SK${String(++codes).padStart(8, "0")}`;
 
+/** A C2B confirmation as Safaricom sends it (TransTime in Nairobi time, MSISDN and name given), through the route: its status. */
+async function confirmC2b(fields: Record<string, string | null>) {
+  const TransTime = new Date(Date.now() + 3 * 3_600_000).toISOString().replace(/[-:T]/g, "").slice(0, 14);
+  const body = { TransactionType: "Pay Bill", TransTime, MSISDN: "254712345678", FirstName: "JANE", ...fields };
+  const request = jsonPost(`/api/pay/c2b/confirmation/${SECRET}`, body);
+  return (await c2b.action({ ...args(request), params: { kind: "confirmation", secret: SECRET } } as never)).status;
+}
+
 type Kind = "badge" | "merch";
 const ORDERS: Record<Kind, { place: (db: Db) => Promise<string>; amount: number; state: (db: Db, id: string) => Promise<{ state: string; status: string }> }> = {
   badge: {
@@ -157,18 +165,14 @@ describe.each(["badge", "merch"] as const)("M-Pesa Express for a %s order", (kin
     expect(await stkStatusOf(db, id)).toMatchObject({ state: "paid", resultCode: "0", receipt: null });
     expect((await o.state(db, id)).state).not.toBe("verified");
     // The C2B confirmation names the prompt's account number: the order's reference.
-    const nairobi = new Date(Date.now() + 3 * 3_600_000).toISOString().replace(/[-:T]/g, "").slice(0, 14);
-    const confirmation = jsonPost(`/api/pay/c2b/confirmation/${SECRET}`, {
-      TransactionType: "Pay Bill",
+    expect(await confirmC2b({
       TransID: paid.receipt,
-      TransTime: nairobi,
       TransAmount: `${paid.amount}.00`,
       BusinessShortCode: "880100",
       BillRefNumber: id,
       MSISDN: "254712345678",
       FirstName: "JANE",
-    });
-    expect((await c2b.action({ ...args(confirmation), params: { kind: "confirmation", secret: SECRET } } as never)).status).toBe(200);
+    })).toBe(200);
     await linkByAccount(db);
     expect((await o.state(db, id)).state).toBe("verified");
   });
@@ -406,18 +410,14 @@ describe("the order forms and the order page", () => {
     expect((await getBadgeOrder(db, reference)).paymentReference).toBe(code);
     // Another code for the same order is refused: it has its code now.
     expect(await send(nextCode())).toEqual({ status: 409, codeError: "This order already has its M-Pesa code." });
-    const nairobi = new Date(Date.now() + 3 * 3_600_000).toISOString().replace(/[-:T]/g, "").slice(0, 14);
-    const confirmation = jsonPost(`/api/pay/c2b/confirmation/${SECRET}`, {
-      TransactionType: "Pay Bill",
+    expect(await confirmC2b({
       TransID: code,
-      TransTime: nairobi,
       TransAmount: "1300.00",
       BusinessShortCode: "880100",
       BillRefNumber: "12345",
       MSISDN: "254712345678",
       FirstName: "JANE",
-    });
-    expect((await c2b.action({ ...args(confirmation), params: { kind: "confirmation", secret: SECRET } } as never)).status).toBe(200);
+    })).toBe(200);
     expect((await getBadgeOrder(db, reference)).payment.state).toBe("verified");
   });
 
@@ -543,9 +543,7 @@ describe("M-Pesa Express on a bad day (the fake holds answers, loses callbacks, 
   });
 
   it("a C2B confirmation set aside as paid to another number can be linked through POST /api/mpesa_payments.php", async () => {
-    const nairobi = new Date(Date.now() + 3 * 3_600_000).toISOString().replace(/[-:T]/g, "").slice(0, 14);
-    const confirmation = jsonPost(`/api/pay/c2b/confirmation/${SECRET}`, { TransactionType: "Pay Bill", TransID: "TON1234567", TransTime: nairobi, TransAmount: "1300.00", BusinessShortCode: "999999", BillRefNumber: "JANE", MSISDN: "254712345678", FirstName: "JANE" });
-    expect((await c2b.action({ ...args(confirmation), params: { kind: "confirmation", secret: SECRET } } as never)).status).toBe(200);
+    expect(await confirmC2b({ TransID: "TON1234567", TransAmount: "1300.00", BusinessShortCode: "999999", BillRefNumber: "JANE", MSISDN: "254712345678", FirstName: "JANE" })).toBe(200);
     expect(await db.selectFrom("callbacks_set_aside").select(["trans_id", "reason"]).execute()).toEqual([{ trans_id: "TON1234567", reason: "other_number" }]);
     const id = await placeBadge();
     const linked = await mpesaPayments.action(args(jsonPost("/api/mpesa_payments.php", { action: "link", transId: "TON1234567", orderId: id }, { "X-Admin-Key": KEY })));
@@ -599,9 +597,7 @@ describe("M-Pesa Express on a bad day (the fake holds answers, loses callbacks, 
     // A query that says paid counts: no second prompt.
     expect((await resend(id)).status).toBe(409);
     // The receipt comes by C2B (the prompt's account number is the order's reference).
-    const nairobi = new Date(Date.now() + 3 * 3_600_000).toISOString().replace(/[-:T]/g, "").slice(0, 14);
-    const confirmation = jsonPost(`/api/pay/c2b/confirmation/${SECRET}`, { TransactionType: "Pay Bill", TransID: paid.receipt, TransTime: nairobi, TransAmount: "1300.00", BusinessShortCode: "880100", BillRefNumber: id, MSISDN: "254712345678", FirstName: "JANE" });
-    expect((await c2b.action({ ...args(confirmation), params: { kind: "confirmation", secret: SECRET } } as never)).status).toBe(200);
+    expect(await confirmC2b({ TransID: paid.receipt, TransAmount: "1300.00", BusinessShortCode: "880100", BillRefNumber: id, MSISDN: "254712345678", FirstName: "JANE" })).toBe(200);
     await linkByAccount(db);
     expect(await received(id)).toMatchObject({ state: "verified", receivedAmount: 1300 });
   });
@@ -660,9 +656,7 @@ describe("M-Pesa Express on a bad day (the fake holds answers, loses callbacks, 
     if (sent.state !== "sent") throw new Error(sent.state);
     await fake.answer(sent.checkoutRequestId, 1032);
     expect((await pageOf(id)).panel).toBe("Cancelled on the phone: no money was taken.");
-    const nairobi = new Date(Date.now() + 3 * 3_600_000).toISOString().replace(/[-:T]/g, "").slice(0, 14);
-    const confirmation = jsonPost(`/api/pay/c2b/confirmation/${SECRET}`, { TransactionType: "Pay Bill", TransID: "TPB1234567", TransTime: nairobi, TransAmount: "1300.00", BusinessShortCode: "880100", BillRefNumber: id, MSISDN: "254712345678", FirstName: "JANE" });
-    expect((await c2b.action({ ...args(confirmation), params: { kind: "confirmation", secret: SECRET } } as never)).status).toBe(200);
+    expect(await confirmC2b({ TransID: "TPB1234567", TransAmount: "1300.00", BusinessShortCode: "880100", BillRefNumber: id, MSISDN: "254712345678", FirstName: "JANE" })).toBe(200);
     await linkByAccount(db);
     expect(await received(id)).toMatchObject({ state: "verified", receivedAmount: 1300 });
     const page = await pageOf(id);
@@ -805,18 +799,14 @@ describe("with the automatic approval running (AUTO_APPROVE_VERIFIED), what foll
       await fake.answer(fake.latest(reference)!.checkoutRequestId, 1032);
       // Paid by paybill with another account number: the payment names no order.
       const code = nextCode();
-      const nairobi = new Date(Date.now() + 3 * 3_600_000).toISOString().replace(/[-:T]/g, "").slice(0, 14);
-      const confirmation = jsonPost(`/api/pay/c2b/confirmation/${SECRET}`, {
-        TransactionType: "Pay Bill",
+      expect(await confirmC2b({
         TransID: code,
-        TransTime: nairobi,
         TransAmount: "1300.00",
         BusinessShortCode: "880100",
         BillRefNumber: "12345",
         MSISDN: "254712345678",
         FirstName: "JANE",
-      });
-      expect((await c2b.action({ ...args(confirmation), params: { kind: "confirmation", secret: SECRET } } as never)).status).toBe(200);
+      })).toBe(200);
       await settled();
       expect((await getBadgeOrder(db, reference)).status).toBe("pending");
       const res = (await orderRoute.action({ ...args(formPost(location, { intent: "add-code", paymentReference: code })), params: { reference } } as never)) as unknown as { init: { status: number } };
