@@ -22,7 +22,7 @@ const vitest = (label, extraEnv) => {
     { stdio: "inherit", env: { ...process.env, ...extraEnv } },
   );
   const status = r.status ?? 1;
-  outcomes.push({ label, status, failures: failuresIn(report) });
+  outcomes.push({ label, status, failures: failuresIn(report), slowest: slowestIn(report) });
   return status;
 };
 
@@ -32,12 +32,31 @@ function failuresIn(report) {
     const out = [];
     for (const file of json.testResults ?? []) {
       const failed = (file.assertionResults ?? []).filter((t) => t.status === "failed");
-      for (const t of failed) out.push(`${path.relative(process.cwd(), file.name)} > ${t.fullName}: ${String(t.failureMessages?.[0] ?? "").split("\n")[0]}`);
+      for (const t of failed) out.push(`${path.relative(process.cwd(), file.name)} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
       if (!failed.length && file.status === "failed") out.push(`${path.relative(process.cwd(), file.name)}: ${String(file.message ?? "").split("\n")[0]}`);
     }
     return out;
   } catch {
     return ["(no report: vitest did not finish)"];
+  }
+}
+
+/** A timeout's message is "STACK_TRACE_ERROR" on its first line and "timed out" further down: say the useful one. */
+function firstLine(message) {
+  const lines = String(message ?? "").split("\n");
+  return lines.find((l) => /timed out/i.test(l))?.trim() ?? lines[0];
+}
+
+/** The slowest tests, so one creeping toward its timeout is seen before a loaded CI machine trips it. */
+function slowestIn(report) {
+  try {
+    const json = JSON.parse(fs.readFileSync(report, "utf8"));
+    const all = (json.testResults ?? []).flatMap((file) =>
+      (file.assertionResults ?? []).map((t) => ({ ms: t.duration ?? 0, name: `${path.relative(process.cwd(), file.name)} > ${t.title}` })),
+    );
+    return all.sort((a, b) => b.ms - a.ms).slice(0, 5);
+  } catch {
+    return [];
   }
 }
 
@@ -47,6 +66,7 @@ function summary() {
   for (const o of outcomes) {
     console.log(`${o.status === 0 ? "PASS" : "FAIL"} on ${o.label}${o.status === 0 ? "" : ` (exit ${o.status})`}`);
     for (const f of o.failures.slice(0, 20)) console.log(`  - ${f.slice(0, 400)}`);
+    console.log(`  slowest: ${o.slowest.map((t) => `${(t.ms / 1000).toFixed(1)} s ${t.name.slice(0, 120)}`).join("\n           ")}`);
   }
   fs.rmSync(reports, { recursive: true, force: true });
 }
