@@ -36,6 +36,33 @@ for (const path of PUBLIC_PAGES) {
   });
 }
 
+test("the footer's text reads at 4.5:1 or better against the footer, its newsletter data notice too", async ({ page }) => {
+  await page.goto("/about");
+  const footer = page.getByRole("contentinfo");
+  await expect(footer.locator(".data-notice")).toBeVisible();
+  // WCAG 2 contrast of each text element's colour against the footer's background.
+  const low = await footer.evaluate((root) => {
+    const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+    const lum = (c: string) => {
+      const [r, g, b] = rgb(c).map((v) => {
+        const s = v / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+    };
+    const back = lum(getComputedStyle(root).backgroundColor);
+    const out: string[] = [];
+    for (const el of root.querySelectorAll<HTMLElement>("p, label, a, h2, li, small, span")) {
+      if (!el.textContent?.trim() || el.closest("button")) continue;
+      const fore = lum(getComputedStyle(el).color);
+      const ratio = (Math.max(fore, back) + 0.05) / (Math.min(fore, back) + 0.05);
+      if (ratio < 4.5) out.push(`${el.tagName.toLowerCase()}.${el.className} '${el.textContent.trim().slice(0, 40)}' ${ratio.toFixed(2)}:1`);
+    }
+    return out;
+  });
+  expect(low).toEqual([]);
+});
+
 test("/merch and /merch/admin move for good to /merchandise", async ({ request }) => {
   for (const [from, to] of [
     ["/merch", "/merchandise"],
