@@ -1,6 +1,36 @@
 import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
 
 export default [
+  // The JSON calls existing clients depend on (spec section 7). Listed first: among addresses
+  // React Router ranks alike, it tries them in this order, and these are the busiest.
+  route("api/send.php", "routes/api/send.ts"),
+  route("api/subscribe.php", "routes/api/subscribe.ts"),
+  route("api/subscribers.php", "routes/api/subscribers.ts"),
+  route("api/track.php", "routes/api/track.ts"),
+  route("api/activity.php", "routes/api/activity.ts"),
+  route("api/analytics.php", "routes/api/analytics.ts"),
+  route("api/badge_orders.php", "routes/api/badge-orders.ts"),
+  route("api/generate_badge_share.php", "routes/api/generate-badge-share.ts"),
+  route("api/merch.php", "routes/api/merch.ts"),
+  route("api/blogs.php", "routes/api/blogs.ts"),
+  route("api/series.php", "routes/api/series.ts"),
+  route("api/generate_blog_share.php", "routes/api/generate-blog-share.ts"),
+  route("api/notify_new_blog.php", "routes/api/notify-new-blog.ts"),
+  route("api/reactions.php", "routes/api/reactions.ts"),
+  route("api/polls.php", "routes/api/polls.ts"),
+  route("api/generate_merch_share.php", "routes/api/generate-merch-share.ts"),
+  route("api/merch_orders.php", "routes/api/merch-orders.ts"),
+  route("api/event_progress.php", "routes/api/event-progress.ts"),
+  route("api/checkin.php", "routes/api/checkin.ts"),
+  route("api/people.php", "routes/api/people.ts"),
+
+  route("api/pay/c2b/:kind/:secret", "routes/api/mpesa-c2b.ts", { id: "pay-c2b" }),
+  route("api/mpesa/c2b/:kind/:secret", "routes/api/mpesa-c2b.ts"),
+  route("api/pay/stk/:secret", "routes/api/stk-callback.ts"),
+  route("api/stk_push.php", "routes/api/stk-push.ts"),
+  route("api/mpesa_statements.php", "routes/api/mpesa-statements.ts"),
+  route("api/mpesa_payments.php", "routes/api/mpesa-payments.ts"),
+
   // Public pages
   index("routes/site/home.tsx"),
   route("about", "routes/site/about.tsx"),
@@ -88,34 +118,6 @@ export default [
   route("admin/check-in/portrait/:file", "routes/admin/check-in-portrait.ts"),
   route("admin/people/export", "routes/admin/people-export.ts"),
 
-  // The JSON calls existing clients depend on (spec section 7)
-  route("api/send.php", "routes/api/send.ts"),
-  route("api/subscribe.php", "routes/api/subscribe.ts"),
-  route("api/subscribers.php", "routes/api/subscribers.ts"),
-  route("api/track.php", "routes/api/track.ts"),
-  route("api/activity.php", "routes/api/activity.ts"),
-  route("api/analytics.php", "routes/api/analytics.ts"),
-  route("api/badge_orders.php", "routes/api/badge-orders.ts"),
-  route("api/generate_badge_share.php", "routes/api/generate-badge-share.ts"),
-  route("api/merch.php", "routes/api/merch.ts"),
-  route("api/blogs.php", "routes/api/blogs.ts"),
-  route("api/series.php", "routes/api/series.ts"),
-  route("api/generate_blog_share.php", "routes/api/generate-blog-share.ts"),
-  route("api/notify_new_blog.php", "routes/api/notify-new-blog.ts"),
-  route("api/reactions.php", "routes/api/reactions.ts"),
-  route("api/polls.php", "routes/api/polls.ts"),
-  route("api/generate_merch_share.php", "routes/api/generate-merch-share.ts"),
-  route("api/merch_orders.php", "routes/api/merch-orders.ts"),
-  route("api/event_progress.php", "routes/api/event-progress.ts"),
-  route("api/checkin.php", "routes/api/checkin.ts"),
-  route("api/people.php", "routes/api/people.ts"),
-
-  route("api/pay/c2b/:kind/:secret", "routes/api/mpesa-c2b.ts", { id: "pay-c2b" }),
-  route("api/mpesa/c2b/:kind/:secret", "routes/api/mpesa-c2b.ts"),
-  route("api/pay/stk/:secret", "routes/api/stk-callback.ts"),
-  route("api/stk_push.php", "routes/api/stk-push.ts"),
-  route("api/mpesa_statements.php", "routes/api/mpesa-statements.ts"),
-  route("api/mpesa_payments.php", "routes/api/mpesa-payments.ts"),
   route("api/*", "routes/api/not-found.ts"),
   route("*", "routes/site/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -244,4 +244,19 @@ describe("the shape of app/", () => {
     const found = typesFromServerFiles(VIEW_TYPES_OUTSIDE_SERVER);
     expect(found, found.join("\n")).toEqual([]);
   });
+
+  // React Router passes each loader and action the request as it came (future.v8_passThroughRequests):
+  // a data request's `request.url` ends in `.data` and carries `_routes`, a form posted to an index
+  // route carries `?index`. The address asked for is the `url` argument.
+  it("reads the address a loader or action answers from its url argument, never from request.url", () => {
+    const found = [...sourceFiles(path.join(APP, "routes")), ...sourceFiles(FEATURES)]
+      .filter((file) => !/\.test\.tsx?$/.test(file))
+      .flatMap((file) =>
+        fs
+          .readFileSync(file, "utf8")
+          .split("\n")
+          .flatMap((line, i) => (/\brequest\.url\b/.test(line) ? [`${rel(file)}:${i + 1}: ${line.trim()}`] : [])),
+      );
+    expect(found, found.join("\n")).toEqual([]);
+  });
 });

@@ -152,6 +152,7 @@ function fetchAsset(link: string, headers: Record<string, string> = {}) {
   const [, , , id, file] = url.pathname.split("/");
   return assetRoute.loader({
     request: new Request(url, { headers }),
+    url,
     params: { id: id!, file: file! },
     context: testContext(),
   } as unknown as Parameters<typeof assetRoute.loader>[0]);
@@ -545,6 +546,7 @@ describe("asset links (GET /admin/badge-orders/:id/:file)", () => {
     const call = (id: string, file: string) =>
       assetRoute.loader({
         request: new Request(`${ORIGIN}/admin/badge-orders/x/y?t=${token}`),
+        url: new URL(`${ORIGIN}/admin/badge-orders/x/y?t=${token}`),
         params: { id, file },
         context: testContext(),
       } as unknown as Parameters<typeof assetRoute.loader>[0]);

@@ -110,7 +110,7 @@ describe(`payment arrivals on ${testDatabaseKind}`, () => {
     const db = await freshApp({ MPESA_CALLBACK_SECRET: SECRET });
     await callback(db, "TKA0000003", new Date("2026-02-27T06:00:00.000Z"));
     const { id } = await submitBadgeOrder(db, BadgeOrderSchema.parse({ tierKey: "t3", name: "Jane", email: "jane@example.org", paymentReference: "TKD4BK8D9T" }), null);
-    const screen = await loadBadgeOrdersScreen(get("/admin/badge-orders?status=all"), testContext() as never);
+    const screen = await loadBadgeOrdersScreen(get("/admin/badge-orders?status=all"), new URL("http://localhost/admin/badge-orders?status=all"), testContext() as never);
     const order = screen.orders.find((o) => o.id === id)!;
     expect(order.payment.state).toBe("unmatched");
     expect(order.payment.lastSeen).toEqual({ callbackAt: "2026-02-27T06:00:00.000Z", statementAt: null });

@@ -30,7 +30,7 @@ export function jsonPost(path: string, body: unknown, headers: Headers_ = {}) {
  * generated files; this is the one place tests step around that.
  */
 export function args(request: Request, clientAddress: string = VISITOR): any {
-  return { request, context: testContext(clientAddress), params: {} };
+  return { request, url: new URL(request.url), context: testContext(clientAddress), params: {} };
 }
 
 /** The load context the server hands every route: the client's address and the database. */

@@ -722,7 +722,7 @@ describe("the event's goal bar (eventProgress, GET /api/event_progress.php)", ()
     expect(progress.raised).toBe(1300 + 300);
     expect(progress.tiers.find((t) => t.key === "t3")!.supporters).toBe(1);
 
-    const res = await loader({ context: { db }, request: new Request("http://localhost/api/event_progress.php"), params: {} } as never);
+    const res = await loader({ context: { db }, request: new Request("http://localhost/api/event_progress.php"), url: new URL("http://localhost/api/event_progress.php"), params: {} } as never);
     expect(res.headers.get("cache-control")).toBe("public, max-age=5");
     const body = await res.json();
     expect(body).toEqual({ ok: true, ...progress });

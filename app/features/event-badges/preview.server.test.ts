@@ -31,7 +31,7 @@ afterAll(() => {
 
 async function get(query: Record<string, string>) {
   const url = `http://site.test/event/previews/image.png?${new URLSearchParams(query)}`;
-  const args = { request: new Request(url), params: {}, context: { clientAddress: "198.51.100.7", db: await getDb() } };
+  const args = { request: new Request(url), url: new URL(url), params: {}, context: { clientAddress: "198.51.100.7", db: await getDb() } };
   return (await loader(args as never)) as Response;
 }
 

@@ -7,7 +7,7 @@ import { loader } from "~/routes/site/image-variant";
 import { buildImageVariants, parseVariant } from "./variants.server";
 
 const get = (url: string, headers: Record<string, string> = {}) =>
-  loader({ request: new Request(`http://localhost${url}`, { headers }), params: paramsOf(url), context: {} } as never) as Promise<Response>;
+  loader({ request: new Request(`http://localhost${url}`, { headers }), url: new URL(`http://localhost${url}`), params: paramsOf(url), context: {} } as never) as Promise<Response>;
 function paramsOf(url: string) {
   const [, , width, ...rest] = url.split("/");
   return { width, "*": rest.join("/") };

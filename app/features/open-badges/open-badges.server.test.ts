@@ -45,7 +45,7 @@ function chunksOf(png: Buffer) {
 }
 
 const get = (loader: (args: never) => unknown, url: string, params: Record<string, string>, headers: Record<string, string> = {}) =>
-  loader({ request: new Request(url, { headers }), params, context: { db, clientAddress: "198.51.100.7" } } as never) as Promise<Response>;
+  loader({ request: new Request(url, { headers }), url: new URL(url), params, context: { db, clientAddress: "198.51.100.7" } } as never) as Promise<Response>;
 
 async function approvedOrder(email = "amani@example.org") {
   const input = BadgeOrderSchema.parse({ tierKey: "t4", name: "Amani Wanjiku", email, paymentReference: nextCode() });

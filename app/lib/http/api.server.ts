@@ -2,7 +2,7 @@ import type { AppLoadContext } from "react-router";
 import { httpErrorOf, jsonError } from "./http.server";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-type Args = { request: Request; context: AppLoadContext };
+type Args = { request: Request; url: URL; context: AppLoadContext };
 type Handler = (args: Args) => Promise<Response>;
 
 /**

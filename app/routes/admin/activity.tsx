@@ -21,8 +21,8 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: dash
 
 export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  return staffOnly(context.db, request, () => loadActivityScreen(context.db, new URL(request.url).searchParams));
+export async function loader({ request, url, context }: Route.LoaderArgs) {
+  return staffOnly(context.db, request, () => loadActivityScreen(context.db, url.searchParams));
 }
 
 const sum = (rows: { total: number }[] | null) => (rows ? rows.reduce((s, r) => s + r.total, 0) : null);

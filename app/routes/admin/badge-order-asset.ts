@@ -15,10 +15,10 @@ const FILES = {
 } as const;
 
 /** An order's portrait, badge or poster: for signed-in staff, or with the order's random token. */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const kind = Object.hasOwn(FILES, params.file) ? FILES[params.file as keyof typeof FILES] : undefined;
   if (!kind || !/^BO-[0-9A-Z]{6}$/.test(params.id)) return new Response("Not found", { status: 404 });
-  const token = new URL(request.url).searchParams.get("t");
+  const token = url.searchParams.get("t");
   return onRefusal(
     async () => {
       const bytes = await readOrderAsset(context.db, params.id, kind, token, await isAdminSession(context.db, request));

@@ -62,8 +62,7 @@ function readFilter(params: URLSearchParams): { filter: ListFilter; error: strin
  * A search looks in every state: the tab shows its own matches, and `found` says how many
  * matched in each state, so the screen can point to an order that is under another tab.
  */
-export async function loadBadgeOrdersScreen(request: Request, context: AppLoadContext) {
-  const url = new URL(request.url);
+export async function loadBadgeOrdersScreen(request: Request, url: URL, context: AppLoadContext) {
   const { filter, error } = readFilter(url.searchParams);
   const matches = await listBadgeOrders(context.db, {
     status: filter.q || filter.status === "all" ? undefined : filter.status,
@@ -124,8 +123,8 @@ const isOrderIntent = (intent: string): intent is OrderIntent => (ORDER_INTENTS 
  * disk) is logged and answered with the spec's generic words and a 500, still as data, so the
  * screen stays usable.
  */
-export async function badgeOrdersAdminAction(request: Request, context: AppLoadContext) {
-  const actor = await requireStaff(request, context, `${SCREEN_PATH}${new URL(request.url).search}`);
+export async function badgeOrdersAdminAction(request: Request, url: URL, context: AppLoadContext) {
+  const actor = await requireStaff(request, context, `${SCREEN_PATH}${url.search}`);
   const none = { id: null, order: null };
   let submission: Submission;
   try {

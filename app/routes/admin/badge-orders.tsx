@@ -11,12 +11,12 @@ export const handle: StaffHandle = { page: "admin", title: "Badge Orders", descr
 
 export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  return staffOnly(context.db, request, () => loadBadgeOrdersScreen(request, context));
+export async function loader({ request, url, context }: Route.LoaderArgs) {
+  return staffOnly(context.db, request, () => loadBadgeOrdersScreen(request, url, context));
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  return badgeOrdersAdminAction(request, context);
+export async function action({ request, url, context }: Route.ActionArgs) {
+  return badgeOrdersAdminAction(request, url, context);
 }
 
 // A row action answers with its order, which replaces the row; reloading the list would drop

@@ -21,8 +21,7 @@ import { requireStaff } from "~/features/admin/staff-auth.server";
 import type { Actor } from "~/lib/core/actor";
 
 /** The door screen's data: the counts, a search's results (?q=), a ticket opened from its QR code (?ticket=). */
-export async function loadCheckInScreen(request: Request, context: AppLoadContext) {
-  const url = new URL(request.url);
+export async function loadCheckInScreen(request: Request, url: URL, context: AppLoadContext) {
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 80);
   const ticket = (url.searchParams.get("ticket") ?? "").trim().slice(0, 100);
   const [counts, results] = await Promise.all([checkInCounts(context.db), findAtDoor(context.db, q)]);

@@ -20,8 +20,8 @@ export const headers: Route.HeadersFunction = () => ({
   "Permissions-Policy": "camera=(self), microphone=(), geolocation=(), interest-cohort=()",
 });
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  return staffOnly(context.db, request, () => loadCheckInScreen(request, context));
+export async function loader({ request, url, context }: Route.LoaderArgs) {
+  return staffOnly(context.db, request, () => loadCheckInScreen(request, url, context));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -24,8 +24,8 @@ export const links: Route.LinksFunction = () => [
 // Staff pages show orders, addresses and the log: never kept by a browser or a proxy.
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  return loadStaffShell(request, context);
+export async function loader({ request, url, context }: Route.LoaderArgs) {
+  return loadStaffShell(request, url, context);
 }
 
 // Asked again on every navigation and after every form: a session can end in another tab.

@@ -18,8 +18,7 @@ import { formatNairobiTimeEat } from "~/lib/core/nairobi-time";
 type ChangedOrder = MerchOrderView & { confirmedBefore?: string | null };
 
 /** The orders (newest first) matching ?q=, for signed-in staff. A failed read shows none. */
-export async function loadMerchOrdersScreen(request: Request, context: AppLoadContext) {
-  const url = new URL(request.url);
+export async function loadMerchOrdersScreen(request: Request, url: URL, context: AppLoadContext) {
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
   const rawPayment = url.searchParams.get("payment") ?? "";
   const payment: PaymentState | "" = (PAYMENT_STATES as readonly string[]).includes(rawPayment) ? (rawPayment as PaymentState) : "";
@@ -54,8 +53,8 @@ const failedWords = (reason: string | null) => (reason ? `${M.updateFailed}: ${r
  * press. A known refusal (a 4xx) keeps its words and status; anything else is logged and
  * answered with the screen's words and a 500, still as data.
  */
-export async function merchOrdersAction(request: Request, context: AppLoadContext) {
-  const actor = await requireStaff(request, context, `${ORDERS_PATH}${new URL(request.url).search}`);
+export async function merchOrdersAction(request: Request, url: URL, context: AppLoadContext) {
+  const actor = await requireStaff(request, context, `${ORDERS_PATH}${url.search}`);
   const none = { id: null, order: null };
   let submission: Submission;
   try {

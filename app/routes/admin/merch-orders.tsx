@@ -13,12 +13,12 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: merc
 
 export const meta: Route.MetaFunction = (args) => staffMeta(args, handle);
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  return staffOnly(context.db, request, () => loadMerchOrdersScreen(request, context));
+export async function loader({ request, url, context }: Route.LoaderArgs) {
+  return staffOnly(context.db, request, () => loadMerchOrdersScreen(request, url, context));
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  return merchOrdersAction(request, context);
+export async function action({ request, url, context }: Route.ActionArgs) {
+  return merchOrdersAction(request, url, context);
 }
 
 // A card's answer replaces the card; reloading would drop an order that left the filter

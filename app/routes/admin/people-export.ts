@@ -5,9 +5,9 @@ import { onRefusal, textResponse } from "~/lib/http/http.server";
 import type { Route } from "./+types/people-export";
 
 /** GET /admin/people/export?q=: one person's records and files as a ZIP, for signed-in staff. */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   if (!(await isAdminSession(context.db, request))) return textResponse(401, "Sign in at /admin first.");
-  const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, PERSON_QUERY_MAX);
+  const q = (url.searchParams.get("q") ?? "").trim().slice(0, PERSON_QUERY_MAX);
   return onRefusal(
     async () => {
       const out = await exportPerson(context.db, q);

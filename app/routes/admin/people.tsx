@@ -38,9 +38,9 @@ type Loaded = {
   retention: Awaited<ReturnType<typeof retentionStatus>>;
 };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   return staffOnly(context.db, request, async (): Promise<Loaded> => {
-    const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, PERSON_QUERY_MAX);
+    const q = (url.searchParams.get("q") ?? "").trim().slice(0, PERSON_QUERY_MAX);
     const requests = await pendingEraseRequests(context.db);
     const retention = await retentionStatus(context.db);
     if (!q) return { q, found: null, error: null, canErase: false, requests, retention };

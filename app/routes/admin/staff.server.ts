@@ -39,9 +39,9 @@ function signInReturnTo(url: URL) {
  * The loader of the staff layout: signed in, the wrong-key notice for the shell; signed out,
  * where the sign-in form returns to. Screens below load their own data with staffOnly.
  */
-export async function loadStaffShell(request: Request, context: AppLoadContext) {
+export async function loadStaffShell(request: Request, url: URL, context: AppLoadContext) {
   if (!(await isAdminSession(context.db, request))) {
-    return { signedIn: false as const, returnTo: signInReturnTo(new URL(request.url)) };
+    return { signedIn: false as const, returnTo: signInReturnTo(url) };
   }
   return { signedIn: true as const, wrongKeys: await wrongKeySummary(context.db) };
 }

@@ -12,9 +12,9 @@ const QuerySchema = z.object({
 });
 
 const api = jsonApi({
-  GET: async ({ request, context }) => {
+  GET: async ({ request, url, context }) => {
     await requireAdminApi(request, context);
-    const params = Object.fromEntries(new URL(request.url).searchParams);
+    const params = Object.fromEntries(url.searchParams);
     const query = parseOr400(QuerySchema, { limit: params.limit || undefined, type: params.type || undefined });
     return jsonResponse({ ok: true, items: await listActivity(context.db, query) });
   },

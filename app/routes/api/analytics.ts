@@ -6,9 +6,9 @@ import { parseOr400 } from "~/lib/forms/submission.server";
 import { jsonResponse } from "~/lib/http/http.server";
 
 const api = jsonApi({
-  GET: async ({ request, context }) => {
+  GET: async ({ request, url, context }) => {
     await requireAdminApi(request, context);
-    const query = parseOr400(AnalyticsQuerySchema, queryValues(new URL(request.url).searchParams));
+    const query = parseOr400(AnalyticsQuerySchema, queryValues(url.searchParams));
     return jsonResponse(await analyticsReply(context.db, query));
   },
 });

@@ -38,9 +38,9 @@ const PortraitField = z.object({
 
 /** POST /api/badge_orders.php: a supporter's confirmation (public), or staff work on an order. */
 const api = jsonApi({
-  GET: async ({ request, context }) => {
+  GET: async ({ request, url, context }) => {
     await requireAdminApi(request, context);
-    const params = new URL(request.url).searchParams;
+    const params = url.searchParams;
     const query = parseOr400(ListQuerySchema, {
       status: params.get("status") || undefined,
       q: params.get("q") || undefined,

@@ -20,8 +20,8 @@ const NEW_HOME: Record<string, string> = {
 };
 
 const api = jsonApi({
-  GET: async ({ request }) => {
-    const file = new URL(request.url).pathname.replace(/^\/data\//, "");
+  GET: async ({ request, url }) => {
+    const file = url.pathname.replace(/^\/data\//, "");
     const home = Object.hasOwn(NEW_HOME, file) ? NEW_HOME[file] : undefined;
     if (!home) return jsonError(404, "Not found.");
     return new Response(null, { status: 301, headers: { Location: home, "Cache-Control": "public, max-age=3600" } });

@@ -43,9 +43,9 @@ const api = jsonApi({
     if (stk) afterPayments();
     return jsonResponse({ ok: true, id: placed.id, ...replayNote(placed, absoluteUrl), ...(stk ? { stk } : {}) });
   },
-  GET: async ({ request, context }) => {
+  GET: async ({ request, url, context }) => {
     await requireAdminApi(request, context);
-    const q = new URL(request.url).searchParams.get("q") ?? undefined;
+    const q = url.searchParams.get("q") ?? undefined;
     return jsonResponse({ ok: true, orders: await listMerchOrders(context.db, q) });
   },
   PATCH: async ({ request, context }) => {

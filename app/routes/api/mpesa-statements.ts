@@ -47,10 +47,10 @@ async function statementOf(request: Request): Promise<StatementSource> {
  * is imported.
  */
 const api = jsonApi({
-  POST: async ({ request, context }) => {
+  POST: async ({ request, url, context }) => {
     await requireAdminApi(request, context);
     const source = await statementOf(request);
-    const dryRun = new URL(request.url).searchParams.get("dryRun") === "1";
+    const dryRun = url.searchParams.get("dryRun") === "1";
     const shortcodes = env().mpesaShortcodes;
     const result = dryRun
       ? await previewStatement(context.db, source, shortcodes)

@@ -22,8 +22,8 @@ const withText = (body: Record<string, unknown>, ...keys: string[]) =>
  * create or ensure the poll instead.
  */
 const api = jsonApi({
-  GET: async ({ request, context }) => {
-    const params = new URL(request.url).searchParams;
+  GET: async ({ request, url, context }) => {
+    const params = url.searchParams;
     const db = context.db;
     if (params.get("mode") === "all") {
       await requireAdminApi(request, context);

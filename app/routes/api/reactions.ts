@@ -16,8 +16,8 @@ const answer = (counts: ReactionCounts, mine: string[]) => jsonResponse({ ok: tr
 
 /** GET ?slug= counts, ?mode=all (admin) every post's. POST {slug, reaction, undo, cid}: toggle the caller's own. */
 const api = jsonApi({
-  GET: async ({ request, context }) => {
-    const params = new URL(request.url).searchParams;
+  GET: async ({ request, url, context }) => {
+    const params = url.searchParams;
     const db = context.db;
     if (params.get("mode") === "all") {
       await requireAdminApi(request, context);

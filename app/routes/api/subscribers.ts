@@ -5,8 +5,8 @@ import { HttpError, jsonResponse } from "~/lib/http/http.server";
 import { subscribeJson } from "./subscribe-json.server";
 
 const api = jsonApi({
-  GET: async ({ request, context }) => {
-    const mode = new URL(request.url).searchParams.get("mode");
+  GET: async ({ request, url, context }) => {
+    const mode = url.searchParams.get("mode");
     if (mode !== "list") throw new HttpError(400, "Unknown mode. Use mode=list.");
     await requireAdminApi(request, context);
     return jsonResponse({ ok: true, items: await listSubscribers(context.db, 100) });

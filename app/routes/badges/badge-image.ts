@@ -6,9 +6,8 @@ import type { Route } from "./+types/badge-image";
 const FILE = /^([a-z0-9][a-z0-9_-]{0,39})\.png$/i;
 
 /** /open/badges/{id}.png: the badge at 1080x1080 (or ?w=256|512), ?download=1 to save it. */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const id = FILE.exec(params.file)?.[1];
-  const url = new URL(request.url);
   const image = id ? await teamBadgeImage(context.db, id, { width: Number(url.searchParams.get("w")) || null }) : null;
   if (!image) return textResponse(404, "Not found");
   const headers = new Headers({

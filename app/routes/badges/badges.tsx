@@ -40,8 +40,8 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
   });
 };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const query = parseBadgeQuery(new URL(request.url).searchParams);
+export async function loader({ request, url, context }: Route.LoaderArgs) {
+  const query = parseBadgeQuery(url.searchParams);
   // ?id= pre-fills the search and the verify box, and opens that badge.
   const searchText = query.q || query.id;
   const verifyText = query.verify || query.id;

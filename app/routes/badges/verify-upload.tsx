@@ -20,8 +20,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Verify a badge", description: "Check a badge issued by the organisation by its ID or its PNG file.", path: "/badges/verify" });
 
 /** GET /badges/verify?id=…: on to that badge's page. */
-export function loader({ request }: Route.LoaderArgs) {
-  const id = (new URL(request.url).searchParams.get("id") ?? "").trim().slice(0, 60);
+export function loader({ request, url }: Route.LoaderArgs) {
+  const id = (url.searchParams.get("id") ?? "").trim().slice(0, 60);
   if (id) return redirect(obPaths.verify(encodeURIComponent(id)));
   return null;
 }

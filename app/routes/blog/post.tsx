@@ -79,13 +79,13 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
   ];
 };
 
-export async function loader({ params, request, context }: Route.LoaderArgs) {
+export async function loader({ params, request, url, context }: Route.LoaderArgs) {
   const db = context.db;
   const post = await getPost(db, params.slug);
   if (!post) {
     // An old address of a post (the old site's slug) moves for good to the post.
     const moved = await findPostAlias(db, params.slug);
-    if (moved) throw redirect(postPath(moved) + new URL(request.url).search, 301);
+    if (moved) throw redirect(postPath(moved) + url.search, 301);
     throw data(BLOG_MESSAGES.notFound, { status: 404 });
   }
   const cid = clientIdOf(request, context);

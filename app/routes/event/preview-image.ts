@@ -17,8 +17,8 @@ const text = (status: number, message: string, headers: Record<string, string> =
 // Two images per edit on the design surface; generous for people, a ceiling for scripts.
 const previewLimit = { points: 240, durationSeconds: 60 };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const query = Object.fromEntries(new URL(request.url).searchParams);
+export async function loader({ request, url, context }: Route.LoaderArgs) {
+  const query = Object.fromEntries(url.searchParams);
   const parsed = PreviewImageSchema.safeParse(query);
   if (!parsed.success) return text(400, parsed.error.issues[0]?.message ?? "Invalid preview request.");
 

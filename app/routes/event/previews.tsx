@@ -36,9 +36,9 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 type Fields = { tier: Tier["key"]; name: string; share: string; portrait: string };
 type Errors = Partial<Record<"name" | "share" | "portrait", string>>;
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, url }: Route.LoaderArgs) {
   const origin = env().publicUrl;
-  const params = new URL(request.url).searchParams;
+  const params = url.searchParams;
   const tier = findTier(params.get("tier"))?.key ?? TIERS[0]?.key ?? "t1";
   // The share URL follows the tier until someone types their own.
   const defaults = TIERS.map((t) => eventShareUrl(origin, t.key));

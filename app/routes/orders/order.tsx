@@ -23,8 +23,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 const PRIVATE = { "Cache-Control": "private, no-store", "Referrer-Policy": "same-origin" };
 export const headers = () => PRIVATE;
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("t") ?? "";
+export async function loader({ request, url, params, context }: Route.LoaderArgs) {
+  const token = url.searchParams.get("t") ?? "";
   const found = await orderByToken(context.db, params.reference ?? "", token);
   const stk = found ? await stkPanelOf(context.db, found, token) : null;
   const order = found && stk ? { ...found, promptPaid: stk.promptPaid, noPromptSent: stk.noPromptSent } : found;
@@ -32,8 +32,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 /** The supporter takes themselves off the supporter wall (the link's token is the proof it is them). */
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const url = new URL(request.url);
+export async function action({ request, url, params, context }: Route.ActionArgs) {
   const order = await orderByToken(context.db, params.reference ?? "", url.searchParams.get("t") ?? "");
   if (!order) throw data(ORDER_LINK_NOT_FOUND, { status: 404, headers: PRIVATE });
   const form = await readForm(request);

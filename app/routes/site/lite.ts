@@ -7,8 +7,7 @@ import type { Route } from "./+types/lite";
  * back to the page they were on (a path on this site only). A link, so it works without
  * JavaScript; `rel="nofollow"` keeps crawlers off it.
  */
-export function loader({ request }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+export function loader({ request, url }: Route.LoaderArgs) {
   const on = url.searchParams.get("on") === "1";
   const secure = url.protocol === "https:" ? "; Secure" : "";
   return new Response(null, {

@@ -13,8 +13,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 const tokenOf = (v: unknown) => (typeof v === "string" ? v.slice(0, 100) : "");
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const token = tokenOf(new URL(request.url).searchParams.get("token"));
+export async function loader({ request, url, context }: Route.LoaderArgs) {
+  const token = tokenOf(url.searchParams.get("token"));
   const link = token ? await openMyDataLink(context.db, token) : { state: "unknown" as const };
   if (link.state !== "erase") return data({ state: "unknown" as const, token: "" }, 404);
   return { state: link.sent ? ("sent" as const) : ("ask" as const), token };

@@ -24,8 +24,8 @@ export const OLD_LINKS: Record<string, string> = {
   "/docs/disclaimer.html": "/privacy",
 };
 
-export function loader({ request }: Route.LoaderArgs) {
-  const path = new URL(request.url).pathname.replace(/\/+$/, "") || "/";
+export function loader({ request, url }: Route.LoaderArgs) {
+  const path = url.pathname.replace(/\/+$/, "") || "/";
   // Query strings (tracking, payment ids) are not carried: the pages here read none of them.
   return redirect(OLD_LINKS[path] ?? "/", 301);
 }

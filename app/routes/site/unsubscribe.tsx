@@ -16,17 +16,17 @@ function tokenFrom(value: unknown) {
   return parsed.success ? parsed.data : null;
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const token = tokenFrom(new URL(request.url).searchParams.get("token"));
+export async function loader({ request, url, context }: Route.LoaderArgs) {
+  const token = tokenFrom(url.searchParams.get("token"));
   const sub = token ? await findSubscriberByToken(context.db, token) : undefined;
   if (!token || !sub) return data({ state: "unknown" as const, token: "", email: "" }, 404);
   return { state: sub.status === "active" ? ("active" as const) : ("done" as const), token, email: maskEmail(sub.email) };
 }
 
 // Also answers RFC 8058 one-click requests from mail apps (token in the query string).
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, url, context }: Route.ActionArgs) {
   const form = await asRouteError(() => readForm(request, 4096));
-  const token = tokenFrom(form.get("token") ?? new URL(request.url).searchParams.get("token"));
+  const token = tokenFrom(form.get("token") ?? url.searchParams.get("token"));
   const ok = token ? await unsubscribe(context.db, token) : false;
   return ok ? { state: "done" as const } : data({ state: "unknown" as const }, 404);
 }
