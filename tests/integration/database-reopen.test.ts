@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,11 +14,20 @@ import { freePort, siteEnv } from "../support/site-process";
  * another user): SQLite opens it read-only without a word, and orders get the 503 sentence.
  * Made writable again, the site must open the file again by itself: orders are taken within
  * 5 s, with no restart. The site runs as `nobody` (root writes any file), so the test needs
- * root; without it the test says so and is skipped.
+ * root and a checkout `nobody` can enter; without them the test says so and is skipped.
  */
 
 const NOBODY = 65534;
-const canRun = typeof process.getuid === "function" && process.getuid() === 0;
+const asRoot = typeof process.getuid === "function" && process.getuid() === 0;
+/** Whether `nobody` can reach the checkout's code: not when it sits in a private folder (`mktemp -d` makes them 0700). */
+const nobodyReachesCode =
+  asRoot &&
+  spawnSync(process.execPath, ["-e", `require("fs").accessSync(${JSON.stringify(path.join(ROOT, "app/server/start.mjs"))})`], {
+    uid: NOBODY,
+    gid: NOBODY,
+    stdio: "ignore",
+  }).status === 0;
+const canRun = asRoot && nobodyReachesCode;
 
 describe.runIf(testDatabaseKind === "sqlite")("a SQLite file that was read-only, made writable again", () => {
   let dataDir = "";
@@ -28,7 +37,11 @@ describe.runIf(testDatabaseKind === "sqlite")("a SQLite file that was read-only,
 
   beforeAll(async () => {
     if (!canRun) {
-      console.warn("[database-reopen] skipped: needs root to run the site as another user");
+      console.warn(
+        asRoot
+          ? `[database-reopen] skipped: the user nobody cannot reach ${ROOT} (a folder only its owner may enter), so the site cannot run as another user`
+          : "[database-reopen] skipped: needs root to run the site as another user",
+      );
       return;
     }
     builtSite();
@@ -73,7 +86,7 @@ describe.runIf(testDatabaseKind === "sqlite")("a SQLite file that was read-only,
   });
 
   it("refuses orders with the sentence while read-only, then takes them within 5 s of the file becoming writable", async (ctx) => {
-    if (!canRun) return ctx.skip("needs root to run the site as another user");
+    if (!canRun) return ctx.skip(asRoot ? "the user nobody cannot reach the checkout" : "needs root to run the site as another user");
     const refused = await placeOrder(origin, freshCode("R"));
     expect(refused.status, JSON.stringify(refused)).toBe(503);
     expect(refused.error).toBe(UNAVAILABLE.orders);
