@@ -17,9 +17,9 @@ async function makeBusy() {
 }
 
 /** What shedIfBusy wrote: status, headers and body. */
-function answer(method: string, path: string, accept = "", length?: number) {
+function answer(method: string, path: string, accept = "", length?: number, more: Record<string, string> = {}) {
   const out: { status?: number; headers: Record<string, string>; body?: string } = { headers: {} };
-  const req = { method, headers: { accept, ...(length === undefined ? {} : { "content-length": String(length) }) } } as unknown as IncomingMessage;
+  const req = { method, headers: { accept, ...more, ...(length === undefined ? {} : { "content-length": String(length) }) } } as unknown as IncomingMessage;
   const res = {
     writeHead(status: number, headers: Record<string, string>) {
       out.status = status;
@@ -65,6 +65,19 @@ describe("shedding while the event loop lags", () => {
     expect(answer("GET", "/api/event_progress.php").shed).toBe(false);
     expect(answer("POST", "/newsletter", "text/html", 90).shed).toBe(false);
     expect(answer("POST", "/badges/verify", "text/html", 300_000).shed, "an upload is put off").toBe(true);
+  });
+
+  it("never refuses the pictures of a page already sent; the next page is put off", async () => {
+    await makeBusy();
+    // Chrome on Android asking for a thumbnail of /badges, with and without Sec-Fetch-Dest.
+    const chromeImage = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
+    expect(answer("GET", "/open/badges/v2251.png?w=256", chromeImage, undefined, { "sec-fetch-dest": "image" }).shed).toBe(false);
+    expect(answer("GET", "/open/badges/v2251.png?w=256", chromeImage).shed, "an older browser with no Sec-Fetch-Dest").toBe(false);
+    expect(answer("GET", "/event/previews/image.png", "image/webp,*/*").shed).toBe(false);
+    const navigation = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
+    expect(answer("GET", "/badges", navigation, undefined, { "sec-fetch-dest": "document" }).shed).toBe(true);
+    expect(answer("GET", "/open/badges/v2251.png", navigation, undefined, { "sec-fetch-dest": "document" }).shed, "a picture opened as a page").toBe(true);
+    expect(answer("GET", "/badges.data", "*/*", undefined, { "sec-fetch-dest": "empty" }).shed, "the next page's data").toBe(true);
   });
 });
 

@@ -6,7 +6,9 @@ import { loopBusy, requestEnded, requestStarted, requestsUnderWay, retryAfterSec
  * refused before it starts, with 503, Retry-After and a sentence, its body never read: page
  * renders (a GET that was not answered from the page cache) and any body of 256 kB or more (a
  * badge file to verify, an order carrying a portrait). Cached pages and static files are
- * answered before this point and keep flowing. Small posts go on, forms and JSON API alike:
+ * answered before this point and keep flowing, and so do the pictures of a page already sent
+ * (a badge's thumbnail, a poster): the visitor has paid for that page's data, and a browser
+ * does not ask again for a picture refused, so shedding one leaves a broken image, not a wait. Small posts go on, forms and JSON API alike:
  * they are what visitors came to do (subscribe, order, join), each is short and limited per
  * address already, and one refused is sent again at once; M-Pesa's callbacks are among them (a
  * refused validation turns the payer's money back). Nothing refused was saved, so the sentence
@@ -17,9 +19,20 @@ export const BUSY_TEXT = "The site is very busy for a moment, so nothing you sen
 /** A body this large is an upload, whichever address it is sent to (upload-guard's LARGE_BODY_BYTES). */
 const LARGE_BODY_BYTES = 256 * 1024;
 
+/**
+ * A part of a page already sent, fetched by the browser for it: a picture, by `Sec-Fetch-Dest`
+ * where the browser sends it, else by an `Accept` that asks for images first (every browser's
+ * image request does; a page's navigation asks for text/html).
+ */
+export const isPagePart = (headers: { "sec-fetch-dest"?: string | string[]; accept?: string | string[] }) => {
+  const dest = String(headers["sec-fetch-dest"] ?? "");
+  if (dest) return dest === "image";
+  return /^\s*image\//i.test(String(headers.accept ?? ""));
+};
+
 /** Whether this request is work the server puts off while busy (see above). */
-export const isSheddable = (method: string, pathname: string, declaredBytes: number) =>
-  declaredBytes >= LARGE_BODY_BYTES || ((method === "GET" || method === "HEAD") && !pathname.startsWith("/api/"));
+export const isSheddable = (method: string, pathname: string, declaredBytes: number, pagePart = false) =>
+  declaredBytes >= LARGE_BODY_BYTES || ((method === "GET" || method === "HEAD") && !pathname.startsWith("/api/") && !pagePart);
 
 /** The busy answer's body and type: JSON for the API, a small page for browsers, else text. */
 function busyAnswer(pathname: string, accept: string): { body: string; type: string } {
@@ -42,7 +55,7 @@ export const SHED_FROM_ACTIVE = 3;
 export function shedIfBusy(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
   if (!loopBusy() || requestsUnderWay() < SHED_FROM_ACTIVE) return false;
   const declared = Number(req.headers["content-length"] ?? 0);
-  if (!isSheddable(req.method ?? "GET", url.pathname, Number.isFinite(declared) ? declared : 0)) return false;
+  if (!isSheddable(req.method ?? "GET", url.pathname, Number.isFinite(declared) ? declared : 0, isPagePart(req.headers))) return false;
   const headers: Record<string, string> = { "Retry-After": String(retryAfterSeconds()), "Cache-Control": "no-store" };
   // A body is not read: its connection closes after the answer. A GET's stays open.
   if (declared > 0 || req.headers["transfer-encoding"]) headers.Connection = "close";
