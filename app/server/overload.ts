@@ -8,10 +8,12 @@ import { loopBusy, requestEnded, requestStarted, requestsUnderWay, retryAfterSec
  * badge file to verify, an order carrying a portrait). Cached pages and static files are
  * answered before this point and keep flowing, and so do the pictures of a page already sent
  * (a badge's thumbnail, a poster): the visitor has paid for that page's data, and a browser
- * does not ask again for a picture refused, so shedding one leaves a broken image, not a wait. Small posts go on, forms and JSON API alike:
- * they are what visitors came to do (subscribe, order, join), each is short and limited per
- * address already, and one refused is sent again at once; M-Pesa's callbacks are among them (a
- * refused validation turns the payer's money back). Nothing refused was saved, so the sentence
+ * does not ask again for a picture refused, so shedding one leaves a broken image, not a wait.
+ * They still wait their turn with the pages (`inTurns`), so a client that only claims to want a
+ * picture gains a place in that line, not unbounded work. Small posts go on, forms and JSON API
+ * alike: they are what visitors came to do (subscribe, order, join), each is short and limited
+ * per address already, and one refused is sent again at once; M-Pesa's callbacks are among them
+ * (a refused validation turns the payer's money back). Nothing refused was saved, so the sentence
  * says so: sending again is safe.
  */
 export const BUSY_TEXT = "The site is very busy for a moment, so nothing you sent was saved. Please try again in a few seconds.";
