@@ -20,22 +20,23 @@ import { freePort, siteEnv } from "../support/site-process";
 const NOBODY = 65534;
 const asRoot = typeof process.getuid === "function" && process.getuid() === 0;
 /** Whether `nobody` can reach the checkout's code: not when it sits in a private folder (`mktemp -d` makes them 0700). */
-const nobodyReachesCode =
-  asRoot &&
+const nobodyReachesCode = () =>
   spawnSync(process.execPath, ["-e", `require("fs").accessSync(${JSON.stringify(path.join(ROOT, "app/server/start.mjs"))})`], {
     uid: NOBODY,
     gid: NOBODY,
     stdio: "ignore",
   }).status === 0;
-const canRun = asRoot && nobodyReachesCode;
 
 describe.runIf(testDatabaseKind === "sqlite")("a SQLite file that was read-only, made writable again", () => {
   let dataDir = "";
   let child: ChildProcess | undefined;
   let output = "";
   let origin = "";
+  // Asked once the suite runs (SQLite only), not when the file is loaded.
+  let canRun = false;
 
   beforeAll(async () => {
+    canRun = asRoot && nobodyReachesCode();
     if (!canRun) {
       console.warn(
         asRoot
