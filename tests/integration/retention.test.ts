@@ -30,7 +30,10 @@ const today = new Date();
 const at = (days: number) => new Date(today.getTime() + days * DAY);
 
 async function everything() {
-  await db.updateTable("event_record").set({ date: today.toISOString().slice(0, 10) }).execute();
+  // The event is today as Nairobi's calendar has it: the rule reads the event as over at 23:59:59
+  // Nairobi time, so from 21:00 UTC on, the UTC date would be a day that has already ended.
+  const nairobiToday = new Date(today.getTime() + 3 * 3_600_000).toISOString().slice(0, 10);
+  await db.updateTable("event_record").set({ date: nairobiToday }).execute();
   await subscribe(db, { email: "gone@example.org", source: "footer" });
   await subscribe(db, { email: "stays@example.org", source: "footer" });
   const token = (await db.selectFrom("subscribers").select("token").where("email", "=", "gone@example.org").executeTakeFirstOrThrow()).token;
