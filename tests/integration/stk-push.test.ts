@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startDarajaFake } from "../support/daraja-fake.mjs";
+import { nairobiStamp, startDarajaFake } from "../support/daraja-fake.mjs";
 import * as stkCallback from "~/routes/api/stk-callback";
 import * as c2b from "~/routes/api/mpesa-c2b";
 import * as badgeApi from "~/routes/api/badge-orders";
@@ -519,6 +519,9 @@ describe("M-Pesa Express on a bad day (the fake holds answers, loses callbacks, 
   });
 
   it("a paid callback nobody can place is kept in the ledger as unclaimed, and staff link it through POST /api/mpesa_payments.php", async () => {
+    // Paid a few minutes ago, as M-Pesa writes it (Nairobi time): a date written into the test goes stale
+    // a week later, when the payment reads as made long before the order.
+    const paidAt = Number(nairobiStamp(new Date(Date.now() - 5 * 60_000)));
     const body = {
       Body: {
         stkCallback: {
@@ -526,7 +529,7 @@ describe("M-Pesa Express on a bad day (the fake holds answers, loses callbacks, 
           CheckoutRequestID: "ws_CO_191220191020363925",
           ResultCode: 0,
           ResultDesc: "The service request is processed successfully.",
-          CallbackMetadata: { Item: [{ Name: "Amount", Value: 1300 }, { Name: "MpesaReceiptNumber", Value: "TKR9X0AB12" }, { Name: "Balance" }, { Name: "TransactionDate", Value: 20261129061500 }, { Name: "PhoneNumber", Value: 254799000111 }] },
+          CallbackMetadata: { Item: [{ Name: "Amount", Value: 1300 }, { Name: "MpesaReceiptNumber", Value: "TKR9X0AB12" }, { Name: "Balance" }, { Name: "TransactionDate", Value: paidAt }, { Name: "PhoneNumber", Value: 254799000111 }] },
         },
       },
     };

@@ -14,7 +14,7 @@ const DESCRIPTIONS = {
 };
 
 /** 'YYYYMMDDHHmmss' in Nairobi. */
-const nairobiStamp = (at = new Date()) => new Date(at.getTime() + 3 * 3600_000).toISOString().replace(/[-:T]/g, "").slice(0, 14);
+export const nairobiStamp = (at = new Date()) => new Date(at.getTime() + 3 * 3600_000).toISOString().replace(/[-:T]/g, "").slice(0, 14);
 
 const receiptNumber = () => {
   const abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
