@@ -60,7 +60,7 @@ const nextCode = () => `SK${String(++codes).padStart(8, "0")}`;
 
 /** A C2B confirmation as Safaricom sends it (TransTime in Nairobi time, MSISDN and name given), through the route: its status. */
 async function confirmC2b(fields: Record<string, string | null>) {
-  const TransTime = new Date(Date.now() + 3 * 3_600_000).toISOString().replace(/[-:T]/g, "").slice(0, 14);
+  const TransTime = nairobiStamp();
   const body = { TransactionType: "Pay Bill", TransTime, MSISDN: "254712345678", FirstName: "JANE", ...fields };
   const request = jsonPost(`/api/pay/c2b/confirmation/${SECRET}`, body);
   return (await c2b.action({ ...args(request), params: { kind: "confirmation", secret: SECRET } } as never)).status;
